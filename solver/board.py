@@ -1,0 +1,50 @@
+"""Mutable solving state: placed digits and candidate bitmasks."""
+
+from __future__ import annotations
+
+from .grid import PEERS, digit_bit, initial_candidates
+from .steps import Step
+
+
+class Board:
+    """Digits placed so far and the candidates left in every empty cell.
+
+    Attributes
+    ----------
+    values : list of int
+        81 values, 0 for empty.
+    candidates : list of int
+        81 9-bit masks (bit d-1 for digit d); 0 for a filled cell.
+    """
+
+    def __init__(self, grid: list[int]):
+        self.values = list(grid)
+        self.candidates = initial_candidates(grid)
+
+    def place(self, cell: int, digit: int) -> None:
+        """Set a digit and remove it from the candidates of the cell's peers."""
+        self.values[cell] = digit
+        self.candidates[cell] = 0
+        bit = ~digit_bit(digit)
+        cands = self.candidates
+        for p in PEERS[cell]:
+            cands[p] &= bit
+
+    def eliminate(self, cell: int, digit: int) -> None:
+        """Remove one candidate."""
+        self.candidates[cell] &= ~digit_bit(digit)
+
+    def apply(self, step: Step) -> None:
+        """Carry out a step's placements and eliminations."""
+        for cell, d in step.placements:
+            self.place(cell, d)
+        for cell, d in step.eliminations:
+            self.eliminate(cell, d)
+
+    def is_solved(self) -> bool:
+        """True when every cell holds a digit."""
+        return all(self.values)
+
+    def is_broken(self) -> bool:
+        """True when an empty cell has no candidate left (the grid has no solution)."""
+        return any(v == 0 and c == 0 for v, c in zip(self.values, self.candidates))

@@ -1,0 +1,175 @@
+"""The 81-cell grid: houses, peers, parsing, printing and candidate bitmasks.
+
+Cells are numbered ``row * 9 + column`` (0..80, row-major, upright). A puzzle
+is a list of 81 ints, 0 for an empty cell and 1..9 for a given or placed digit.
+Candidates are 9-bit masks: bit ``d - 1`` set means digit ``d`` is still
+possible in that cell (the representation tdoku's write-up recommends for the
+hot loop: set operations on houses become integer ``&``, ``|`` and popcounts).
+"""
+
+from __future__ import annotations
+
+ALL_DIGITS = 0x1FF  # bits for digits 1..9
+
+ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
+COLUMNS = [[r * 9 + c for r in range(9)] for c in range(9)]
+BOXES = [
+    [(br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3)]
+    for br in range(3)
+    for bc in range(3)
+]
+#: All 27 houses: rows 0..8, columns 9..17, boxes 18..26.
+HOUSES = ROWS + COLUMNS + BOXES
+HOUSE_KINDS = ["row"] * 9 + ["column"] * 9 + ["box"] * 9
+
+
+def row_of(cell: int) -> int:
+    """Row (0..8) of a cell index."""
+    return cell // 9
+
+
+def column_of(cell: int) -> int:
+    """Column (0..8) of a cell index."""
+    return cell % 9
+
+
+def box_of(cell: int) -> int:
+    """Box (0..8, row-major over the 3x3 boxes) of a cell index."""
+    return (cell // 27) * 3 + (cell % 9) // 3
+
+
+#: HOUSES_OF_CELL[cell] = (row house, column house, box house) as indices into HOUSES.
+HOUSES_OF_CELL = [(row_of(c), 9 + column_of(c), 18 + box_of(c)) for c in range(81)]
+#: PEERS[cell]: the 20 other cells that share a house with it.
+PEERS = [
+    sorted({p for h in HOUSES_OF_CELL[c] for p in HOUSES[h]} - {c}) for c in range(81)
+]
+
+
+def digit_bit(digit: int) -> int:
+    """Bitmask of one digit (1..9)."""
+    return 1 << (digit - 1)
+
+
+def digits_of(mask: int) -> list[int]:
+    """Digits (1..9, ascending) whose bits are set in a 9-bit candidate mask."""
+    return [d + 1 for d in range(9) if mask >> d & 1]
+
+
+def cell_name(cell: int) -> str:
+    """Human name of a cell in the usual r1c1 notation (rows and columns 1..9)."""
+    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+
+
+def house_name(house: int) -> str:
+    """Human name of a house index (0..26): 'row 3', 'column 7', 'box 5' (1-based)."""
+    return f"{HOUSE_KINDS[house]} {house % 9 + 1}"
+
+
+class InvalidPuzzleError(ValueError):
+    """A puzzle text or grid that is malformed or breaks the rules of Sudoku."""
+
+
+def parse_puzzle(text: str) -> list[int]:
+    """Parse an 81-character puzzle.
+
+    Parameters
+    ----------
+    text : str
+        81 characters row by row; ``1``-``9`` for givens and ``.`` or ``0`` for
+        empty cells. Surrounding whitespace is ignored; so is anything after
+        the 81st character when it is separated by whitespace (collections
+        often carry a rating there).
+
+    Returns
+    -------
+    list of int
+        81 values, 0 for empty.
+
+    Raises
+    ------
+    InvalidPuzzleError
+        Wrong length, a character other than 1-9, ``.`` or ``0``, or two equal
+        givens in one house.
+    """
+    body = text.strip().split()[0] if text.strip() else ""
+    if len(body) != 81:
+        raise InvalidPuzzleError(f"a puzzle has 81 cells, this line has {len(body)} characters")
+    grid = []
+    for i, ch in enumerate(body):
+        if ch in ".0":
+            grid.append(0)
+        elif "1" <= ch <= "9":
+            grid.append(ord(ch) - 48)
+        else:
+            raise InvalidPuzzleError(f"bad character {ch!r} at position {i + 1} (use 1-9, '.' or '0')")
+    check_givens(grid)
+    return grid
+
+
+def check_givens(grid: list[int]) -> None:
+    """Raise InvalidPuzzleError when a digit appears twice in one house.
+
+    Parameters
+    ----------
+    grid : list of int
+        81 values, 0 for empty, 1..9 for digits.
+    """
+    for h, house in enumerate(HOUSES):
+        seen: dict[int, int] = {}
+        for cell in house:
+            d = grid[cell]
+            if d:
+                if d in seen:
+                    raise InvalidPuzzleError(
+                        f"digit {d} appears twice in {house_name(h)} "
+                        f"({cell_name(seen[d])} and {cell_name(cell)})"
+                    )
+                seen[d] = cell
+
+
+def format_puzzle(grid: list[int]) -> str:
+    """The 81-character form of a grid, ``.`` for empty cells."""
+    return "".join(str(d) if d else "." for d in grid)
+
+
+def format_board(grid: list[int]) -> str:
+    """A 13-line human-readable board with box separators, ``.`` for empty."""
+    lines = []
+    for r in range(9):
+        if r in (3, 6):
+            lines.append("------+-------+------")
+        row = [str(d) if d else "." for d in grid[r * 9 : r * 9 + 9]]
+        lines.append(" ".join(row[0:3]) + " | " + " ".join(row[3:6]) + " | " + " ".join(row[6:9]))
+    return "\n".join(lines)
+
+
+def initial_candidates(grid: list[int]) -> list[int]:
+    """Candidate masks after removing every given's digit from its peers.
+
+    Parameters
+    ----------
+    grid : list of int
+        81 values, 0 for empty.
+
+    Returns
+    -------
+    list of int
+        81 masks; a filled cell's mask is 0.
+    """
+    cands = [0 if d else ALL_DIGITS for d in grid]
+    for cell, d in enumerate(grid):
+        if d:
+            bit = ~digit_bit(d)
+            for p in PEERS[cell]:
+                cands[p] &= bit
+    return cands
+
+
+def is_valid_solution(puzzle: list[int], solution: list[int]) -> bool:
+    """True when `solution` is a complete valid grid that keeps every given of `puzzle`."""
+    if len(solution) != 81 or any(not 1 <= d <= 9 for d in solution):
+        return False
+    if any(g and g != s for g, s in zip(puzzle, solution)):
+        return False
+    return all(len({solution[c] for c in house}) == 9 for house in HOUSES)
