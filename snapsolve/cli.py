@@ -1,0 +1,157 @@
+"""Command line: ``snapsolve INPUT...`` and the ``evaluate`` and ``train`` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from solver import SOLVED
+from solver.grid import format_board
+
+from . import __version__
+from .inputs import expand_inputs
+from .pipeline import Options, default_model, solve_image, solve_text
+
+SUBCOMMANDS = ("solve", "evaluate", "train")
+
+EPILOG = """\
+examples:
+  snapsolve photo.jpg                   print the puzzle and solution, write photo.solved.jpg
+  snapsolve scans/ -o out/ --json       every image under scans/, JSON Lines, images into out/
+  snapsolve puzzles.txt --no-image      one 81-character puzzle per line ('.' or '0' for empty)
+  echo 4...3.......6..8.. ... | snapsolve - --explain
+  snapsolve evaluate DIR                reading accuracy against imageN.dat ground truth
+  snapsolve train                       rebuild the digit model from the training photos
+
+exit status: 0 every input solved, 1 some input failed, 2 usage error.
+"""
+
+
+def _board(digits: str) -> str:
+    return format_board([0 if ch == "." else int(ch) for ch in digits])
+
+
+def print_human(result: dict, options: Options) -> None:
+    """Print one result for a person: the read grid and the solution (or the hint, or steps)."""
+    out = sys.stdout
+    print(f"== {result['input']}", file=out)
+    for i, grid in enumerate(result["grids"]):
+        if len(result["grids"]) > 1:
+            print(f"-- grid {i + 1}", file=out)
+        extra = f", turned {grid['rotation']} degrees" if grid.get("rotation") else ""
+        conf = f", confidence {grid['confidence']:.2f}" if "confidence" in grid else ""
+        print(f"puzzle{extra}{conf}:", file=out)
+        print(_board(grid["givens"]), file=out)
+        if grid["status"] != SOLVED:
+            print(f"status: {grid['status'].replace('_', ' ')}", file=out)
+            continue
+        if options.hint:
+            hint = grid.get("hint")
+            print("hint: " + (hint["text"] if hint else "no logical step found; only search finishes this one"), file=out)
+        else:
+            if options.explain:
+                for n, step in enumerate(grid.get("steps", []), start=1):
+                    print(f"{n:3d}. {step['text']}", file=out)
+            searched = ", finished by search" if grid["needs_search"] else ""
+            print(f"solution (level {grid['level']}, score {grid['score']}{searched}):", file=out)
+            print(_board(grid["solution"]), file=out)
+        if grid.get("output"):
+            print(f"wrote {grid['output']}", file=out)
+    print(file=out)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """The main job over every input; returns the exit status."""
+    options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint)
+    if options.output_dir:
+        options.output_dir.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for item in expand_inputs(args.inputs):
+        if item.kind == "error":
+            result = {"input": item.label, "error": item.text, "seconds": 0.0, "grids": []}
+        elif item.kind == "puzzle":
+            result = solve_text(item.label, item.text, options)
+        else:
+            result = solve_image(Path(item.label), options, default_model())
+        if result["error"]:
+            failed += 1
+            print(f"snapsolve: {result['input']}: {result['error']}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(result), flush=True)
+        elif result["grids"]:
+            print_human(result, options)
+    return 1 if failed else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for all subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="snapsolve",
+        description="Read a Sudoku from a photo or scanned page, solve it the way a person would, "
+                    "and draw the answer back onto the photo.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"snapsolve {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    solve = sub.add_parser("solve", help="solve photos, folders, puzzle files (the default command)",
+                           description="Solve each INPUT: an image, a folder of images (recursive), a text "
+                                       "file of 81-character puzzles, or - for puzzles on standard input.")
+    solve.add_argument("inputs", nargs="+", metavar="INPUT")
+    solve.add_argument("--json", action="store_true", help="one JSON object per input on standard output (JSON Lines)")
+    solve.add_argument("--no-image", action="store_true", help="do not write annotated images")
+    solve.add_argument("-o", "--output", type=Path, metavar="DIR", help="write annotated images into DIR (default: beside each input)")
+    solve.add_argument("--explain", action="store_true", help="list every logical step of the solution")
+    solve.add_argument("--hint", action="store_true", help="give only the next logical step (drawn on photos)")
+    solve.set_defaults(func=run_solve)
+
+    evaluate = sub.add_parser("evaluate", help="reading accuracy on photos with imageN.dat ground truth",
+                              description="Read every photo in DIR that has an imageN.dat beside it and compare.")
+    evaluate.add_argument("directory", type=Path, metavar="DIR")
+    evaluate.add_argument("--split", choices=("all", "validation", "training"), default="all",
+                          help="photos to use: the shipped validation split, the rest, or all (default)")
+    evaluate.add_argument("--json", action="store_true", help="print the summary and per-photo results as one JSON object")
+    evaluate.set_defaults(func=lambda a: _lazy("evaluate", a))
+
+    train = sub.add_parser("train", help="rebuild the digit model from labelled photos and fonts",
+                           description="Fit the KNN digit model from the training photos (the validation "
+                                       "split is left out) and digits rendered in fonts. Needs the 'train' extra.")
+    train.add_argument("--data", type=Path, default=Path("../shared/datasets/sudoku-photos-train"),
+                       help="folder of imageN.jpg + imageN.dat (default: %(default)s)")
+    train.add_argument("--output", type=Path, default=Path("models/digits.npz"), help="model file to write (default: %(default)s)")
+    train.add_argument("--fonts", type=Path, action="append", default=[], metavar="DIR",
+                       help="extra folder of .ttf/.otf fonts to render digits with (repeatable)")
+    train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
+    train.set_defaults(func=lambda a: _lazy("train", a))
+    return parser
+
+
+def _lazy(name: str, args: argparse.Namespace) -> int:
+    from . import evaluate, train
+
+    return {"evaluate": evaluate.run, "train": train.run}[name](args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``snapsolve`` console script; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version"):
+        argv.insert(0, "solve")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("snapsolve: interrupted", file=sys.stderr)
+        return 130
+    except (FileNotFoundError, ValueError, ImportError) as exc:
+        print(f"snapsolve: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""``snapsolve train``: rebuild the digit model from the training photos and fonts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from vision.dataset import labelled_photos
+from vision.training import build_model, font_files
+
+from .models import validation_names
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fit and save the model; the validation split is never used. Exit status 0."""
+    photos = labelled_photos(args.data)
+    held_out = validation_names()
+    training = [p for p in photos if p.name not in held_out]
+    print(f"training on {len(training)} photos ({len(photos) - len(training)} validation photos left out)",
+          file=sys.stderr)
+    fonts = font_files(args.fonts)
+    model = build_model(training, fonts, k=args.k, progress=lambda msg: print(msg, file=sys.stderr))
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    model.save(args.output)
+    print(f"wrote {args.output}: {len(model.labels)} digits, k={model.k}", file=sys.stderr)
+    return 0

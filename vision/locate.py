@@ -1,0 +1,215 @@
+"""Locate Sudoku grids in a photo: candidate quadrilaterals verified by their lines.
+
+The method does not assume that the largest contour is the grid. It collects
+convex quadrilaterals from the contours of an adaptive-threshold image (the
+outer border of a printed grid is a closed dark line), warps each one to a
+square, and scores how well a 9x9 pattern of ruled lines explains the warped
+ink: a real grid has dark lines at every ninth of its side and light paper
+between them; a text column, a photo or a single 3x3 box does not. Grids that
+overlap a better one are dropped, so neighbouring puzzles on a page are each
+reported once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Longest side (pixels) of the reduced copy that contours are searched on.
+WORK_SIZE = 800
+#: Side (pixels) of the square used to score a candidate's line pattern.
+SCORE_SIZE = 180
+#: Minimum line-pattern score (0..1) for a candidate to count as a grid.
+MIN_GRID_SCORE = 0.35
+
+
+@dataclass(frozen=True)
+class GridCandidate:
+    """A located grid.
+
+    Attributes
+    ----------
+    corners : np.ndarray
+        Shape (4, 2), float32, pixel coordinates in the input image, ordered
+        top-left, top-right, bottom-right, bottom-left as they appear in it.
+    score : float
+        Line-pattern score in 0..1 (higher: the quad is more surely a grid).
+    """
+
+    corners: np.ndarray
+    score: float
+
+    @property
+    def area(self) -> float:
+        """Area of the quadrilateral in square pixels."""
+        return float(cv2.contourArea(self.corners.astype(np.float32)))
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """Order 4 points as top-left, top-right, bottom-right, bottom-left.
+
+    Parameters
+    ----------
+    points : np.ndarray
+        Shape (4, 2), any numeric dtype, pixel coordinates.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (4, 2), float32.
+    """
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise in image coordinates, starting near -pi (left)
+    start = int(np.argmin(pts.sum(axis=1)))  # top-left has the smallest x + y
+    return np.roll(pts, -start, axis=0)
+
+
+def binarize(gray: np.ndarray) -> np.ndarray:
+    """Ink mask by adaptive threshold (robust to shadows and uneven light).
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (H, W), uint8, 255 where ink (darker than the local mean).
+    """
+    block = max(11, (min(gray.shape[:2]) // 25) | 1)
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
+    return cv2.adaptiveThreshold(blurred, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 7)
+
+
+def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.04, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+    # Extreme points of the hull along the diagonals: a rounded or cut corner.
+    pts = hull.reshape(-1, 2).astype(np.float32)
+    s, d = pts.sum(axis=1), pts[:, 0] - pts[:, 1]
+    quad = np.array([pts[np.argmin(s)], pts[np.argmax(d)], pts[np.argmax(s)], pts[np.argmin(d)]])
+    if len({tuple(p) for p in quad.tolist()}) < 4:
+        return None
+    return quad
+
+
+def grid_line_score(ink: np.ndarray, corners: np.ndarray) -> float:
+    """How well a 9x9 ruled grid explains the ink inside a quadrilateral.
+
+    Parameters
+    ----------
+    ink : np.ndarray
+        Shape (H, W), uint8 ink mask (255 = ink).
+    corners : np.ndarray
+        Shape (4, 2), float32, TL TR BR BL in `ink`'s pixels.
+
+    Returns
+    -------
+    float
+        Mean over the 20 expected lines of (coverage of the line) minus
+        (coverage of the paper midway between lines), clipped to 0..1.
+    """
+    n = SCORE_SIZE
+    dst = np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]], dtype=np.float32)
+    H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    warped = cv2.warpPerspective(ink, H, (n, n), flags=cv2.INTER_NEAREST) > 0
+    cols = warped.mean(axis=0)
+    rows = warped.mean(axis=1)
+    step = (n - 1) / 9.0
+    tol = max(2, int(round(step * 0.12)))
+    scores = []
+    for profile in (cols, rows):
+        line_cov, gap_cov = [], []
+        for k in range(10):
+            x = int(round(k * step))
+            line_cov.append(profile[max(0, x - tol) : x + tol + 1].max())
+            if k < 9:
+                m = int(round((k + 0.5) * step))
+                gap_cov.append(profile[m - tol : m + tol + 1].min())
+        line_cov = np.sort(np.array(line_cov))
+        # The weakest two lines may be faded or cut by the frame: judge by the rest.
+        scores.append(line_cov[2:].mean() - np.median(gap_cov))
+    return float(np.clip(min(scores), 0.0, 1.0))
+
+
+def ruled_lines(ink: np.ndarray) -> np.ndarray:
+    """Long horizontal and vertical strokes of an ink mask (morphological opening).
+
+    Parameters
+    ----------
+    ink : np.ndarray
+        Shape (H, W), uint8 ink mask.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (H, W), uint8, 255 on strokes at least ~1/40 of the shorter side long.
+    """
+    length = max(9, min(ink.shape[:2]) // 40)
+    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
+    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
+    return cv2.bitwise_or(horizontal, vertical)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection area over the smaller quad's area."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a), cv2.contourArea(b))
+    return float(inter) / max(smaller, 1.0)
+
+
+def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
+    """Find Sudoku grids in a photo or scanned page.
+
+    Parameters
+    ----------
+    image : np.ndarray
+        Shape (H, W, 3) BGR or (H, W) gray, uint8.
+    max_grids : int
+        Most grids to return.
+
+    Returns
+    -------
+    list of GridCandidate
+        Non-overlapping grids, largest-and-surest first (by score times the
+        square root of area); empty when none is found.
+    """
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scale = min(1.0, WORK_SIZE / max(gray.shape[:2]))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    ink = binarize(small)
+    min_area = 0.02 * small.shape[0] * small.shape[1]
+    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    # Ruled lines alone: a border that touches text or a column rule still
+    # closes into a clean contour once short strokes are opened away.
+    contours = list(contours) + list(cv2.findContours(ruled_lines(ink), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
+    candidates: list[GridCandidate] = []
+    for contour in contours:
+        if cv2.contourArea(contour) < min_area:
+            continue
+        quad = _quad_from_contour(contour)
+        if quad is None:
+            continue
+        quad = order_corners(quad)
+        if cv2.contourArea(quad) < min_area or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+            continue
+        score = grid_line_score(ink, quad)
+        if score >= MIN_GRID_SCORE:
+            candidates.append(GridCandidate(quad / scale, score))
+    candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
+    chosen: list[GridCandidate] = []
+    for cand in candidates:
+        if all(_overlap(cand.corners, g.corners) < 0.3 for g in chosen):
+            chosen.append(cand)
+        if len(chosen) == max_grids:
+            break
+    return chosen

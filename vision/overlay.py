@@ -1,0 +1,122 @@
+"""Overlay: draw digits back onto the photo through the inverse homography.
+
+Digits are drawn upright on a square canvas that matches the rectified grid,
+then the canvas is warped into the photo with the inverse homography, so they
+take the photo's perspective and sit inside their cells.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .rectify import GRID_SIZE
+
+#: Colour of drawn digits (BGR): blue, distinct from black or red print.
+DIGIT_COLOUR = (215, 90, 0)
+#: Colour of hint highlights (BGR): orange.
+HINT_COLOUR = (0, 140, 255)
+
+
+def _canvas_side(corners: np.ndarray) -> int:
+    """Canvas side (pixels) near the grid's size in the photo, so strokes stay crisp."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return int(np.clip(sides.max(), GRID_SIZE, 4 * GRID_SIZE))
+
+
+def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int) -> np.ndarray:
+    """Blend a drawn canvas (side x side) into the photo through `inverse` (GRID_SIZE square -> photo)."""
+    scale = GRID_SIZE / side
+    to_photo = inverse @ np.diag([scale, scale, 1.0])
+    h, w = photo.shape[:2]
+    warped = cv2.warpPerspective(canvas, to_photo, (w, h), flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(mask, to_photo, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32) / 255.0
+    out = photo.astype(np.float32) * (1 - alpha[..., None]) + warped.astype(np.float32) * alpha[..., None]
+    return out.astype(np.uint8)
+
+
+def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, digits: dict[int, int],
+                colour: tuple[int, int, int] = DIGIT_COLOUR) -> np.ndarray:
+    """Draw digits into cells of a grid seen in perspective.
+
+    Parameters
+    ----------
+    photo : np.ndarray
+        Shape (H, W, 3), uint8 BGR; not modified.
+    inverse : np.ndarray
+        Shape (3, 3): upright rectified-grid pixels (GRID_SIZE square) -> photo pixels.
+    corners : np.ndarray
+        Shape (4, 2), float32, the grid's corners in the photo (sets the drawing resolution).
+    digits : dict of int to int
+        Upright cell (0..80) -> digit (1..9) to draw.
+    colour : tuple of int
+        BGR colour.
+
+    Returns
+    -------
+    np.ndarray
+        A new (H, W, 3) uint8 image.
+    """
+    side = _canvas_side(np.asarray(corners, np.float32))
+    cell = side / 9.0
+    canvas = np.zeros((side, side, 3), np.uint8)
+    mask = np.zeros((side, side), np.uint8)
+    scale = cell / 40.0
+    thickness = max(1, int(round(cell / 16)))
+    for index, digit in digits.items():
+        r, c = divmod(index, 9)
+        text = str(digit)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+        x = int(c * cell + (cell - tw) / 2)
+        y = int(r * cell + (cell + th) / 2)
+        cv2.putText(canvas, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+        cv2.putText(mask, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thickness, cv2.LINE_AA)
+    return _warp_onto(photo, canvas, mask, inverse, side)
+
+
+def draw_hint(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells: list[int],
+              placements: dict[int, int], eliminations: list[tuple[int, int]]) -> np.ndarray:
+    """Highlight a hint's cells, draw its placements and mark eliminated candidates.
+
+    Parameters
+    ----------
+    photo, inverse, corners
+        As in `draw_digits`.
+    cells : list of int
+        Upright cells (0..80) that carry the pattern: outlined.
+    placements : dict of int to int
+        Upright cell -> digit placed by the step: drawn large.
+    eliminations : list of (int, int)
+        (cell, digit) candidates removed: drawn small and crossed out, at the
+        digit's candidate position in the cell (3x3 layout, 1 top-left).
+
+    Returns
+    -------
+    np.ndarray
+        A new (H, W, 3) uint8 image.
+    """
+    side = _canvas_side(np.asarray(corners, np.float32))
+    cell = side / 9.0
+    canvas = np.zeros((side, side, 3), np.uint8)
+    mask = np.zeros((side, side), np.uint8)
+    thick = max(2, int(round(cell / 14)))
+    for index in cells:
+        r, c = divmod(index, 9)
+        p0 = (int(c * cell + thick), int(r * cell + thick))
+        p1 = (int((c + 1) * cell - thick), int((r + 1) * cell - thick))
+        for img, col in ((canvas, HINT_COLOUR), (mask, 255)):
+            cv2.rectangle(img, p0, p1, col, thick)
+    small = cell / 3.0
+    for index, digit in eliminations:
+        r, c = divmod(index, 9)
+        sr, sc = divmod(digit - 1, 3)
+        cx, cy = c * cell + (sc + 0.5) * small, r * cell + (sr + 0.5) * small
+        scale = small / 30.0
+        (tw, th), _ = cv2.getTextSize(str(digit), cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        org = (int(cx - tw / 2), int(cy + th / 2))
+        a, b = (int(cx - small / 3), int(cy + small / 3)), (int(cx + small / 3), int(cy - small / 3))
+        for img, col in ((canvas, (0, 0, 230)), (mask, 255)):
+            cv2.putText(img, str(digit), org, cv2.FONT_HERSHEY_SIMPLEX, scale, col, 1, cv2.LINE_AA)
+            cv2.line(img, a, b, col, max(1, thick // 2), cv2.LINE_AA)
+    out = _warp_onto(photo, canvas, mask, inverse, side)
+    return draw_digits(out, inverse, corners, placements) if placements else out

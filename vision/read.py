@@ -1,0 +1,117 @@
+"""Read one located grid: rectify, find cell ink, classify digits, choose the orientation.
+
+Orientation is decided from all digits at once: the crops are classified in
+each of the four turns and the turn whose digits lie nearest to the training
+digits (smallest median nearest-neighbour distance) wins. A single 6 or 9
+cannot tell, twenty-odd digits together can.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .cells import find_cell_ink
+from .digits import DigitModel, features_of
+from .rectify import Rectified, rectify, rotate_cells
+
+ROTATIONS = (0, 90, 180, 270)
+
+
+@dataclass(frozen=True)
+class GridReading:
+    """The digits read from one grid, upright.
+
+    Attributes
+    ----------
+    corners : np.ndarray
+        Shape (4, 2) float32, the grid's corners in the photo (TL TR BR BL as
+        they appear in the photo).
+    rotation : int
+        Degrees (0, 90, 180, 270) the photo was turned to read the grid.
+    probabilities : np.ndarray
+        Shape (81, 10), float64: per upright cell, probability of empty
+        (column 0) and of digits 1..9 (columns 1..9); rows sum to 1.
+    rectified : Rectified
+        The upright top-down grid and its homographies.
+    """
+
+    corners: np.ndarray
+    rotation: int
+    probabilities: np.ndarray
+    rectified: Rectified
+
+    @property
+    def digits(self) -> list[int]:
+        """Most probable reading: 81 values, 0 for empty."""
+        return [int(v) for v in self.probabilities.argmax(axis=1)]
+
+    @property
+    def cell_confidence(self) -> np.ndarray:
+        """Shape (81,) float64: probability of each cell's most probable class."""
+        return self.probabilities.max(axis=1)
+
+    @property
+    def confidence(self) -> float:
+        """Mean probability of the chosen reading over the cells that hold a digit."""
+        inked = self.probabilities[:, 0] < 0.5
+        if not inked.any():
+            return 0.0
+        return float(self.cell_confidence[inked].mean())
+
+
+def _classify_turns(crops: list, model: DigitModel) -> tuple[int, np.ndarray]:
+    """Best turn (0..3 quarter turns counter-clockwise) and its (n, 9) probabilities."""
+    best = (np.inf, 0, np.zeros((len(crops), 9)))
+    for turn in range(4):
+        turned = [np.ascontiguousarray(np.rot90(c, k=turn)) for c in crops]
+        probs, distances = model.predict_proba(features_of(turned))
+        spread = float(np.median(distances)) if len(distances) else 0.0
+        if spread < best[0]:
+            best = (spread, turn, probs)
+    return best[1], best[2]
+
+
+def read_grid(gray: np.ndarray, corners: np.ndarray, model: DigitModel, rotation: int | None = None) -> GridReading:
+    """Read the 81 cells of a located grid.
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8, the whole photo.
+    corners : np.ndarray
+        Shape (4, 2), float32 pixels, TL TR BR BL as they appear in the photo.
+    model : DigitModel
+        The digit classifier.
+    rotation : int, optional
+        Force this orientation (degrees) instead of deciding it from the digits.
+
+    Returns
+    -------
+    GridReading
+    """
+    flat = rectify(gray, corners, 0)
+    ink = find_cell_ink(flat.image)
+    inked = np.flatnonzero(ink.has_ink)
+    crops = [ink.crops[i] for i in inked]
+    if rotation is None:
+        turn, digit_probs = _classify_turns(crops, model)
+        rotation = 90 * turn
+    else:
+        turn = (rotation // 90) % 4
+        turned = [np.ascontiguousarray(np.rot90(c, k=turn)) for c in crops]
+        digit_probs, _ = model.predict_proba(features_of(turned))
+    probs = np.zeros((81, 10))
+    probs[:, 0] = 1.0
+    probs[inked, 0] = 0.0
+    probs[inked, 1:] = digit_probs
+    probs = rotate_cells(probs, rotation)
+    upright = flat if rotation == 0 else rectify(gray, corners, rotation)
+    return GridReading(np.asarray(corners, np.float32), rotation, probs, upright)
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """Shape (H, W) uint8 gray version of a BGR or gray image."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
