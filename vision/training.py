@@ -2,7 +2,8 @@
 
 Real cells are cut from the training photos (never the validation split) using
 their ground-truth outlines when present, read at the orientation where the
-inked cells match the ground truth's givens. Rendered digits come from the
+inked cells match the ground truth's givens (ties, common because clue
+patterns are symmetric, broken by a model fitted on the rendered digits). Rendered digits come from the
 TrueType fonts that matplotlib ships (DejaVu, STIX, Computer Modern), and any
 ``.ttf``/``.otf`` under extra font folders, drawn with Pillow at varied size,
 weight, offset, blur and noise, and sent through the same cell pipeline as a
@@ -18,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .cells import binarize_grid, digit_in_cell, find_cell_ink, remove_ruling
+from .cells import CellInk, binarize_grid, digit_in_cell, find_cell_ink, remove_ruling
 from .dataset import LabelledPhoto
 from .digits import DigitModel, features_of
 from .locate import locate_grids, order_corners
@@ -58,18 +59,61 @@ def choose_validation_split(photos: list[LabelledPhoto], target: int = 32) -> li
     return sorted(chosen)
 
 
-def best_rotation(has_ink: np.ndarray, givens: list[int]) -> int:
-    """Rotation (degrees) at which an ink mask read at rotation 0 best matches the givens."""
+def best_rotation(ink: CellInk, givens: list[int], reference: DigitModel | None = None) -> int:
+    """Rotation (degrees) at which cells read at rotation 0 match the ground truth.
+
+    The inked cells are matched against the givens first. Clue patterns are
+    usually symmetric under a half turn, so ties are broken by how many crops
+    a `reference` model (for example one fitted on rendered fonts only) reads
+    as the ground-truth digit at each candidate rotation.
+
+    Parameters
+    ----------
+    ink : CellInk
+        Cells of the grid rectified at rotation 0.
+    givens : list of int
+        81 upright ground-truth values.
+    reference : DigitModel, optional
+        Classifier used to break ties; without it the first tied rotation wins.
+
+    Returns
+    -------
+    int
+        0, 90, 180 or 270.
+    """
     truth = np.array(givens) > 0
-    agreement = [int((rotate_cells(has_ink, r) == truth).sum()) for r in (0, 90, 180, 270)]
-    return 90 * int(np.argmax(agreement))
+    agreement = [int((rotate_cells(ink.has_ink, r) == truth).sum()) for r in (0, 90, 180, 270)]
+    tied = [r for r, a in zip((0, 90, 180, 270), agreement) if a == max(agreement)]
+    if len(tied) == 1 or reference is None:
+        return tied[0]
+    scores = []
+    for rotation in tied:
+        crops, labels = _upright_samples(ink, givens, rotation)
+        probs, _ = reference.predict_proba(features_of(crops))
+        scores.append(int((probs.argmax(axis=1) + 1 == np.array(labels)).sum()))
+    return tied[int(np.argmax(scores))]
 
 
-def photo_samples(photo: LabelledPhoto) -> tuple[list[np.ndarray], list[int]]:
+def _upright_samples(ink: CellInk, givens: list[int], rotation: int) -> tuple[list[np.ndarray], list[int]]:
+    """Crops turned upright and their ground-truth digits, for inked cells with a given."""
+    turn = rotation // 90
+    upright_index = rotate_cells(np.arange(81), rotation)
+    position = {int(old): new for new, old in enumerate(upright_index)}
+    crops, labels = [], []
+    for old in np.flatnonzero(ink.has_ink):
+        label = givens[position[int(old)]]
+        if label:
+            crops.append(np.ascontiguousarray(np.rot90(ink.crops[old], k=turn)))
+            labels.append(label)
+    return crops, labels
+
+
+def photo_samples(photo: LabelledPhoto, reference: DigitModel | None = None) -> tuple[list[np.ndarray], list[int]]:
     """Upright digit crops and their labels from one labelled photo.
 
     Uses the photo's ground-truth corners when known, else the best located
-    grid. Returns empty lists when the photo cannot be read.
+    grid; `reference` breaks orientation ties (see `best_rotation`). Returns
+    empty lists when the photo cannot be read.
     """
     image = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
     if image is None:
@@ -80,20 +124,8 @@ def photo_samples(photo: LabelledPhoto) -> tuple[list[np.ndarray], list[int]]:
         if not found:
             return [], []
         corners = found[0].corners
-    flat = rectify(image, order_corners(corners), 0)
-    ink = find_cell_ink(flat.image)
-    rotation = best_rotation(ink.has_ink, photo.givens)
-    turn = rotation // 90
-    # Cell index at rotation 0 -> upright cell index.
-    upright_index = rotate_cells(np.arange(81), rotation)
-    position = {int(old): new for new, old in enumerate(upright_index)}
-    crops, labels = [], []
-    for old in np.flatnonzero(ink.has_ink):
-        label = photo.givens[position[int(old)]]
-        if label:
-            crops.append(np.ascontiguousarray(np.rot90(ink.crops[old], k=turn)))
-            labels.append(label)
-    return crops, labels
+    ink = find_cell_ink(rectify(image, order_corners(corners), 0).image)
+    return _upright_samples(ink, photo.givens, best_rotation(ink, photo.givens, reference))
 
 
 def font_files(extra_dirs: Iterable[str | Path] = ()) -> list[Path]:
@@ -193,18 +225,19 @@ def build_model(
     """
     crops: list[np.ndarray] = []
     labels: list[int] = []
+    reference = None
+    if fonts:
+        crops, labels = render_samples(fonts)
+        if progress:
+            progress(f"rendered {len(crops)} digits in {len(fonts)} fonts")
+        if crops:
+            reference = DigitModel(features_of(crops), np.array(labels, dtype=np.int64), k)
     for i, photo in enumerate(photos):
-        c, l = photo_samples(photo)
+        c, l = photo_samples(photo, reference)
         crops += c
         labels += l
         if progress and (i + 1) % 20 == 0:
-            progress(f"cut cells from {i + 1}/{len(photos)} photos ({len(crops)} digits)")
-    if fonts:
-        c, l = render_samples(fonts)
-        crops += c
-        labels += l
-        if progress:
-            progress(f"rendered {len(c)} digits in {len(fonts)} fonts")
+            progress(f"cut cells from {i + 1}/{len(photos)} photos ({len(crops)} digits in all)")
     if not crops:
         raise ValueError("no training digits: no photo could be read and no font was given")
     return DigitModel(features_of(crops), np.array(labels, dtype=np.int64), k)
