@@ -4,7 +4,9 @@ The rectified grid is binarized with an adaptive threshold (so shadows and
 uneven light do not matter), the long horizontal and vertical strokes of the
 ruling are opened away, and in every cell the connected components of ink near
 the cell centre are kept. A cell with no such component of digit height is
-empty; otherwise its digit is cropped to the components' bounding box.
+empty; so is one whose mark is much fainter than the grid's other digits (a
+fold, a shadow edge, print showing through the paper). Otherwise its digit is
+cropped to the components' bounding box.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from .rectify import CELL_SIZE
 MIN_DIGIT_HEIGHT = 0.28
 #: ... and at most this share (taller strokes are ruling, not print).
 MAX_DIGIT_HEIGHT = 0.95
+#: A mark whose contrast is below this share of the grid's median digit
+#: contrast is shading, a fold or show-through, not print.
+MIN_RELATIVE_CONTRAST = 0.45
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,9 @@ class CellInk:
     crops : list of np.ndarray or None
         81 entries; for inked cells a uint8 binary crop (255 = ink) tight
         around the digit, else None.
+    contrast : np.ndarray
+        Shape (81,), float32: (paper - ink) / paper brightness of each cell's
+        mark (0 where there is none).
     ink_height : np.ndarray
         Shape (81,), float32: longer side of the digit ink's bounding box as a
         share of the cell (0 for empty cells); a weak mark sits near
@@ -42,6 +50,7 @@ class CellInk:
     has_ink: np.ndarray
     crops: list
     ink_height: np.ndarray
+    contrast: np.ndarray
 
 
 def binarize_grid(grid_image: np.ndarray) -> np.ndarray:
@@ -116,6 +125,30 @@ def digit_in_cell(cell: np.ndarray) -> tuple[np.ndarray | None, float]:
     return (mask * 255).astype(np.uint8), float(height)
 
 
+def mark_contrast(cell_gray: np.ndarray, cell_ink: np.ndarray) -> float:
+    """Contrast of a cell's ink against its paper: (paper - ink) / paper.
+
+    Parameters
+    ----------
+    cell_gray : np.ndarray
+        Shape (n, n), uint8 gray cell.
+    cell_ink : np.ndarray
+        Shape (n, n), bool, the cell's digit ink.
+
+    Returns
+    -------
+    float
+        Median paper brightness minus the 20th percentile of ink brightness,
+        over the paper brightness; about 0.2-0.6 for print, under 0.15 for
+        shading and folds.
+    """
+    if not cell_ink.any() or cell_ink.all():
+        return 0.0
+    paper = float(np.median(cell_gray[~cell_ink]))
+    ink = float(np.percentile(cell_gray[cell_ink], 20))
+    return max(0.0, (paper - ink) / max(paper, 1.0))
+
+
 def find_cell_ink(grid_image: np.ndarray) -> CellInk:
     """Split a rectified grid into cells and find the digit ink in each.
 
@@ -131,14 +164,24 @@ def find_cell_ink(grid_image: np.ndarray) -> CellInk:
     """
     ink = remove_ruling(binarize_grid(grid_image))
     n = CELL_SIZE
+    m = max(2, n // 8)
     has_ink = np.zeros(81, dtype=bool)
     heights = np.zeros(81, dtype=np.float32)
+    contrast = np.zeros(81, dtype=np.float32)
     crops: list = [None] * 81
     for idx in range(81):
         r, c = divmod(idx, 9)
-        crop, height = digit_in_cell(ink[r * n : (r + 1) * n, c * n : (c + 1) * n])
+        cell_ink = ink[r * n : (r + 1) * n, c * n : (c + 1) * n]
+        crop, height = digit_in_cell(cell_ink)
         heights[idx] = height
         if crop is not None:
             has_ink[idx] = True
             crops[idx] = crop
-    return CellInk(has_ink, crops, heights)
+            gray = grid_image[r * n + m : (r + 1) * n - m, c * n + m : (c + 1) * n - m]
+            contrast[idx] = mark_contrast(gray, cell_ink[m : n - m, m : n - m] > 0)
+    if has_ink.any():
+        faint = has_ink & (contrast < MIN_RELATIVE_CONTRAST * np.median(contrast[has_ink]))
+        for idx in np.flatnonzero(faint):
+            crops[idx] = None
+        has_ink &= ~faint
+    return CellInk(has_ink, crops, heights, contrast)

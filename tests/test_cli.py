@@ -1,0 +1,164 @@
+"""The command line: output, JSON Lines contract, exit statuses, errors."""
+
+import io
+import json
+import shutil
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from snapsolve.cli import main
+from solver.dlx import solve_unique
+from solver.grid import PEERS, is_valid_solution, parse_puzzle
+from vision.dataset import read_ground_truth
+from vision.locate import locate_grids
+from vision.rectify import rectify
+
+from .conftest import SAMPLES, read_collection
+
+PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+
+
+def _json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_photo_json_contract(tmp_path, capsys):
+    assert main(["--json", "-o", str(tmp_path), str(SAMPLES / "image1.jpg")]) == 0
+    (result,) = _json_lines(capsys.readouterr().out)
+    assert result["error"] is None and result["input"].endswith("image1.jpg")
+    grid = result["grids"][0]
+    truth = read_ground_truth(SAMPLES / "image1.dat")
+    assert grid["givens"] == "".join(str(d) if d else "." for d in truth)
+    assert grid["status"] == "solved" and grid["rotation"] == 0
+    assert is_valid_solution(truth, [int(c) for c in grid["solution"]])
+    assert len(grid["corners"]) == 4 and 0 < grid["confidence"] <= 1
+    assert grid["level"] in ("easy", "medium", "hard", "unfair", "extreme")
+    assert isinstance(grid["needs_search"], bool) and isinstance(grid["techniques"], dict)
+    out = tmp_path / "image1.solved.jpg"
+    assert grid["output"] == str(out)
+    written = cv2.imread(str(out))
+    assert written.shape == cv2.imread(str(SAMPLES / "image1.jpg")).shape
+
+
+def test_drawn_digits_land_in_their_cells(tmp_path):
+    """Blue ink appears in cells that were empty and stays out of cells with givens."""
+    assert main(["--json", "-o", str(tmp_path), str(SAMPLES / "image1082.jpg")]) == 0
+    photo = cv2.imread(str(SAMPLES / "image1082.jpg")).astype(int)
+    drawn = cv2.imread(str(tmp_path / "image1082.solved.jpg")).astype(int)
+    blue = (drawn[..., 0] - drawn[..., 2] > 80) & (photo[..., 0] - photo[..., 2] < 40)
+    gray = cv2.cvtColor(photo.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    H = rectify(gray, locate_grids(gray)[0].corners).homography
+    size = 9 * 48
+    warped = cv2.warpPerspective(blue.astype(np.uint8), H, (size, size), flags=cv2.INTER_NEAREST)
+    truth = read_ground_truth(SAMPLES / "image1082.dat")
+    for cell, given in enumerate(truth):
+        r, c = divmod(cell, 9)
+        inner = warped[r * 48 + 8 : r * 48 + 40, c * 48 + 8 : c * 48 + 40]
+        if given:
+            assert inner.sum() == 0, f"ink drawn over the given at cell {cell}"
+        else:
+            assert inner.sum() > 20, f"no digit drawn in empty cell {cell}"
+
+
+def test_human_output_prints_puzzle_and_solution(capsys):
+    assert main(["--no-image", str(SAMPLES / "image1040.jpg")]) == 0
+    out = capsys.readouterr().out
+    assert "turned 90 degrees" in out and "solution (level" in out
+    assert out.count("------+-------+------") == 4
+
+
+def test_text_puzzles_and_stdin(tmp_path, capsys, monkeypatch):
+    lines = read_collection("top1465.txt")[:3]
+    f = tmp_path / "p.txt"
+    f.write_text("# comment\n" + "\n".join(lines) + "\n")
+    assert main(["--json", str(f)]) == 0
+    results = _json_lines(capsys.readouterr().out)
+    assert [r["input"] for r in results] == [f"{f}:2", f"{f}:3", f"{f}:4"]
+    for r, line in zip(results, lines):
+        assert "corners" not in r["grids"][0]
+        assert is_valid_solution(parse_puzzle(line), [int(c) for c in r["grids"][0]["solution"]])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(PUZZLE + "\n"))
+    assert main(["-", "--json", "--explain"]) == 0
+    (r,) = _json_lines(capsys.readouterr().out)
+    steps = r["grids"][0]["steps"]
+    assert r["input"] == "-:1" and all(set(s) == {"technique", "placements", "eliminations", "text"} for s in steps)
+
+
+def test_bad_puzzle_lines_fail_but_others_run(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text("\n".join([PUZZLE, PUZZLE[:70], "55" + PUZZLE[2:], "." * 81]) + "\n")
+    assert main(["--json", str(f)]) == 1
+    captured = capsys.readouterr()
+    results = _json_lines(captured.out)
+    assert [r["grids"][0]["status"] if r["grids"] else None for r in results] == [
+        "solved", None, None, "multiple_solutions"]
+    assert "81 cells" in results[1]["error"] and "appears twice" in results[2]["error"]
+    assert len(captured.err.strip().splitlines()) == 3
+
+
+def test_no_solution_status(capsys, monkeypatch):
+    givens = parse_puzzle(PUZZLE)
+    solution = solve_unique(givens).solution
+    cell = givens.index(0)
+    # a digit that breaks no house rule but contradicts the unique solution
+    digit = next(d for d in range(1, 10) if d != solution[cell] and all(givens[p] != d for p in PEERS[cell]))
+    givens[cell] = digit
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(str(v) if v else "." for v in givens) + "\n"))
+    assert main(["--json", "-"]) == 1
+    (r,) = _json_lines(capsys.readouterr().out)
+    assert r["grids"][0]["status"] == "no_solution" and r["grids"][0]["solution"] is None and r["error"]
+
+
+def test_non_image_and_no_grid_give_one_line_error(tmp_path, capsys):
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"this is not an image at all")
+    blank = tmp_path / "blank.jpg"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 230, np.uint8))
+    good = tmp_path / "good.jpg"
+    shutil.copy(SAMPLES / "image125.jpg", good)
+    assert main(["--json", str(junk), str(blank), str(good), str(tmp_path / "missing.jpg")]) == 1
+    captured = capsys.readouterr()
+    results = _json_lines(captured.out)
+    assert len(results) == 4
+    assert "cannot read image" in results[0]["error"] and results[0]["grids"] == []
+    assert results[1]["error"] == "no Sudoku grid found in the image" and results[1]["grids"] == []
+    assert results[2]["error"] is None and results[2]["grids"][0]["status"] == "solved"
+    assert "no such file" in results[3]["error"]
+    err = captured.err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("snapsolve: ") for line in err)
+    assert "Traceback" not in captured.err
+
+
+def test_console_script_exit_statuses(tmp_path):
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"")
+    run = lambda *a: subprocess.run([sys.executable, "-m", "snapsolve.cli", *a], capture_output=True, text=True)
+    bad = run(str(junk))
+    assert bad.returncode == 1 and bad.stderr.strip() == f"snapsolve: {junk}: cannot read image: empty file"
+    assert bad.stdout == ""
+    usage = run("--json")
+    assert usage.returncode == 2 and "usage:" in usage.stderr
+    helped = run("--help")
+    assert helped.returncode == 0 and "evaluate" in helped.stdout and "exit status" in helped.stdout
+
+
+def test_input_is_never_overwritten(tmp_path):
+    photo = tmp_path / "image1.jpg"
+    shutil.copy(SAMPLES / "image1.jpg", photo)
+    before = photo.read_bytes()
+    assert main(["--json", str(photo)]) == 0
+    assert photo.read_bytes() == before and (tmp_path / "image1.solved.jpg").exists()
+
+
+def test_evaluate_json(tmp_path, capsys):
+    for name in ("image1", "image125"):
+        for ext in (".jpg", ".dat"):
+            shutil.copy(SAMPLES / (name + ext), tmp_path / (name + ext))
+    assert main(["evaluate", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["photos"] == 2 and report["summary"]["perfect"] == 2
+    assert report["summary"]["cell_accuracy"] == 1.0
