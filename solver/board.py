@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .grid import PEERS, digit_bit, initial_candidates
+from .grid import HOUSES, PEERS, digit_bit, initial_candidates
 from .steps import Step
 
 
@@ -48,3 +48,32 @@ class Board:
     def is_broken(self) -> bool:
         """True when an empty cell has no candidate left (the grid has no solution)."""
         return any(v == 0 and c == 0 for v, c in zip(self.values, self.candidates))
+
+
+def cells_with(candidates: list[int], cells, digit: int) -> list[int]:
+    """The cells among `cells` that still have `digit` as a candidate."""
+    bit = 1 << (digit - 1)
+    return [c for c in cells if candidates[c] & bit]
+
+
+def sees(a: int, b: int) -> bool:
+    """True when two different cells share a house."""
+    return a != b and (a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3))
+
+
+def conjugate_pairs(candidates: list[int], digit: int) -> list[tuple[int, int, int]]:
+    """Strong links on one digit: (house, cell a, cell b) for houses where it fits in exactly two cells.
+
+    Parameters
+    ----------
+    candidates : list of int
+        81 candidate masks.
+    digit : int
+        1..9.
+    """
+    out = []
+    for h, house in enumerate(HOUSES):
+        cells = cells_with(candidates, house, digit)
+        if len(cells) == 2:
+            out.append((h, cells[0], cells[1]))
+    return out

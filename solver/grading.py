@@ -63,6 +63,7 @@ TECHNIQUES: dict[str, tuple[int, str]] = {
     "aic": (280, "unfair"),
     "nice_loop": (280, "unfair"),
     "forcing_chain": (500, "extreme"),
+    "forcing_net": (700, "extreme"),
     "brute_force": (10000, "extreme"),
 }
 

@@ -10,17 +10,55 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from . import chains, fish, intersections, single_digit, subsets, uniqueness, wings
 from .board import Board
 from .singles import find_full_house, find_hidden_single, find_naked_single
 from .steps import Step
 
 Finder = Callable[[Board], Iterator[Step]]
 
-#: (technique family, finder) in the order a person tries them.
+#: (technique, finder) in the order a person tries them: HoDoKu's default
+#: solving order. A finder may report a variant of its technique (a finned
+#: x-wing finder reports sashimi x-wings too).
 LADDER: list[tuple[str, Finder]] = [
     ("full_house", find_full_house),
     ("naked_single", find_naked_single),
     ("hidden_single", find_hidden_single),
+    ("locked_pair", subsets.find_locked_pair),
+    ("locked_triple", subsets.find_locked_triple),
+    ("locked_candidates_pointing", intersections.find_locked_candidates_pointing),
+    ("locked_candidates_claiming", intersections.find_locked_candidates_claiming),
+    ("naked_pair", subsets.find_naked_pair),
+    ("naked_triple", subsets.find_naked_triple),
+    ("hidden_pair", subsets.find_hidden_pair),
+    ("hidden_triple", subsets.find_hidden_triple),
+    ("naked_quad", subsets.find_naked_quad),
+    ("hidden_quad", subsets.find_hidden_quad),
+    ("x_wing", fish.find_x_wing),
+    ("swordfish", fish.find_swordfish),
+    ("jellyfish", fish.find_jellyfish),
+    ("skyscraper", single_digit.find_skyscraper),
+    ("two_string_kite", single_digit.find_two_string_kite),
+    ("empty_rectangle", single_digit.find_empty_rectangle),
+    ("w_wing", wings.find_w_wing),
+    ("xy_wing", wings.find_xy_wing),
+    ("xyz_wing", wings.find_xyz_wing),
+    ("unique_rectangle_1", uniqueness.find_unique_rectangle_1),
+    ("unique_rectangle_2", uniqueness.find_unique_rectangle_2),
+    ("unique_rectangle_3", uniqueness.find_unique_rectangle_3),
+    ("unique_rectangle_4", uniqueness.find_unique_rectangle_4),
+    ("unique_rectangle_5", uniqueness.find_unique_rectangle_5),
+    ("unique_rectangle_6", uniqueness.find_unique_rectangle_6),
+    ("bug_plus_1", uniqueness.find_bug_plus_1),
+    ("finned_x_wing", fish.find_finned_x_wing),
+    ("finned_swordfish", fish.find_finned_swordfish),
+    ("finned_jellyfish", fish.find_finned_jellyfish),
+    ("simple_colors", chains.find_simple_colors),
+    ("x_chain", chains.find_x_chain),
+    ("xy_chain", chains.find_xy_chain),
+    ("aic", chains.find_aic),
+    ("forcing_chain", chains.find_forcing_chain),
+    ("forcing_net", chains.find_forcing_net),
 ]
 
 

@@ -1,0 +1,430 @@
+"""Coloring and chains: simple_colors, x_chain, xy_chain, aic, forcing_chain.
+
+Technique write-ups: HoDoKu "Coloring" (tech_col.php), "Chains and Loops"
+(tech_chains.php) and "Forcing Chains" (tech_fc.php); SudokuWiki "Simple
+Colouring", "X-Cycles", "XY-Chains", "Alternating Inference Chains".
+
+A node is a candidate ``cell * 9 + digit - 1`` (0..728). Two nodes are
+*strongly* linked when at least one is true (the only two places for a digit
+in a house, or the only two digits of a cell) and *weakly* linked when at most
+one is true (same cell, or same digit in cells that see each other). Node sets
+are Python ints used as 729-bit sets, so propagating a whole layer of a chain
+is a handful of bitwise operations (the representation tdoku's write-up
+argues for).
+
+An alternating inference chain starts at S with a strong link and alternates
+weak and strong links; if S is false its end E is true, so S or E is true and
+any candidate weakly linked to both is false. The search below assumes S false,
+grows layers of forced-true and forced-false nodes breadth first (so every
+chain it reports is a shortest one from S), and reports the first S that
+eliminates something. Restricting the links gives the simpler chain types: one
+digit only is an X-Chain; strong links inside bivalue cells and weak links
+between cells on one digit is an XY-Chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .board import Board, conjugate_pairs
+from .grid import HOUSES, PEERS, cell_name, digits_of
+from .steps import Step
+
+
+def _bits(x: int) -> Iterator[int]:
+    """Indices of the set bits of x, ascending."""
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+def node_name(n: int) -> str:
+    """A candidate in the usual notation, e.g. ``5r3c7``."""
+    return f"{n % 9 + 1}{cell_name(n // 9)}"
+
+
+class LinkGraph:
+    """Strong and weak links between the candidates of a board.
+
+    Attributes
+    ----------
+    nodes : int
+        Bitset of the candidates present.
+    strong_house, strong_cell : list of int
+        Per node, bitset of nodes strongly linked through a house (conjugate
+        pair) or inside a bivalue cell.
+    weak_house, weak_cell : list of int
+        Per node, bitset of nodes weakly linked through a shared house (same
+        digit) or inside the same cell (other digits).
+    """
+
+    def __init__(self, board: Board):
+        cands = board.candidates
+        self.nodes = 0
+        self.strong_house = [0] * 729
+        self.strong_cell = [0] * 729
+        self.weak_house = [0] * 729
+        self.weak_cell = [0] * 729
+        for cell in range(81):
+            mask = cands[cell]
+            if not mask:
+                continue
+            digits = digits_of(mask)
+            cell_nodes = sum(1 << (cell * 9 + d - 1) for d in digits)
+            self.nodes |= cell_nodes
+            for d in digits:
+                n = cell * 9 + d - 1
+                self.weak_cell[n] = cell_nodes & ~(1 << n)
+                if len(digits) == 2:
+                    self.strong_cell[n] = self.weak_cell[n]
+                bit = 1 << (d - 1)
+                w = 0
+                for p in PEERS[cell]:
+                    if cands[p] & bit:
+                        w |= 1 << (p * 9 + d - 1)
+                self.weak_house[n] = w
+        for d in range(1, 10):
+            for _, a, b in conjugate_pairs(cands, d):
+                na, nb = a * 9 + d - 1, b * 9 + d - 1
+                self.strong_house[na] |= 1 << nb
+                self.strong_house[nb] |= 1 << na
+
+
+#: Link families allowed in each chain type: (strong via house, strong via cell, weak via house, weak via cell).
+CHAIN_KINDS = {
+    "x_chain": (True, False, True, False),
+    "xy_chain": (False, True, True, False),
+    "aic": (True, True, True, True),
+}
+
+
+def _links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
+    sh, sc, wh, wc = CHAIN_KINDS[kind]
+    zero = [0] * 729
+    strong = [(a if sh else 0) | (b if sc else 0) for a, b in zip(graph.strong_house if sh else zero,
+                                                                     graph.strong_cell if sc else zero)]
+    weak = [(a if wh else 0) | (b if wc else 0) for a, b in zip(graph.weak_house if wh else zero,
+                                                                   graph.weak_cell if wc else zero)]
+    return strong, weak
+
+
+def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: int) -> list[int]:
+    """Layers of the alternating search from `start` assumed false.
+
+    Layer 0 is {start} (false); odd layers are forced true (reached by a
+    strong link), even layers forced false (reached by a weak link).
+    """
+    layers = [1 << start]
+    seen_true, seen_false = 0, 1 << start
+    frontier = 1 << start
+    for depth in range(1, max_layers):
+        nxt = 0
+        table = strong if depth % 2 else weak
+        for n in _bits(frontier):
+            nxt |= table[n]
+        if depth % 2:
+            nxt &= ~seen_true
+            seen_true |= nxt
+        else:
+            nxt &= ~seen_false
+            seen_false |= nxt
+        if not nxt:
+            break
+        layers.append(nxt)
+        frontier = nxt
+    return layers
+
+
+def _trace(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int]) -> list[int]:
+    """One chain start -> ... -> end through the layers (end in layer `end_layer`)."""
+    chain = [end]
+    node = end
+    for depth in range(end_layer, 0, -1):
+        table = strong if depth % 2 else weak
+        prev = next(p for p in _bits(layers[depth - 1]) if table[p] >> node & 1)
+        chain.append(prev)
+        node = prev
+    return chain[::-1]
+
+
+def _chain_text(chain: list[int]) -> str:
+    parts = [node_name(chain[0])]
+    for i, n in enumerate(chain[1:]):
+        parts.append(("=" if i % 2 == 0 else "-") + node_name(n))
+    return " ".join(parts)
+
+
+def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
+    """Alternating chains of one kind (``x_chain``, ``xy_chain`` or ``aic``) that eliminate.
+
+    Parameters
+    ----------
+    board : Board
+    kind : str
+        Key of CHAIN_KINDS.
+    max_length : int
+        Most links in a chain (odd: it starts and ends with a strong link).
+
+    Yields
+    ------
+    Step
+        Chains of at least three links, short ones first: every start is
+        searched for chains of up to 5 links before any longer chain is tried.
+    """
+    graph = LinkGraph(board)
+    strong, weak = _links(graph, kind)
+    weak_any = [a | b for a, b in zip(graph.weak_house, graph.weak_cell)]
+    starts = [n for n in _bits(graph.nodes) if strong[n]]
+    for limit in (5, max_length):
+        for start in starts:
+            layers = _chain_layers(start, strong, weak, limit + 1)
+            victims_of_start = weak_any[start]
+            for depth in range(3, len(layers), 2):
+                for end in _bits(layers[depth]):
+                    if end == start:
+                        continue
+                    victims = victims_of_start & weak_any[end] & ~(1 << end)
+                    if not victims:
+                        continue
+                    chain = _trace(layers, depth, end, strong, weak)
+                    if len(set(c // 9 for c in chain)) < 2:
+                        continue
+                    elims = tuple((v // 9, v % 9 + 1) for v in _bits(victims))
+                    title = {"x_chain": "X-Chain", "xy_chain": "XY-Chain", "aic": "AIC"}[kind]
+                    yield Step(kind, eliminations=elims, cells=tuple(dict.fromkeys(n // 9 for n in chain)),
+                               text=f"{title}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, "
+                                    f"so {', '.join(node_name(v) for v in _bits(victims))} "
+                                    f"{'is' if len(elims) == 1 else 'are'} false",
+                               extra={"chain": tuple(chain)})
+                    return
+
+
+def find_x_chain(board: Board) -> Iterator[Step]:
+    """Alternating chain on a single digit (strong links are conjugate pairs)."""
+    return find_chain(board, "x_chain")
+
+
+def find_xy_chain(board: Board) -> Iterator[Step]:
+    """Chain of bivalue cells: strong links inside cells, weak links between cells on one digit."""
+    return find_chain(board, "xy_chain")
+
+
+def find_aic(board: Board) -> Iterator[Step]:
+    """Alternating inference chain over any mix of cell and house links."""
+    return find_chain(board, "aic")
+
+
+def find_simple_colors(board: Board) -> Iterator[Step]:
+    """Two-colour each cluster of conjugate pairs on one digit; a wrap or a trap eliminates."""
+    cands = board.candidates
+    for d in range(1, 10):
+        bit = 1 << (d - 1)
+        adjacency: dict[int, list[int]] = {}
+        for _, a, b in conjugate_pairs(cands, d):
+            adjacency.setdefault(a, []).append(b)
+            adjacency.setdefault(b, []).append(a)
+        seen: set[int] = set()
+        for root in sorted(adjacency):
+            if root in seen:
+                continue
+            colour = {root: 0}
+            queue = [root]
+            while queue:
+                c = queue.pop()
+                for o in adjacency[c]:
+                    if o not in colour:
+                        colour[o] = 1 - colour[c]
+                        queue.append(o)
+            seen |= set(colour)
+            if len(colour) < 4:
+                continue
+            groups = [[c for c in colour if colour[c] == k] for k in (0, 1)]
+            cluster = tuple(sorted(colour))
+            for k in (0, 1):  # wrap: two cells of one colour see each other
+                g = groups[k]
+                if any(b in PEERS[a] for i, a in enumerate(g) for b in g[i + 1:]):
+                    yield Step("simple_colors", eliminations=tuple((c, d) for c in sorted(g)), cells=cluster,
+                               text=f"Simple Colors (wrap): two cells of one colour for {d} see each other, so "
+                                    f"{d} leaves {', '.join(cell_name(c) for c in sorted(g))}")
+                    return
+            peers0 = set().union(*(PEERS[c] for c in groups[0]))
+            peers1 = set().union(*(PEERS[c] for c in groups[1]))
+            trapped = sorted(c for c in (peers0 & peers1) - set(colour) if cands[c] & bit)
+            if trapped:
+                yield Step("simple_colors", eliminations=tuple((c, d) for c in trapped), cells=cluster,
+                           text=f"Simple Colors (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
+                                f"of the {d} cluster, and one colour is {d}")
+                return
+
+
+def _implications(node: int, graph: LinkGraph, strong: list[int], weak: list[int]) -> tuple[int, int]:
+    """(true set, false set) that follow by chains from assuming `node` true."""
+    true, false = 1 << node, 0
+    frontier_true, frontier_false = true, 0
+    while frontier_true or frontier_false:
+        new_false = 0
+        for n in _bits(frontier_true):
+            new_false |= weak[n]
+        new_false &= ~false
+        false |= new_false
+        new_true = 0
+        for n in _bits(new_false):
+            new_true |= strong[n]
+        new_true &= ~true
+        true |= new_true
+        frontier_true, frontier_false = new_true, new_false
+        if true & false:
+            break
+    return true, false
+
+
+def find_forcing_chain(board: Board) -> Iterator[Step]:
+    """Cell and digit forcing chains, and contradictions, as the last logical resort.
+
+    Each candidate of a cell (or each place for a digit in a house) is assumed
+    true in turn and followed by chains; whatever all assumptions agree on is
+    proved. An assumption that makes a candidate both true and false is itself
+    false.
+    """
+    graph = LinkGraph(board)
+    strong = [a | b for a, b in zip(graph.strong_house, graph.strong_cell)]
+    weak = [a | b for a, b in zip(graph.weak_house, graph.weak_cell)]
+    cache: dict[int, tuple[int, int]] = {}
+
+    def implied(n: int) -> tuple[int, int]:
+        if n not in cache:
+            cache[n] = _implications(n, graph, strong, weak)
+        return cache[n]
+
+    for n in _bits(graph.nodes):
+        t, f = implied(n)
+        if t & f:
+            clash = next(_bits(t & f))
+            yield Step("forcing_chain", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
+                       text=f"Forcing Chain (contradiction): if {node_name(n)} were true, {node_name(clash)} would be "
+                            f"both true and false, so {node_name(n)} is false")
+            return
+    groups = []
+    for cell in range(81):
+        if board.candidates[cell]:
+            groups.append((f"each candidate of {cell_name(cell)}", [cell * 9 + d - 1 for d in digits_of(board.candidates[cell])]))
+    for h, house in enumerate(HOUSES):
+        for d in range(1, 10):
+            nodes = [c * 9 + d - 1 for c in house if board.candidates[c] >> (d - 1) & 1]
+            if len(nodes) >= 2:
+                groups.append((f"each place for {d} in {('row', 'column', 'box')[h // 9]} {h % 9 + 1}", nodes))
+    for label, nodes in groups:
+        common_true, common_false = graph.nodes, graph.nodes
+        for n in nodes:
+            t, f = implied(n)
+            common_true &= t
+            common_false &= f
+            if not common_true and not common_false:
+                break
+        common_true &= ~sum(1 << n for n in nodes)
+        if common_true:
+            p = next(_bits(common_true))
+            yield Step("forcing_chain", placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
+                       text=f"Forcing Chain: {label} leads to {node_name(p)}, so it is true")
+            return
+        if common_false:
+            elims = tuple((v // 9, v % 9 + 1) for v in _bits(common_false))
+            yield Step("forcing_chain", eliminations=elims, cells=tuple(n // 9 for n in nodes),
+                       text=f"Forcing Chain: {label} rules out {', '.join(node_name(v) for v in _bits(common_false))}")
+            return
+
+
+def _net_implications(board: Board, node: int) -> tuple[int, int, bool]:
+    """(true set, false set, contradiction) from assuming `node` true and applying singles repeatedly.
+
+    A forcing net, unlike a chain, may use several premises at once: a cell
+    whose other candidates were all removed, or a digit left with one place in
+    a house, becomes true.
+    """
+    values = list(board.values)
+    cands = list(board.candidates)
+    true = false = 0
+    queue = [node]
+    while True:
+        while queue:
+            n = queue.pop()
+            cell, d = divmod(n, 9)
+            d += 1
+            if values[cell]:
+                if values[cell] != d:
+                    return true, false, True
+                continue
+            bit = 1 << (d - 1)
+            if not cands[cell] & bit:
+                return true, false, True
+            values[cell] = d
+            true |= 1 << n
+            for o in digits_of(cands[cell] & ~bit):
+                false |= 1 << (cell * 9 + o - 1)
+            cands[cell] = 0
+            for p in PEERS[cell]:
+                if cands[p] & bit:
+                    cands[p] &= ~bit
+                    false |= 1 << (p * 9 + d - 1)
+                    m = cands[p]
+                    if not m:
+                        return true, false, True
+                    if m & (m - 1) == 0:
+                        queue.append(p * 9 + m.bit_length() - 1)
+        for house in HOUSES:
+            for d in range(1, 10):
+                bit = 1 << (d - 1)
+                places = [c for c in house if cands[c] & bit]
+                if len(places) == 1:
+                    queue.append(places[0] * 9 + d - 1)
+                elif not places and not any(values[c] == d for c in house):
+                    return true, false, True
+        if not queue:
+            return true, false, False
+
+
+def find_forcing_net(board: Board) -> Iterator[Step]:
+    """Forcing nets: like `find_forcing_chain`, but each assumption is followed by singles, not just chains."""
+    cache: dict[int, tuple[int, int, bool]] = {}
+
+    def implied(n: int) -> tuple[int, int, bool]:
+        if n not in cache:
+            cache[n] = _net_implications(board, n)
+        return cache[n]
+
+    groups = []
+    for cell in range(81):
+        mask = board.candidates[cell]
+        if mask:
+            groups.append((f"each candidate of {cell_name(cell)}", [cell * 9 + d - 1 for d in digits_of(mask)]))
+    for h, house in enumerate(HOUSES):
+        for d in range(1, 10):
+            nodes = [c * 9 + d - 1 for c in house if board.candidates[c] >> (d - 1) & 1]
+            if len(nodes) >= 2:
+                groups.append((f"each place for {d} in {('row', 'column', 'box')[h // 9]} {h % 9 + 1}", nodes))
+    # Contradictions first, trying candidates of cells with the fewest candidates first.
+    for _, nodes in sorted(groups[: sum(1 for c in board.candidates if c)], key=lambda g: len(g[1])):
+        for n in nodes:
+            if implied(n)[2]:
+                yield Step("forcing_net", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
+                           text=f"Forcing Net (contradiction): assuming {node_name(n)} and following singles "
+                                f"breaks the grid, so {node_name(n)} is false")
+                return
+    for label, nodes in groups:
+        common_true = common_false = (1 << 729) - 1
+        for n in nodes:
+            t, f, _ = implied(n)
+            common_true &= t
+            common_false &= f
+        common_true &= ~sum(1 << n for n in nodes)
+        if common_true:
+            p = next(_bits(common_true))
+            yield Step("forcing_net", placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
+                       text=f"Forcing Net: {label} leads to {node_name(p)}, so it is true")
+            return
+        if common_false:
+            elims = tuple((v // 9, v % 9 + 1) for v in _bits(common_false))
+            yield Step("forcing_net", eliminations=elims, cells=tuple(n // 9 for n in nodes),
+                       text=f"Forcing Net: {label} rules out {', '.join(node_name(v) for v in _bits(common_false))}")
+            return

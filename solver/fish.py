@@ -1,0 +1,131 @@
+"""Fish: x_wing, swordfish, jellyfish and their finned and sashimi forms.
+
+Technique write-ups: HoDoKu "Basic Fish" and "Finned/Sashimi Fish"
+(tech_fishb.php, tech_fishfs.php), SudokuWiki "X-Wing", "Swordfish",
+"Jellyfish", "Finned X-Wing". For a digit, N base lines (rows, or columns)
+whose candidates lie in N cover lines lock the digit into the cover lines'
+crossings with the base: it leaves the rest of the cover lines. With fins -
+extra base candidates outside the cover lines, all in one box - only cover
+cells in the fin box are eliminated. A finned fish is sashimi when some base
+line has a single candidate left in the cover lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from .board import Board
+from .grid import box_of, house_name
+from .steps import Step
+
+FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
+
+
+def _line_positions(board: Board, digit: int, rows: bool) -> list[int]:
+    """Per line (9 rows or 9 columns): 9-bit mask of cross positions holding `digit`."""
+    bit = 1 << (digit - 1)
+    cands = board.candidates
+    out = []
+    for line in range(9):
+        mask = 0
+        for x in range(9):
+            cell = line * 9 + x if rows else x * 9 + line
+            if cands[cell] & bit:
+                mask |= 1 << x
+        out.append(mask)
+    return out
+
+
+def _cell(line: int, x: int, rows: bool) -> int:
+    return line * 9 + x if rows else x * 9 + line
+
+
+def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
+    base_name = FISH_NAMES[size]
+    for digit in range(1, 10):
+        for rows in (True, False):
+            positions = _line_positions(board, digit, rows)
+            lines = [i for i in range(9) if positions[i] and (finned or bin(positions[i]).count("1") <= size)]
+            for base in combinations(lines, size):
+                union = 0
+                for b in base:
+                    union |= positions[b]
+                count = bin(union).count("1")
+                if not finned:
+                    if count != size:
+                        continue
+                    yield from _fish_step(board, digit, rows, base, union, 0, base_name, positions)
+                    continue
+                if count <= size or count > size + 3:
+                    continue
+                xs = [x for x in range(9) if union >> x & 1]
+                for cover in combinations(xs, size):
+                    cover_mask = sum(1 << x for x in cover)
+                    if any(not positions[b] & cover_mask for b in base):
+                        continue
+                    fins = [_cell(b, x, rows) for b in base for x in range(9)
+                            if positions[b] >> x & 1 and not cover_mask >> x & 1]
+                    if len({box_of(f) for f in fins}) != 1:
+                        continue
+                    sashimi = any(bin(positions[b] & cover_mask).count("1") == 1 for b in base)
+                    name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
+                    yield from _fish_step(board, digit, rows, base, cover_mask, box_of(fins[0]) + 1, name,
+                                          positions, fins)
+
+
+def _fish_step(board, digit, rows, base, cover_mask, fin_box, name, positions, fins=()) -> Iterator[Step]:
+    base_set = set(base)
+    elims = []
+    for x in range(9):
+        if not cover_mask >> x & 1:
+            continue
+        for line in range(9):
+            if line in base_set or not positions[line] >> x & 1:
+                continue
+            cell = _cell(line, x, rows)
+            if fin_box and box_of(cell) != fin_box - 1:
+                continue
+            elims.append((cell, digit))
+    if not elims:
+        return
+    covers = [x for x in range(9) if cover_mask >> x & 1]
+    base_houses = [b if rows else 9 + b for b in base]
+    cover_houses = [9 + x if rows else x for x in covers]
+    cells = tuple(_cell(b, x, rows) for b in base for x in range(9) if positions[b] >> x & 1)
+    fin_text = f" with fins in box {fin_box}" if fin_box else ""
+    yield Step(name, eliminations=tuple(elims), cells=cells, houses=tuple(base_houses + cover_houses),
+               text=f"{name.replace('_', ' ').title()}: {digit} in {', '.join(house_name(h) for h in base_houses)} "
+                    f"lies in {', '.join(house_name(h) for h in cover_houses)}{fin_text}, so it leaves the rest "
+                    f"of those {'columns' if rows else 'rows'}" + (" in that box" if fin_box else ""),
+               extra={"fins": tuple(fins)})
+
+
+def find_x_wing(board: Board) -> Iterator[Step]:
+    """Basic fish of size 2."""
+    return _fish(board, 2, finned=False)
+
+
+def find_swordfish(board: Board) -> Iterator[Step]:
+    """Basic fish of size 3."""
+    return _fish(board, 3, finned=False)
+
+
+def find_jellyfish(board: Board) -> Iterator[Step]:
+    """Basic fish of size 4."""
+    return _fish(board, 4, finned=False)
+
+
+def find_finned_x_wing(board: Board) -> Iterator[Step]:
+    """Finned and sashimi x-wings (the step's technique says which)."""
+    return _fish(board, 2, finned=True)
+
+
+def find_finned_swordfish(board: Board) -> Iterator[Step]:
+    """Finned and sashimi swordfish."""
+    return _fish(board, 3, finned=True)
+
+
+def find_finned_jellyfish(board: Board) -> Iterator[Step]:
+    """Finned and sashimi jellyfish."""
+    return _fish(board, 4, finned=True)

@@ -1,0 +1,163 @@
+"""Uniqueness: unique rectangles types 1-6 and BUG+1.
+
+Technique write-ups: HoDoKu "Uniqueness" (tech_ur.php), SudokuWiki "Unique
+Rectangles" and "BUG". A puzzle with exactly one solution can never reach a
+deadly pattern: four empty cells in two rows, two columns and two boxes left
+with only the same two candidates {a, b} (the digits could be swapped). Only
+sound when the puzzle is known to have a single solution; `solver.solve`
+counts solutions before logic runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from .board import Board, cells_with, sees
+from .grid import BOXES, COLUMNS, HOUSES, ROWS, box_of, cell_name, digits_of, HOUSES_OF_CELL
+from .steps import Step
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def _rectangles(board: Board) -> Iterator[tuple[tuple[int, int, int, int], int, int]]:
+    """(cells TL TR BL BR, digit a, digit b) for every possible deadly pattern."""
+    cands = board.candidates
+    for r1, r2 in combinations(range(9), 2):
+        for c1, c2 in combinations(range(9), 2):
+            cells = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+            if len({box_of(c) for c in cells}) != 2:
+                continue
+            common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
+            if _popcount(common) < 2 or any(board.values[c] for c in cells):
+                continue
+            for a, b in combinations(digits_of(common), 2):
+                yield cells, a, b
+
+
+def _text(kind: str, cells, a: int, b: int, rest: str) -> str:
+    return (f"Unique Rectangle Type {kind}: {', '.join(cell_name(c) for c in cells)} would be a deadly pattern "
+            f"on {a}/{b}; {rest}")
+
+
+def _ur(board: Board, kind: int) -> Iterator[Step]:
+    cands = board.candidates
+    for cells, a, b in _rectangles(board):
+        ab = (1 << (a - 1)) | (1 << (b - 1))
+        floor = [c for c in cells if cands[c] == ab]
+        roof = [c for c in cells if cands[c] != ab]
+        name = f"unique_rectangle_{kind}"
+        if kind == 1 and len(floor) == 3:
+            (r,) = roof
+            yield Step(name, eliminations=((r, a), (r, b)), cells=cells,
+                       text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"))
+        if len(floor) == 2 and kind in (2, 5):
+            extra = cands[roof[0]] & ~ab
+            side = sees(roof[0], roof[1]) and (roof[0] // 9 == roof[1] // 9 or roof[0] % 9 == roof[1] % 9)
+            if extra == cands[roof[1]] & ~ab and _popcount(extra) == 1 and side == (kind == 2):
+                yield from _extra_digit_step(board, name, cells, roof, extra, a, b)
+        if kind == 5 and len(floor) == 1:
+            extras = {cands[c] & ~ab for c in roof}
+            if len(extras) == 1 and _popcount(next(iter(extras))) == 1:
+                yield from _extra_digit_step(board, name, cells, roof, extras.pop(), a, b)
+        if kind == 3 and len(floor) == 2 and sees(roof[0], roof[1]):
+            yield from _ur3(board, cells, roof, a, b)
+        if kind == 4 and len(floor) == 2 and sees(roof[0], roof[1]):
+            shared = set(HOUSES_OF_CELL[roof[0]]) & set(HOUSES_OF_CELL[roof[1]])
+            for h in sorted(shared):
+                for u, v in ((a, b), (b, a)):
+                    if set(cells_with(cands, HOUSES[h], u)) == set(roof):
+                        yield Step(name, eliminations=tuple((r, v) for r in roof), cells=cells, houses=(h,),
+                                   text=_text("4", cells, a, b, f"{u} in {cell_name(roof[0])}/{cell_name(roof[1])} "
+                                              f"is locked there, so neither is {v}"))
+        if kind == 6 and len(floor) == 2 and not sees(floor[0], floor[1]):
+            rows = {c // 9 for c in cells}
+            cols = {c % 9 for c in cells}
+            for u in (a, b):
+                lines = [ROWS[r] for r in rows] + [COLUMNS[c] for c in cols]
+                if all(set(cells_with(cands, line, u)) <= set(cells) for line in lines):
+                    yield Step(name, eliminations=tuple((r, u) for r in roof), cells=cells,
+                               text=_text("6", cells, a, b, f"{u} forms an x-wing on the rectangle and must sit on "
+                                          f"the floor cells, so it leaves {cell_name(roof[0])} and {cell_name(roof[1])}"))
+
+
+def _extra_digit_step(board, name, cells, roof, extra, a, b) -> Iterator[Step]:
+    z = extra.bit_length()
+    elims = tuple((c, z) for c in range(81)
+                  if c not in cells and board.candidates[c] & extra and all(sees(c, r) for r in roof))
+    if elims:
+        kind = name[-1]
+        yield Step(name, eliminations=elims, cells=cells,
+                   text=_text(kind, cells, a, b, f"one of {', '.join(cell_name(r) for r in roof)} is {z}"))
+
+
+def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
+    """Type 3: the roof's extra digits act as one virtual cell in a naked subset of a shared house."""
+    cands = board.candidates
+    ab = (1 << (a - 1)) | (1 << (b - 1))
+    extra = (cands[roof[0]] | cands[roof[1]]) & ~ab
+    shared = set(HOUSES_OF_CELL[roof[0]]) & set(HOUSES_OF_CELL[roof[1]])
+    for h in sorted(shared):
+        others = [c for c in HOUSES[h] if cands[c] and c not in cells]
+        for k in range(1, 4):
+            for group in combinations(others, k):
+                union = extra
+                for c in group:
+                    union |= cands[c]
+                if _popcount(union) != k + 1:
+                    continue
+                elims = tuple((c, d) for c in others if c not in group for d in digits_of(cands[c] & union))
+                if elims:
+                    yield Step("unique_rectangle_3", eliminations=elims, cells=cells + group, houses=(h,),
+                               text=_text("3", cells, a, b, f"the extra digits of {cell_name(roof[0])}/"
+                                          f"{cell_name(roof[1])} form a naked subset with "
+                                          f"{', '.join(cell_name(c) for c in group)}"))
+
+
+def find_unique_rectangle_1(board: Board) -> Iterator[Step]:
+    """Three cells of the rectangle hold only a/b: the fourth is neither a nor b."""
+    return _ur(board, 1)
+
+
+def find_unique_rectangle_2(board: Board) -> Iterator[Step]:
+    """Two side-by-side roof cells with the same one extra digit z: z leaves cells that see both."""
+    return _ur(board, 2)
+
+
+def find_unique_rectangle_3(board: Board) -> Iterator[Step]:
+    """The roof's extra digits complete a naked subset in a house shared by both roof cells."""
+    return _ur(board, 3)
+
+
+def find_unique_rectangle_4(board: Board) -> Iterator[Step]:
+    """One of a/b is locked to the two roof cells in a shared house: the other leaves both."""
+    return _ur(board, 4)
+
+
+def find_unique_rectangle_5(board: Board) -> Iterator[Step]:
+    """Two diagonal (or three) roof cells with the same one extra digit z: z leaves cells that see them all."""
+    return _ur(board, 5)
+
+
+def find_unique_rectangle_6(board: Board) -> Iterator[Step]:
+    """Diagonal floor: a digit confined to the rectangle in both rows and columns leaves the roof cells."""
+    return _ur(board, 6)
+
+
+def find_bug_plus_1(board: Board) -> Iterator[Step]:
+    """Bivalue Universal Grave + 1: every empty cell bivalue but one trivalue cell; the digit seen three times goes there."""
+    cands = board.candidates
+    extra = [c for c in range(81) if cands[c] and _popcount(cands[c]) != 2]
+    if len(extra) != 1 or _popcount(cands[extra[0]]) != 3:
+        return
+    cell = extra[0]
+    row = ROWS[cell // 9]
+    for d in digits_of(cands[cell]):
+        if len(cells_with(cands, row, d)) == 3 and len(cells_with(cands, COLUMNS[cell % 9], d)) == 3 \
+                and len(cells_with(cands, BOXES[box_of(cell)], d)) == 3:
+            yield Step("bug_plus_1", placements=((cell, d),), cells=(cell,),
+                       text=f"BUG+1: every other empty cell has two candidates; {cell_name(cell)} must be {d} "
+                            f"or the grid would have two solutions")
+            return
