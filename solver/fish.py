@@ -59,19 +59,28 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                     continue
                 if count <= size or count > size + 3:
                     continue
-                xs = [x for x in range(9) if union >> x & 1]
-                for cover in combinations(xs, size):
-                    cover_mask = sum(1 << x for x in cover)
-                    if any(not positions[b] & cover_mask for b in base):
+                # Fins lie in one box, so in one stack (of cross positions): every
+                # position outside that stack must be a cover line.
+                for stack in range(3):
+                    stack_mask = 0b111 << (3 * stack)
+                    required = union & ~stack_mask
+                    need = size - bin(required).count("1")
+                    optional = [x for x in range(3 * stack, 3 * stack + 3) if union >> x & 1]
+                    if need < 0 or need >= len(optional):
                         continue
-                    fins = [_cell(b, x, rows) for b in base for x in range(9)
-                            if positions[b] >> x & 1 and not cover_mask >> x & 1]
-                    if len({box_of(f) for f in fins}) != 1:
-                        continue
-                    sashimi = any(bin(positions[b] & cover_mask).count("1") == 1 for b in base)
-                    name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
-                    yield from _fish_step(board, digit, rows, base, cover_mask, box_of(fins[0]) + 1, name,
-                                          positions, fins)
+                    for chosen in combinations(optional, need):
+                        cover_mask = required | sum(1 << x for x in chosen)
+                        fin_x = union & ~cover_mask
+                        fin_lines = [b for b in base if positions[b] & fin_x]
+                        if len({b // 3 for b in fin_lines}) != 1:
+                            continue
+                        if any(not positions[b] & cover_mask for b in base):
+                            continue
+                        fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
+                        sashimi = any(bin(positions[b] & cover_mask).count("1") == 1 for b in base)
+                        name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
+                        yield from _fish_step(board, digit, rows, base, cover_mask, box_of(fins[0]) + 1, name,
+                                              positions, fins)
 
 
 def _fish_step(board, digit, rows, base, cover_mask, fin_box, name, positions, fins=()) -> Iterator[Step]:

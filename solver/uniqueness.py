@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from .board import Board, cells_with, sees
-from .grid import BOXES, COLUMNS, HOUSES, ROWS, box_of, cell_name, digits_of, HOUSES_OF_CELL
+from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_name, digits_of
 from .steps import Step
 
 
@@ -22,19 +22,24 @@ def _popcount(x: int) -> int:
     return bin(x).count("1")
 
 
+#: Every rectangle of cells (TL, TR, BL, BR) in two rows, two columns and two boxes.
+RECTANGLES = [
+    (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
+    for r1, r2 in combinations(range(9), 2)
+    for c1, c2 in combinations(range(9), 2)
+    if len({box_of(r1 * 9 + c1), box_of(r1 * 9 + c2), box_of(r2 * 9 + c1), box_of(r2 * 9 + c2)}) == 2
+]
+
+
 def _rectangles(board: Board) -> Iterator[tuple[tuple[int, int, int, int], int, int]]:
     """(cells TL TR BL BR, digit a, digit b) for every possible deadly pattern."""
     cands = board.candidates
-    for r1, r2 in combinations(range(9), 2):
-        for c1, c2 in combinations(range(9), 2):
-            cells = (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
-            if len({box_of(c) for c in cells}) != 2:
-                continue
-            common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
-            if _popcount(common) < 2 or any(board.values[c] for c in cells):
-                continue
-            for a, b in combinations(digits_of(common), 2):
-                yield cells, a, b
+    for cells in RECTANGLES:
+        common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
+        if _popcount(common) < 2:
+            continue  # an empty-candidate (filled) cell also ends here
+        for a, b in combinations(digits_of(common), 2):
+            yield cells, a, b
 
 
 def _text(kind: str, cells, a: int, b: int, rest: str) -> str:

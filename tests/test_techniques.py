@@ -1,0 +1,328 @@
+"""Each technique finder on a position built by hand, asserting its exact placements and eliminations.
+
+Positions start from an empty board (every candidate open) and remove
+candidates so that exactly one pattern exists; the expected result is worked
+out from the technique's definition in the comments, not taken from the code.
+"""
+
+from solver import chains, fish, intersections, single_digit, subsets, uniqueness, wings
+from solver.board import Board
+from solver.dlx import solve_unique
+from solver.grid import parse_puzzle
+from solver.logic import next_step
+from solver.singles import find_full_house, find_hidden_single, find_naked_single
+
+from .conftest import read_collection
+
+
+def cell(r, c):
+    return r * 9 + c
+
+
+def mask(digits):
+    return sum(1 << (d - 1) for d in digits)
+
+
+def make_board(givens=None, only=None, cands=None):
+    """Empty board; `only` = {digit: cells where it stays a candidate}; `cands` = {cell: digits}."""
+    board = Board(givens or [0] * 81)
+    for digit, keep in (only or {}).items():
+        for c in range(81):
+            if c not in keep:
+                board.candidates[c] &= ~(1 << (digit - 1))
+    for c, digits in (cands or {}).items():
+        board.candidates[c] = mask(digits)
+    return board
+
+
+def first(finder, board):
+    step = next(finder(board), None)
+    assert step is not None, f"{finder.__name__} found nothing"
+    return step
+
+
+def elims(step):
+    return sorted(step.eliminations)
+
+
+def test_full_house():
+    givens = [0] * 81
+    givens[:8] = [1, 2, 3, 4, 5, 6, 7, 8]
+    step = first(find_full_house, Board(givens))
+    assert step.technique == "full_house" and step.placements == ((8, 9),)
+
+
+def test_naked_single():
+    givens = [0] * 81
+    for c, d in zip(range(1, 5), (1, 2, 3, 4)):
+        givens[cell(0, c)] = d
+    for r, d in zip(range(3, 7), (5, 6, 7, 8)):
+        givens[cell(r, 0)] = d
+    step = first(find_naked_single, Board(givens))
+    assert step.placements == ((0, 9),)
+
+
+def test_hidden_single_in_box():
+    givens = [0] * 81
+    for c in (cell(1, 5), cell(2, 8), cell(5, 1), cell(7, 2)):
+        givens[c] = 5
+    step = first(find_hidden_single, Board(givens))
+    assert step.technique == "hidden_single" and step.placements == ((0, 5),)
+
+
+BOX1 = {cell(r, c) for r in range(3) for c in range(3)}
+
+
+def test_locked_candidates_pointing():
+    # 3 in box 1 only at r1c1, r1c2: it leaves r1c4..r1c9
+    board = make_board(only={3: set(range(81)) - BOX1 | {cell(0, 0), cell(0, 1)}})
+    step = first(intersections.find_locked_candidates_pointing, board)
+    assert elims(step) == [(c, 3) for c in range(3, 9)]
+
+
+def test_locked_candidates_claiming():
+    # 3 in row 1 only at c1, c2: it leaves the rest of box 1
+    board = make_board(only={3: set(range(81)) - set(range(2, 9))})
+    step = first(intersections.find_locked_candidates_claiming, board)
+    assert elims(step) == [(c, 3) for c in (9, 10, 11, 18, 19, 20)]
+
+
+def test_naked_pair():
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (1, 2)})
+    step = first(subsets.find_naked_pair, board)
+    assert elims(step) == [(c, d) for c in (1, 2, 3, 5, 6, 7, 8) for d in (1, 2)]
+
+
+def test_locked_pair_clears_line_and_box():
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 1): (1, 2)})
+    step = first(subsets.find_locked_pair, board)
+    cells = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 18, 19, 20]
+    assert step.technique == "locked_pair" and elims(step) == [(c, d) for c in cells for d in (1, 2)]
+
+
+def test_hidden_pair():
+    board = make_board(only={1: set(range(81)) - {1, 2, 3, 5, 6, 7, 8}, 2: set(range(81)) - {1, 2, 3, 5, 6, 7, 8}})
+    step = first(subsets.find_hidden_pair, board)
+    assert elims(step) == [(c, d) for c in (0, 4) for d in range(3, 10)]
+
+
+def test_naked_triple():
+    board = make_board(cands={0: (1, 2), 4: (2, 3), 8: (1, 3)})
+    step = first(subsets.find_naked_triple, board)
+    assert elims(step) == [(c, d) for c in (1, 2, 3, 5, 6, 7) for d in (1, 2, 3)]
+
+
+def test_hidden_triple():
+    off = set(range(81)) - {1, 2, 3, 5, 6, 7}
+    board = make_board(only={1: off, 2: off, 3: off})
+    step = first(subsets.find_hidden_triple, board)
+    assert elims(step) == [(c, d) for c in (0, 4, 8) for d in range(4, 10)]
+
+
+def test_naked_quad():
+    board = make_board(cands={0: (1, 2), 2: (2, 3), 4: (3, 4), 6: (1, 4)})
+    step = first(subsets.find_naked_quad, board)
+    assert elims(step) == [(c, d) for c in (1, 3, 5, 7, 8) for d in (1, 2, 3, 4)]
+
+
+def test_hidden_quad():
+    off = set(range(81)) - {1, 3, 5, 7, 8}
+    board = make_board(only={d: off for d in (1, 2, 3, 4)})
+    step = first(subsets.find_hidden_quad, board)
+    assert elims(step) == [(c, d) for c in (0, 2, 4, 6) for d in range(5, 10)]
+
+
+def _rows_only(row_cols):
+    """Cells for a digit that appears in the given rows only at the given columns, everywhere else free."""
+    keep = set(range(81))
+    for r, cols in row_cols.items():
+        keep -= {cell(r, c) for c in range(9) if c not in cols}
+    return keep
+
+
+def test_x_wing():
+    board = make_board(only={5: _rows_only({0: {1, 6}, 4: {1, 6}})})
+    step = first(fish.find_x_wing, board)
+    assert elims(step) == sorted((cell(r, c), 5) for r in (1, 2, 3, 5, 6, 7, 8) for c in (1, 6))
+
+
+def test_swordfish():
+    board = make_board(only={5: _rows_only({0: {1, 4}, 3: {4, 7}, 6: {1, 7}})})
+    step = first(fish.find_swordfish, board)
+    assert elims(step) == sorted((cell(r, c), 5) for r in (1, 2, 4, 5, 7, 8) for c in (1, 4, 7))
+
+
+def test_jellyfish():
+    board = make_board(only={5: _rows_only({0: {0, 2}, 2: {2, 4}, 4: {4, 6}, 6: {6, 0}})})
+    step = first(fish.find_jellyfish, board)
+    assert elims(step) == sorted((cell(r, c), 5) for r in (1, 3, 5, 7, 8) for c in (0, 2, 4, 6))
+
+
+def test_finned_x_wing():
+    # rows 1 and 5 hold 5 in columns 2 and 7, row 5 also in c8 (the fin, box 6):
+    # 5 leaves column 7 inside box 6: r4c7 and r6c7
+    board = make_board(only={5: _rows_only({0: {1, 6}, 4: {1, 6, 7}})})
+    step = first(fish.find_finned_x_wing, board)
+    assert step.technique == "finned_x_wing" and elims(step) == [(cell(3, 6), 5), (cell(5, 6), 5)]
+
+
+def test_sashimi_x_wing():
+    board = make_board(only={5: _rows_only({0: {1, 6}, 4: {1, 7, 8}})})
+    step = first(fish.find_finned_x_wing, board)
+    assert step.technique == "sashimi_x_wing" and elims(step) == [(cell(3, 6), 5), (cell(5, 6), 5)]
+
+
+def _cols_only(col_rows):
+    keep = set(range(81))
+    for c, rows in col_rows.items():
+        keep -= {cell(r, c) for r in range(9) if r not in rows}
+    return keep
+
+
+def test_skyscraper():
+    # 4 in column 2 at r1/r7 and column 6 at r3/r7: base on row 7; one of r1c2, r3c6 is 4
+    board = make_board(only={4: _cols_only({1: {0, 6}, 5: {2, 6}})})
+    step = first(single_digit.find_skyscraper, board)
+    assert elims(step) == [(cell(0, 3), 4), (cell(0, 4), 4), (cell(2, 0), 4), (cell(2, 2), 4)]
+
+
+def test_two_string_kite():
+    keep = _rows_only({0: {1, 6}}) & _cols_only({0: {2, 6}})
+    board = make_board(only={6: keep})
+    step = first(single_digit.find_two_string_kite, board)
+    assert elims(step) == [(cell(6, 6), 6)]
+
+
+def test_empty_rectangle():
+    box = {cell(r, c) for r in range(3) for c in range(3)}
+    cross = {cell(1, 0), cell(1, 2), cell(0, 1), cell(2, 1)}
+    keep = (set(range(81)) - box | cross) & _cols_only({5: {1, 7}})
+    board = make_board(only={7: keep})
+    step = first(single_digit.find_empty_rectangle, board)
+    assert step.eliminations == ((cell(7, 1), 7),)
+
+
+def test_xy_wing():
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (1, 3), cell(4, 0): (2, 3)})
+    step = first(wings.find_xy_wing, board)
+    assert step.eliminations == ((cell(4, 4), 3),)
+
+
+def test_xyz_wing():
+    board = make_board(cands={cell(0, 0): (1, 2, 3), cell(0, 4): (1, 3), cell(1, 1): (2, 3)})
+    step = first(wings.find_xyz_wing, board)
+    assert elims(step) == [(cell(0, 1), 3), (cell(0, 2), 3)]
+
+
+def test_w_wing():
+    board = make_board(only={1: _rows_only({6: {0, 4}})}, cands={cell(0, 0): (1, 2), cell(4, 4): (1, 2)})
+    step = first(wings.find_w_wing, board)
+    assert elims(step) == [(cell(0, 4), 2), (cell(4, 0), 2)]
+
+
+UR = (cell(0, 0), cell(0, 3), cell(1, 0), cell(1, 3))
+
+
+def test_unique_rectangle_1():
+    board = make_board(cands={UR[0]: (1, 2), UR[1]: (1, 2), UR[2]: (1, 2), UR[3]: (1, 2, 5)})
+    assert elims(first(uniqueness.find_unique_rectangle_1, board)) == [(UR[3], 1), (UR[3], 2)]
+
+
+def test_unique_rectangle_2():
+    board = make_board(cands={UR[0]: (1, 2), UR[1]: (1, 2), UR[2]: (1, 2, 5), UR[3]: (1, 2, 5)})
+    step = first(uniqueness.find_unique_rectangle_2, board)
+    assert elims(step) == [(cell(1, c), 5) for c in (1, 2, 4, 5, 6, 7, 8)]
+
+
+def test_unique_rectangle_3():
+    board = make_board(cands={UR[0]: (1, 2), UR[1]: (1, 2), UR[2]: (1, 2, 5), UR[3]: (1, 2, 6), cell(1, 6): (5, 6)})
+    step = first(uniqueness.find_unique_rectangle_3, board)
+    assert elims(step) == [(cell(1, c), d) for c in (1, 2, 4, 5, 7, 8) for d in (5, 6)]
+
+
+def test_unique_rectangle_4():
+    board = make_board(only={1: set(range(81)) - {cell(1, c) for c in (1, 2, 4, 5, 6, 7, 8)}},
+                       cands={UR[0]: (1, 2), UR[1]: (1, 2), UR[2]: (1, 2, 5), UR[3]: (1, 2, 6)})
+    step = first(uniqueness.find_unique_rectangle_4, board)
+    assert elims(step) == [(UR[2], 2), (UR[3], 2)]
+
+
+def test_unique_rectangle_5():
+    board = make_board(cands={UR[0]: (1, 2), UR[3]: (1, 2), UR[1]: (1, 2, 5), UR[2]: (1, 2, 5)})
+    step = first(uniqueness.find_unique_rectangle_5, board)
+    assert elims(step) == [(cell(0, 1), 5), (cell(0, 2), 5), (cell(1, 4), 5), (cell(1, 5), 5)]
+
+
+def test_unique_rectangle_6():
+    lines = {cell(r, c) for r in (0, 1) for c in range(9)} | {cell(r, c) for c in (0, 3) for r in range(9)}
+    board = make_board(only={1: set(range(81)) - (lines - set(UR))},
+                       cands={UR[0]: (1, 2), UR[3]: (1, 2), UR[1]: (1, 2, 5), UR[2]: (1, 2, 6)})
+    step = first(uniqueness.find_unique_rectangle_6, board)
+    assert elims(step) == [(UR[1], 1), (UR[2], 1)]
+
+
+def test_simple_colors_trap():
+    keep = _cols_only({0: {0, 6}, 5: {2, 6}}) & _rows_only({6: {0, 5}})
+    board = make_board(only={8: keep})
+    step = first(chains.find_simple_colors, board)
+    assert elims(step) == [(3, 8), (4, 8), (19, 8), (20, 8)]
+
+
+def test_simple_colors_wrap():
+    # conjugate pairs on 8: col 1 r1c1=r5c1, row 5 r5c1=r5c5, col 5 r5c5=r2c5, row 2 r2c5=r2c2.
+    # Colour A = r1c1, r5c5, r2c2; r1c1 and r2c2 share box 1, so colour A is false.
+    keep = _cols_only({0: {0, 4}, 4: {4, 1}}) & _rows_only({4: {0, 4}, 1: {4, 1}})
+    board = make_board(only={8: keep})
+    step = first(chains.find_simple_colors, board)
+    assert "wrap" in step.text and elims(step) == [(cell(0, 0), 8), (cell(1, 1), 8), (cell(4, 4), 8)]
+
+
+def test_bug_plus_1_on_a_real_position():
+    """Walk a top1465 puzzle to its BUG+1 state; the placement must be the true solution's digit."""
+    line = read_collection("top1465.txt")[204]
+    givens = parse_puzzle(line)
+    solution = solve_unique(givens).solution
+    board = Board(givens)
+    while (step := next(uniqueness.find_bug_plus_1(board), None)) is None:
+        board.apply(next_step(board))
+    empty = [c for c in range(81) if board.candidates[c]]
+    sizes = sorted(bin(board.candidates[c]).count("1") for c in empty)
+    assert sizes[:-1] == [2] * (len(empty) - 1) and sizes[-1] == 3
+    ((c, d),) = step.placements
+    assert solution[c] == d and bin(board.candidates[c]).count("1") == 3
+
+
+def test_x_chain():
+    keep = _cols_only({0: {0, 6}, 5: {2, 6}}) & _rows_only({6: {0, 5}})
+    board = make_board(only={8: keep})
+    step = first(chains.find_x_chain, board)
+    assert step.technique == "x_chain" and elims(step) == [(3, 8), (4, 8), (19, 8), (20, 8)]
+
+
+def test_xy_chain():
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (2, 3), cell(4, 4): (3, 4), cell(4, 8): (4, 1)})
+    step = first(chains.find_xy_chain, board)
+    assert elims(step) == [(cell(0, 8), 1), (cell(4, 0), 1)]
+
+
+def _aic_board():
+    # r1c1 holds 1/5/9, r1c5 holds 1/5, and row 1 has 1 and 5 only in those two cells:
+    # 1r1c1 = 1r1c5 - 5r1c5 = 5r1c1, so r1c1 is 1 or 5 and not 9.
+    row = {cell(0, c) for c in range(1, 9) if c != 4}
+    return make_board(only={1: set(range(81)) - row, 5: set(range(81)) - row},
+                      cands={cell(0, 0): (1, 5, 9), cell(0, 4): (1, 5)})
+
+
+def test_aic():
+    step = first(chains.find_aic, _aic_board())
+    assert step.eliminations == ((0, 9),)
+
+
+def test_forcing_chain_contradiction():
+    step = first(chains.find_forcing_chain, _aic_board())
+    assert step.eliminations == ((0, 9),) and "contradiction" in step.text
+
+
+def test_forcing_net_contradiction():
+    step = first(chains.find_forcing_net, _aic_board())
+    assert step.eliminations == ((0, 9),)
