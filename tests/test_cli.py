@@ -162,3 +162,31 @@ def test_evaluate_json(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["summary"]["photos"] == 2 and report["summary"]["perfect"] == 2
     assert report["summary"]["cell_accuracy"] == 1.0
+
+
+def test_hint_gives_only_the_next_step(tmp_path, capsys):
+    assert main(["--json", "--hint", "-o", str(tmp_path), str(SAMPLES / "image1082.jpg")]) == 0
+    (result,) = _json_lines(capsys.readouterr().out)
+    grid = result["grids"][0]
+    hint = grid["hint"]
+    truth = [int(c) for c in grid["solution"]]
+    assert hint["placements"] or hint["eliminations"]
+    assert all(truth[c] == d for c, d in hint["placements"])
+    assert all(truth[c] != d for c, d in hint["eliminations"])
+    assert (tmp_path / "image1082.hint.jpg").exists() and not (tmp_path / "image1082.solved.jpg").exists()
+    assert main(["--hint", "--no-image", str(SAMPLES / "image1082.jpg")]) == 0
+    assert "hint: " + hint["text"] in capsys.readouterr().out
+
+
+def test_explain_steps_replay_to_the_solution(capsys, monkeypatch):
+    line = read_collection("top1465.txt")[4]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(line + "\n"))
+    assert main(["--json", "--explain", "-"]) == 0
+    (r,) = _json_lines(capsys.readouterr().out)
+    grid = r["grids"][0]
+    values = parse_puzzle(line)
+    for step in grid["steps"]:
+        for c, d in step["placements"]:
+            values[c] = d
+    assert not grid["needs_search"] and values == [int(c) for c in grid["solution"]]
+    assert sum(grid["techniques"].values()) == len(grid["steps"])
