@@ -373,13 +373,19 @@ def _net_implications(board: Board, node: int) -> tuple[int, int, bool]:
                     if m & (m - 1) == 0:
                         queue.append(p * 9 + m.bit_length() - 1)
         for house in HOUSES:
-            for d in range(1, 10):
-                bit = 1 << (d - 1)
-                places = [c for c in house if cands[c] & bit]
-                if len(places) == 1:
-                    queue.append(places[0] * 9 + d - 1)
-                elif not places and not any(values[c] == d for c in house):
-                    return true, false, True
+            once = twice = placed = 0
+            for c in house:
+                m = cands[c]
+                twice |= once & m
+                once |= m
+                if values[c]:
+                    placed |= 1 << (values[c] - 1)
+            if (once | placed) != 0x1FF:
+                return true, false, True  # a digit with no place left in this house
+            singles = once & ~twice & ~placed
+            for d in _bits(singles):
+                bit = 1 << d
+                queue.append(next(c for c in house if cands[c] & bit) * 9 + d)
         if not queue:
             return true, false, False
 

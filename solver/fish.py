@@ -37,6 +37,18 @@ def _line_positions(board: Board, digit: int, rows: bool) -> list[int]:
     return out
 
 
+def _base_sets(lines: list[int], positions: list[int], size: int, limit: int, start: int = 0,
+               chosen: tuple = (), union: int = 0) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Combinations of `size` base lines whose positions cover at most `limit` cross lines, pruned as built."""
+    if len(chosen) == size:
+        yield chosen, union
+        return
+    for i in range(start, len(lines) - (size - len(chosen)) + 1):
+        u = union | positions[lines[i]]
+        if u.bit_count() <= limit:
+            yield from _base_sets(lines, positions, size, limit, i + 1, chosen + (lines[i],), u)
+
+
 def _cell(line: int, x: int, rows: bool) -> int:
     return line * 9 + x if rows else x * 9 + line
 
@@ -46,12 +58,10 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
     for digit in range(1, 10):
         for rows in (True, False):
             positions = _line_positions(board, digit, rows)
-            lines = [i for i in range(9) if positions[i] and (finned or bin(positions[i]).count("1") <= size)]
-            for base in combinations(lines, size):
-                union = 0
-                for b in base:
-                    union |= positions[b]
-                count = bin(union).count("1")
+            limit = size + 3 if finned else size  # fins lie in one box: at most 3 cross positions
+            lines = [i for i in range(9) if 0 < positions[i].bit_count() <= limit]
+            for base, union in _base_sets(lines, positions, size, limit):
+                count = union.bit_count()
                 if not finned:
                     if count != size:
                         continue
@@ -64,7 +74,7 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                 for stack in range(3):
                     stack_mask = 0b111 << (3 * stack)
                     required = union & ~stack_mask
-                    need = size - bin(required).count("1")
+                    need = size - required.bit_count()
                     optional = [x for x in range(3 * stack, 3 * stack + 3) if union >> x & 1]
                     if need < 0 or need >= len(optional):
                         continue
@@ -77,7 +87,7 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                         if any(not positions[b] & cover_mask for b in base):
                             continue
                         fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
-                        sashimi = any(bin(positions[b] & cover_mask).count("1") == 1 for b in base)
+                        sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
                         name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
                         yield from _fish_step(board, digit, rows, base, cover_mask, box_of(fins[0]) + 1, name,
                                               positions, fins)

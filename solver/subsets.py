@@ -34,7 +34,7 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
             union = 0
             for c in group:
                 union |= cands[c]
-            if bin(union).count("1") != size:
+            if union.bit_count() != size:
                 continue
             shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in group))
             locked = size <= 3 and len(shared) == 2
@@ -74,7 +74,7 @@ def _hidden(board: Board, size: int) -> Iterator[Step]:
             union = 0
             for d in digits:
                 union |= positions[d]
-            if bin(union).count("1") != size:
+            if union.bit_count() != size:
                 continue
             keep = sum(1 << (d - 1) for d in digits)
             cells = tuple(house[i] for i in range(9) if union >> i & 1)

@@ -19,7 +19,7 @@ from .steps import Step
 
 
 def _popcount(x: int) -> int:
-    return bin(x).count("1")
+    return x.bit_count()
 
 
 #: Every rectangle of cells (TL, TR, BL, BR) in two rows, two columns and two boxes.

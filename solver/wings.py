@@ -14,7 +14,7 @@ from .steps import Step
 
 
 def _popcount(x: int) -> int:
-    return bin(x).count("1")
+    return x.bit_count()
 
 
 def find_xy_wing(board: Board) -> Iterator[Step]:
