@@ -78,6 +78,9 @@ def run_solve(args: argparse.Namespace) -> int:
         if result["error"]:
             failed += 1
             print(f"snapsolve: {result['input']}: {result['error']}", file=sys.stderr)
+        else:
+            for warning in result.get("warnings", []):
+                print(f"snapsolve: {result['input']}: warning: {warning}", file=sys.stderr)
         if args.json:
             print(json.dumps(result), flush=True)
         elif result["grids"]:

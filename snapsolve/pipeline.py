@@ -19,6 +19,7 @@ from vision import (DigitModel, GridReading, ImageReadError, draw_digits, draw_h
                     read_image, to_gray, write_image)
 
 from .models import DIGIT_MODEL
+from .repair import UNSURE, choose_reading
 
 #: Fewest digits read for a second or later grid in a photo to count as a puzzle.
 MIN_GIVENS_EXTRA_GRID = 17
@@ -181,16 +182,26 @@ def solve_image(path: Path, options: Options, model: DigitModel | None = None) -
     model = model or default_model()
     readings = read_grids(image, model)
     annotated = image
+    warnings = []
     for reading in readings:
-        solution = solve_givens(reading.digits)
+        decision = choose_reading(reading.probabilities)
+        solution = decision.solution
         grid = {"corners": np.round(reading.corners, 1).tolist(), "rotation": reading.rotation}
         grid.update(solution_json(solution, options))
         grid["confidence"] = round(reading.confidence, 4)
+        grid["cell_confidence"] = [round(float(p), 3) for p in reading.cell_confidence]
+        grid["repaired"] = [{"cell": c, "read": a, "used": b} for c, a, b in decision.changes]
+        grid["warning"] = decision.warning
+        if decision.warning:
+            warnings.append(decision.warning)
         if solution.status == SOLVED and options.write_image:
             annotated = annotate(annotated, reading, solution, options)
         result["grids"].append(grid)
+    result["warnings"] = warnings
     if not readings:
         result["error"] = "no Sudoku grid found in the image"
+    elif result["grids"][0]["status"] == UNSURE:
+        result["error"] = result["grids"][0]["warning"]
     elif result["grids"][0]["status"] != SOLVED:
         result["error"] = f"the grid read has {result['grids'][0]['status'].replace('_', ' ')}"
     if options.write_image and any(g["status"] == SOLVED for g in result["grids"]):

@@ -35,9 +35,13 @@ class CellInk:
     ----------
     has_ink : np.ndarray
         Shape (81,), bool: True where a cell holds a digit-sized mark.
+    faint : np.ndarray
+        Shape (81,), bool: True where a digit-sized mark was found but is much
+        fainter than the grid's digits (probably a fold or show-through; read
+        as empty, but kept as the alternative for consistency repair).
     crops : list of np.ndarray or None
-        81 entries; for inked cells a uint8 binary crop (255 = ink) tight
-        around the digit, else None.
+        81 entries; for inked and faint cells a uint8 binary crop (255 = ink)
+        tight around the mark, else None.
     contrast : np.ndarray
         Shape (81,), float32: (paper - ink) / paper brightness of each cell's
         mark (0 where there is none).
@@ -48,6 +52,7 @@ class CellInk:
     """
 
     has_ink: np.ndarray
+    faint: np.ndarray
     crops: list
     ink_height: np.ndarray
     contrast: np.ndarray
@@ -179,9 +184,8 @@ def find_cell_ink(grid_image: np.ndarray) -> CellInk:
             crops[idx] = crop
             gray = grid_image[r * n + m : (r + 1) * n - m, c * n + m : (c + 1) * n - m]
             contrast[idx] = mark_contrast(gray, cell_ink[m : n - m, m : n - m] > 0)
+    faint = np.zeros(81, dtype=bool)
     if has_ink.any():
         faint = has_ink & (contrast < MIN_RELATIVE_CONTRAST * np.median(contrast[has_ink]))
-        for idx in np.flatnonzero(faint):
-            crops[idx] = None
         has_ink &= ~faint
-    return CellInk(has_ink, crops, heights, contrast)
+    return CellInk(has_ink, faint, crops, heights, contrast)

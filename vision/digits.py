@@ -141,8 +141,10 @@ class DigitModel:
     k: int = 5
 
     def __post_init__(self) -> None:
+        self.features = np.asarray(self.features, dtype=np.float32)
         self._knn = KNeighborsClassifier(n_neighbors=self.k, weights="distance", algorithm="brute")
         self._knn.fit(self.features, self.labels)
+        self._norms = (self.features.astype(np.float32) ** 2).sum(axis=1)
 
     @classmethod
     def load(cls, path: str | Path) -> DigitModel:
@@ -168,6 +170,12 @@ class DigitModel:
     def predict_proba(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities and nearest-neighbour distances.
 
+        The probability of a digit mixes the distance-weighted votes of the k
+        nearest neighbours (weight 0.9) with a softmax over the distance to
+        the nearest training sample of each digit (weight 0.1), so that every
+        digit keeps a small probability ordered by similarity: consistency
+        repair needs to know which digit a doubtful cell would be next.
+
         Parameters
         ----------
         features : np.ndarray
@@ -176,10 +184,9 @@ class DigitModel:
         Returns
         -------
         (np.ndarray, np.ndarray)
-            Shape (m, 9) float64 probabilities of digits 1..9 (distance-weighted
-            neighbour votes), and shape (m,) float64 distance to the nearest
-            training sample (large for a mark unlike any digit, or for a
-            digit seen upside down).
+            Shape (m, 9) float64 probabilities of digits 1..9 (rows sum to 1),
+            and shape (m,) float64 distance to the nearest training sample
+            (large for a mark unlike any digit, or a digit seen sideways).
         """
         if len(features) == 0:
             return np.zeros((0, 9)), np.zeros(0)
@@ -189,5 +196,16 @@ class DigitModel:
         neighbour_labels = self.labels[indices]
         for d in range(1, 10):
             votes[:, d - 1] = (weights * (neighbour_labels == d)).sum(axis=1)
-        probs = votes / votes.sum(axis=1, keepdims=True)
-        return probs, distances[:, 0]
+        votes /= votes.sum(axis=1, keepdims=True)
+        per_class = self.class_distances(features)
+        scale = np.maximum(per_class.min(axis=1, keepdims=True), 1e-6) * 0.15
+        soft = np.exp(-(per_class - per_class.min(axis=1, keepdims=True)) / scale)
+        soft /= soft.sum(axis=1, keepdims=True)
+        return 0.9 * votes + 0.1 * soft, distances[:, 0]
+
+    def class_distances(self, features: np.ndarray) -> np.ndarray:
+        """Shape (m, 9) float64: Euclidean distance to the nearest training sample of each digit."""
+        f = features.astype(np.float32)
+        sq = (f * f).sum(axis=1)[:, None] + self._norms[None, :] - 2.0 * f @ self.features.T
+        dist = np.sqrt(np.maximum(sq, 0.0))
+        return np.stack([dist[:, self.labels == d].min(axis=1) for d in range(1, 10)], axis=1).astype(np.float64)

@@ -18,6 +18,10 @@ from .digits import DigitModel, features_of
 from .rectify import Rectified, rectify, rotate_cells
 
 ROTATIONS = (0, 90, 180, 270)
+#: Probability that a clear digit-sized mark is not a digit.
+INK_EMPTY_PROBABILITY = 0.01
+#: Probability that a faint mark (see `vision.cells`) is not a digit.
+FAINT_EMPTY_PROBABILITY = 0.9
 
 
 @dataclass(frozen=True)
@@ -55,11 +59,8 @@ class GridReading:
 
     @property
     def confidence(self) -> float:
-        """Mean probability of the chosen reading over the cells that hold a digit."""
-        inked = self.probabilities[:, 0] < 0.5
-        if not inked.any():
-            return 0.0
-        return float(self.cell_confidence[inked].mean())
+        """Probability of the most probable reading: product over cells of their top probability."""
+        return float(np.prod(self.cell_confidence))
 
 
 def _classify_turns(crops: list, model: DigitModel) -> tuple[int, np.ndarray]:
@@ -95,18 +96,19 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: DigitModel, rotation
     flat = rectify(gray, corners, 0)
     ink = find_cell_ink(flat.image)
     inked = np.flatnonzero(ink.has_ink)
-    crops = [ink.crops[i] for i in inked]
     if rotation is None:
-        turn, digit_probs = _classify_turns(crops, model)
-        rotation = 90 * turn
-    else:
-        turn = (rotation // 90) % 4
-        turned = [np.ascontiguousarray(np.rot90(c, k=turn)) for c in crops]
-        digit_probs, _ = model.predict_proba(features_of(turned))
+        rotation = 90 * _classify_turns([ink.crops[i] for i in inked], model)[0]
+    turn = (rotation // 90) % 4
+    marked = np.flatnonzero(ink.has_ink | ink.faint)
+    turned = [np.ascontiguousarray(np.rot90(ink.crops[i], k=turn)) for i in marked]
+    digit_probs, _ = model.predict_proba(features_of(turned))
     probs = np.zeros((81, 10))
     probs[:, 0] = 1.0
-    probs[inked, 0] = 0.0
-    probs[inked, 1:] = digit_probs
+    # A clear mark is a digit with a small chance of being a smudge; a faint
+    # one is probably empty, with its digit reading kept as the alternative.
+    p_empty = np.where(ink.faint[marked], FAINT_EMPTY_PROBABILITY, INK_EMPTY_PROBABILITY)
+    probs[marked, 0] = p_empty
+    probs[marked, 1:] = digit_probs * (1.0 - p_empty)[:, None]
     probs = rotate_cells(probs, rotation)
     upright = flat if rotation == 0 else rectify(gray, corners, rotation)
     return GridReading(np.asarray(corners, np.float32), rotation, probs, upright)
