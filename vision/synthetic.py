@@ -1,0 +1,70 @@
+"""Synthetic photos of printed puzzles, distorted like phone pictures, for stress tests.
+
+`distort` takes a clean rendered page and applies, with strength growing with
+the level: a perspective tilt, a lighting gradient (a shadow across the page),
+defocus blur, sensor noise, down-scaling to phone size and JPEG compression.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Distortion strength per level: (max corner shift as share of side, max shadow depth,
+#: blur sigma in pixels at 640 px, noise sigma in gray levels, JPEG quality).
+LEVELS = {
+    0: (0.00, 0.00, 0.0, 0.0, 95),
+    1: (0.04, 0.25, 0.6, 4.0, 85),
+    2: (0.08, 0.45, 1.0, 8.0, 70),
+    3: (0.12, 0.60, 1.5, 12.0, 50),
+}
+
+
+def distort(page: np.ndarray, corners: np.ndarray, level: int, rng: np.random.Generator,
+            size: tuple[int, int] = (640, 480)) -> tuple[np.ndarray, np.ndarray]:
+    """A phone-like photo of a rendered page.
+
+    Parameters
+    ----------
+    page : np.ndarray
+        Shape (H, W), uint8 gray, a clean page.
+    corners : np.ndarray
+        Shape (4, 2) float32, the grid's corners on `page`.
+    level : int
+        0 (clean) to 3 (hard); see LEVELS.
+    rng : np.random.Generator
+        Source of randomness.
+    size : (int, int)
+        Output width and height, pixels.
+
+    Returns
+    -------
+    (np.ndarray, np.ndarray)
+        Photo of shape (size[1], size[0], 3) uint8 BGR (JPEG-decoded), and the
+        grid's corners in it (4, 2) float32.
+    """
+    shift, shadow, blur, noise, quality = LEVELS[level]
+    w, h = size
+    # Fit the grid to about 80% of the frame height, then move each frame corner at random.
+    side = float(np.linalg.norm(corners[1] - corners[0]))
+    scale = 0.8 * h / side
+    centre = corners.mean(axis=0)
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    src = np.array([centre + (p - [w / 2, h / 2]) / scale for p in frame], np.float32)
+    dst = (frame + rng.uniform(-shift, shift, (4, 2)) * [w, h]).astype(np.float32)
+    H = cv2.getPerspectiveTransform(src, dst)
+    photo = cv2.warpPerspective(page, H, (w, h), flags=cv2.INTER_AREA, borderValue=230).astype(np.float32)
+    if shadow:
+        angle = rng.uniform(0, 2 * np.pi)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ramp = (np.cos(angle) * (xx - w / 2) + np.sin(angle) * (yy - h / 2)) / max(w, h) + 0.5
+        photo *= 1.0 - shadow * np.clip(ramp, 0, 1)
+    if blur:
+        photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    if noise:
+        photo += rng.normal(0, noise, photo.shape).astype(np.float32)
+    photo = np.clip(photo, 0, 255).astype(np.uint8)
+    colour = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    ok, encoded = cv2.imencode(".jpg", colour, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    out_corners = cv2.perspectiveTransform(corners.reshape(1, 4, 2).astype(np.float32), H).reshape(4, 2)
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR), out_corners
