@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
+
+from tqdm import tqdm
 
 from solver import SOLVED
 from solver.grid import format_board
 
 from . import __version__
+from .batch import ResultStore, run_batch
 from .inputs import expand_inputs
-from .pipeline import Options, default_model, solve_image, solve_text
+from .pipeline import Options
 
 SUBCOMMANDS = ("solve", "evaluate", "train")
 
 EPILOG = """\
 examples:
   snapsolve photo.jpg                   print the puzzle and solution, write photo.solved.jpg
-  snapsolve scans/ -o out/ --json       every image under scans/, JSON Lines, images into out/
+  snapsolve scans/ -o out/ --json       every image and PDF under scans/, JSON Lines, images into out/
+  snapsolve scans/ --db results.sqlite  resumable batch: a rerun skips what is done
   snapsolve puzzles.txt --no-image      one 81-character puzzle per line ('.' or '0' for empty)
   echo 4...3.......6..8.. ... | snapsolve - --explain
   snapsolve evaluate DIR                reading accuracy against imageN.dat ground truth
@@ -67,25 +73,36 @@ def run_solve(args: argparse.Namespace) -> int:
     options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint)
     if options.output_dir:
         options.output_dir.mkdir(parents=True, exist_ok=True)
-    failed = 0
-    for item in expand_inputs(args.inputs):
-        if item.kind == "error":
-            result = {"input": item.label, "error": item.text, "seconds": 0.0, "grids": []}
-        elif item.kind == "puzzle":
-            result = solve_text(item.label, item.text, options)
-        else:
-            result = solve_image(Path(item.label), options, default_model())
-        if result["error"]:
-            failed += 1
-            print(f"snapsolve: {result['input']}: {result['error']}", file=sys.stderr)
-        else:
-            for warning in result.get("warnings", []):
-                print(f"snapsolve: {result['input']}: warning: {warning}", file=sys.stderr)
-        if args.json:
-            print(json.dumps(result), flush=True)
-        elif result["grids"]:
-            print_human(result, options)
-    return 1 if failed else 0
+    items = list(expand_inputs(args.inputs))
+    store = ResultStore(args.db) if args.db else None
+    start = time.perf_counter()
+    counts = {"grids": 0, "solved": 0, "failed": 0, "skipped": 0}
+    bar = tqdm(total=len(items), unit="input", file=sys.stderr, disable=not sys.stderr.isatty() or len(items) < 2)
+    try:
+        for _, result, cached in run_batch(items, options, args.workers, store):
+            counts["skipped"] += cached
+            counts["grids"] += len(result["grids"])
+            counts["solved"] += sum(1 for g in result["grids"] if g["status"] == SOLVED)
+            if result["error"]:
+                counts["failed"] += 1
+                bar.write(f"snapsolve: {result['input']}: {result['error']}", file=sys.stderr)
+            else:
+                for warning in result.get("warnings", []):
+                    bar.write(f"snapsolve: {result['input']}: warning: {warning}", file=sys.stderr)
+            if args.json:
+                print(json.dumps(dict(result, cached=True) if cached else result), flush=True)
+            elif result["grids"]:
+                print_human(result, options)
+            bar.update()
+    finally:
+        bar.close()
+        if store:
+            store.close()
+    if len(items) > 1:
+        skipped = f", {counts['skipped']} already done" if counts["skipped"] else ""
+        print(f"snapsolve: {len(items)} inputs, {counts['grids']} grids, {counts['solved']} solved, "
+              f"{counts['failed']} failed{skipped}, {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    return 1 if counts["failed"] else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("-o", "--output", type=Path, metavar="DIR", help="write annotated images into DIR (default: beside each input)")
     solve.add_argument("--explain", action="store_true", help="list every logical step of the solution")
     solve.add_argument("--hint", action="store_true", help="give only the next logical step (drawn on photos)")
+    solve.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
+                       help="processes to use (default: all %(default)s cores); results stream as they finish")
+    solve.add_argument("--db", type=Path, metavar="FILE",
+                       help="SQLite file of results: each is committed when done, and a rerun skips inputs "
+                            "already done (same path, size and modification time)")
     solve.set_defaults(func=run_solve)
 
     evaluate = sub.add_parser("evaluate", help="reading accuracy on photos with imageN.dat ground truth",

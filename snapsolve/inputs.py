@@ -1,4 +1,4 @@
-"""Expand command-line inputs into work items: image files and puzzle lines."""
+"""Expand command-line inputs into work items: images, PDF pages and puzzle lines."""
 
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vision.dataset import IMAGE_SUFFIXES
+from vision.image_io import HEIF_SUFFIXES, ImageReadError, pdf_page_count
 
 #: Suffixes read as text files of puzzles (one 81-character puzzle per line).
 TEXT_SUFFIXES = {".txt", ".sdm", ".sdk", ".ss", ".csv"}
+#: Files a directory search picks up.
+SEARCHED_SUFFIXES = IMAGE_SUFFIXES | HEIF_SUFFIXES | {".pdf", ".png", ".tif", ".tiff", ".webp", ".bmp"}
 
 
 @dataclass(frozen=True)
@@ -20,55 +23,80 @@ class WorkItem:
     Attributes
     ----------
     kind : str
-        ``"image"``, ``"puzzle"`` (a text line) or ``"error"`` (an input that
-        cannot be used; `text` says why).
+        ``"image"``, ``"pdf_page"``, ``"puzzle"`` (a text line) or
+        ``"error"`` (an input that cannot be used; `text` says why).
     label : str
-        Path, or ``FILE:LINE`` for puzzle lines.
+        What results call the input: a path, ``FILE#PAGE`` for PDF pages
+        (1-based), ``FILE:LINE`` for puzzle lines.
+    path : str
+        The file behind it ("" for standard input).
     text : str
-        Puzzle line, or error message; empty for images.
+        Puzzle line, or error message.
+    page : int
+        0-based page of a PDF.
     """
 
     kind: str
     label: str
+    path: str = ""
     text: str = ""
+    page: int = 0
 
 
-def _puzzle_lines(label: str, lines: list[str]) -> Iterator[WorkItem]:
+def _puzzle_lines(label: str, path: str, lines: list[str]) -> Iterator[WorkItem]:
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
-            yield WorkItem("puzzle", f"{label}:{number}", stripped)
+            yield WorkItem("puzzle", f"{label}:{number}", path, stripped)
+
+
+def _file_items(path: Path) -> Iterator[WorkItem]:
+    arg = str(path)
+    suffix = path.suffix.lower()
+    if suffix in TEXT_SUFFIXES:
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError as exc:
+            yield WorkItem("error", arg, arg, f"cannot read: {exc.strerror or exc}")
+            return
+        yield from _puzzle_lines(arg, arg, lines)
+    elif suffix == ".pdf":
+        try:
+            pages = pdf_page_count(path)
+        except (ImageReadError, OSError) as exc:
+            yield WorkItem("error", arg, arg, str(exc))
+            return
+        for page in range(pages):
+            yield WorkItem("pdf_page", f"{arg}#{page + 1}", arg, page=page)
+    else:
+        yield WorkItem("image", arg, arg)
+
+
+def _is_output(path: Path) -> bool:
+    return ".solved." in path.name or ".hint." in path.name
 
 
 def expand_inputs(inputs: list[str]) -> Iterator[WorkItem]:
     """Work items for command-line inputs, in order.
 
-    Directories are searched recursively for images (sorted); text files and
-    ``-`` (standard input) give one item per non-blank, non-comment line. A
-    missing path gives an ``error`` item rather than stopping the others.
+    Directories are searched recursively for images and PDFs (sorted, our
+    own ``.solved``/``.hint`` outputs skipped); PDFs give one item per page;
+    text files and ``-`` (standard input) one item per non-blank, non-comment
+    line. A missing path gives an ``error`` item rather than stopping the others.
     """
     for arg in inputs:
         if arg == "-":
-            yield from _puzzle_lines("-", sys.stdin.read().splitlines())
+            yield from _puzzle_lines("-", "", sys.stdin.read().splitlines())
             continue
         path = Path(arg)
         if path.is_dir():
-            images = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES
-                            and ".solved." not in p.name and ".hint." not in p.name)
-            if not images:
-                yield WorkItem("error", arg, "no image files in this directory")
-            for p in images:
-                yield WorkItem("image", str(p))
+            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SEARCHED_SUFFIXES
+                           and not _is_output(p))
+            if not files:
+                yield WorkItem("error", arg, arg, "no image or PDF files in this directory")
+            for p in files:
+                yield from _file_items(p)
         elif not path.exists():
-            yield WorkItem("error", arg, "no such file or directory")
-        elif path.suffix.lower() in TEXT_SUFFIXES:
-            try:
-                lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError as exc:
-                yield WorkItem("error", arg, f"cannot read: {exc.strerror or exc}")
-                continue
-            yield from _puzzle_lines(arg, lines)
-        elif path.suffix.lower() == ".pdf":
-            yield WorkItem("error", arg, "PDF input is not supported yet; export the pages as images")
+            yield WorkItem("error", arg, arg, "no such file or directory")
         else:
-            yield WorkItem("image", arg)
+            yield from _file_items(path)

@@ -17,6 +17,7 @@ from solver import SOLVED, InvalidPuzzleError, Solution, format_puzzle, parse_pu
 from solver.grid import check_givens
 from vision import (DigitModel, GridReading, ImageReadError, draw_digits, draw_hint, locate_grids, read_grid,
                     read_image, to_gray, write_image)
+from vision.image_io import render_pdf_page
 
 from .models import DIGIT_MODEL
 from .repair import UNSURE, choose_reading
@@ -119,11 +120,12 @@ def solve_text(label: str, line: str, options: Options) -> dict:
     return {"input": label, "error": error, "seconds": round(time.perf_counter() - start, 4), "grids": [grid]}
 
 
-def output_path(input_path: Path, options: Options) -> Path:
-    """Where the annotated image of `input_path` goes: NAME.solved.jpg or NAME.hint.jpg."""
+def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:
+    """Where the annotated image goes: NAME.solved.jpg, NAME.hint.jpg, or NAME.pN.solved.jpg for PDF page N."""
     folder = options.output_dir or input_path.parent
     kind = "hint" if options.hint else "solved"
-    return folder / f"{input_path.stem}.{kind}.jpg"
+    stem = input_path.stem if page is None else f"{input_path.stem}.p{page + 1}"
+    return folder / f"{stem}.{kind}.jpg"
 
 
 def read_grids(image: np.ndarray, model: DigitModel) -> list[GridReading]:
@@ -153,16 +155,21 @@ def annotate(image: np.ndarray, reading: GridReading, solution: Solution, option
     return draw_digits(image, inverse, corners, missing)
 
 
-def solve_image(path: Path, options: Options, model: DigitModel | None = None) -> dict:
-    """Result for one photo: every grid read, solved, graded and (optionally) drawn.
+def solve_image(path: Path, options: Options, model: DigitModel | None = None, page: int | None = None,
+                label: str | None = None) -> dict:
+    """Result for one photo or PDF page: every grid read, solved, graded and (optionally) drawn.
 
     Parameters
     ----------
     path : Path
-        An image file.
+        An image file, or a PDF when `page` is given.
     options : Options
     model : DigitModel, optional
         Defaults to the shipped model.
+    page : int, optional
+        0-based page of a PDF to render and read.
+    label : str, optional
+        The ``input`` of the result; defaults to the path.
 
     Returns
     -------
@@ -172,9 +179,9 @@ def solve_image(path: Path, options: Options, model: DigitModel | None = None) -
         for bad input.
     """
     start = time.perf_counter()
-    result: dict = {"input": str(path), "error": None, "seconds": 0.0, "grids": []}
+    result: dict = {"input": label or str(path), "error": None, "seconds": 0.0, "grids": []}
     try:
-        image = read_image(path)
+        image = read_image(path) if page is None else render_pdf_page(path, page)
     except (ImageReadError, OSError) as exc:
         result["error"] = f"cannot read image: {exc}"
         result["seconds"] = round(time.perf_counter() - start, 4)
@@ -205,7 +212,7 @@ def solve_image(path: Path, options: Options, model: DigitModel | None = None) -
     elif result["grids"][0]["status"] != SOLVED:
         result["error"] = f"the grid read has {result['grids'][0]['status'].replace('_', ' ')}"
     if options.write_image and any(g["status"] == SOLVED for g in result["grids"]):
-        target = output_path(path, options)
+        target = output_path(path, options, page)
         if target.resolve() == path.resolve():
             result["error"] = f"refusing to overwrite the input {path}"
         else:

@@ -76,7 +76,7 @@ def test_text_puzzles_and_stdin(tmp_path, capsys, monkeypatch):
     f = tmp_path / "p.txt"
     f.write_text("# comment\n" + "\n".join(lines) + "\n")
     assert main(["--json", str(f)]) == 0
-    results = _json_lines(capsys.readouterr().out)
+    results = sorted(_json_lines(capsys.readouterr().out), key=lambda r: r["input"])
     assert [r["input"] for r in results] == [f"{f}:2", f"{f}:3", f"{f}:4"]
     for r, line in zip(results, lines):
         assert "corners" not in r["grids"][0]
@@ -91,13 +91,14 @@ def test_text_puzzles_and_stdin(tmp_path, capsys, monkeypatch):
 def test_bad_puzzle_lines_fail_but_others_run(tmp_path, capsys):
     f = tmp_path / "p.txt"
     f.write_text("\n".join([PUZZLE, PUZZLE[:70], "55" + PUZZLE[2:], "." * 81]) + "\n")
-    assert main(["--json", str(f)]) == 1
+    assert main(["--json", "--workers", "1", str(f)]) == 1
     captured = capsys.readouterr()
     results = _json_lines(captured.out)
     assert [r["grids"][0]["status"] if r["grids"] else None for r in results] == [
         "solved", None, None, "multiple_solutions"]
     assert "81 cells" in results[1]["error"] and "appears twice" in results[2]["error"]
-    assert len(captured.err.strip().splitlines()) == 3
+    err = captured.err.strip().splitlines()
+    assert len(err) == 4 and err[-1].startswith("snapsolve: 4 inputs, 2 grids, 1 solved, 3 failed")
 
 
 def test_no_solution_status(capsys, monkeypatch):
@@ -120,7 +121,7 @@ def test_non_image_and_no_grid_give_one_line_error(tmp_path, capsys):
     cv2.imwrite(str(blank), np.full((480, 640, 3), 230, np.uint8))
     good = tmp_path / "good.jpg"
     shutil.copy(SAMPLES / "image125.jpg", good)
-    assert main(["--json", str(junk), str(blank), str(good), str(tmp_path / "missing.jpg")]) == 1
+    assert main(["--json", "--workers", "1", str(junk), str(blank), str(good), str(tmp_path / "missing.jpg")]) == 1
     captured = capsys.readouterr()
     results = _json_lines(captured.out)
     assert len(results) == 4
@@ -129,7 +130,8 @@ def test_non_image_and_no_grid_give_one_line_error(tmp_path, capsys):
     assert results[2]["error"] is None and results[2]["grids"][0]["status"] == "solved"
     assert "no such file" in results[3]["error"]
     err = captured.err.strip().splitlines()
-    assert len(err) == 3 and all(line.startswith("snapsolve: ") for line in err)
+    assert len(err) == 4 and all(line.startswith("snapsolve: ") for line in err)
+    assert "4 inputs, 1 grids, 1 solved, 3 failed" in err[-1]
     assert "Traceback" not in captured.err
 
 

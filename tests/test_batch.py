@@ -1,0 +1,165 @@
+"""Batch work: bad inputs, many inputs with several workers, a resumable result store, PDFs, fuzzing."""
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from snapsolve.cli import main
+from snapsolve.pipeline import Options, solve_image
+from solver.grid import InvalidPuzzleError, parse_puzzle
+from vision.dataset import read_ground_truth
+from vision.image_io import ImageReadError, read_image
+from vision.render import render_page
+
+from .conftest import SAMPLES, read_collection
+
+BAD = Path(__file__).parent / "data" / "bad"
+SAMPLE_NAMES = ["image1", "image125", "image1040", "image1082"]
+
+
+def _json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_every_bad_file_gives_one_clear_line(capsys):
+    files = sorted(p for p in BAD.iterdir() if p.name != "README.md")
+    assert main(["--json", "--workers", "1", "--no-image", *map(str, files)]) == 1
+    captured = capsys.readouterr()
+    results = _json_lines(captured.out)
+    assert len(results) == len(files) + 2  # bad_puzzles.txt holds three lines
+    assert all(r["error"] for r in results)
+    errors = captured.err.strip().splitlines()[:-1]
+    assert len(errors) == len(results) and all(line.startswith("snapsolve: ") and "\n" not in line for line in errors)
+    assert "Traceback" not in captured.err
+    by_name = {Path(r["input"].split(":")[0]).name: r["error"] for r in results}
+    assert "pixel limit" in by_name["huge_header.png"] and "empty file" in by_name["empty.jpg"]
+
+
+def test_200_inputs_with_20_bad_ones(tmp_path, capsys):
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    bad = sorted(p for p in BAD.iterdir() if p.suffix in (".jpg", ".png"))
+    for i in range(180):
+        name = SAMPLE_NAMES[i % 4]
+        shutil.copy(SAMPLES / f"{name}.jpg", folder / f"good{i:03d}.jpg")
+    for i in range(20):
+        src = bad[i % len(bad)]
+        shutil.copy(src, folder / f"bad{i:02d}{src.suffix}")
+    assert main(["--json", "--no-image", "--workers", "2", str(folder)]) == 1
+    captured = capsys.readouterr()
+    results = _json_lines(captured.out)
+    assert len(results) == 200
+    good = [r for r in results if Path(r["input"]).name.startswith("good")]
+    assert len(good) == 180 and all(r["error"] is None and r["grids"][0]["status"] == "solved" for r in good)
+    for r in good:
+        truth = read_ground_truth(SAMPLES / f"{SAMPLE_NAMES[int(Path(r['input']).stem[4:]) % 4]}.dat")
+        assert r["grids"][0]["givens"] == "".join(str(d) if d else "." for d in truth)
+    assert sum(1 for r in results if r["error"]) == 20
+    assert "200 inputs, 180 grids, 180 solved, 20 failed" in captured.err.strip().splitlines()[-1]
+
+
+def test_killed_batch_resumes_without_redoing_work(tmp_path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for i in range(24):
+        shutil.copy(SAMPLES / f"{SAMPLE_NAMES[i % 4]}.jpg", folder / f"p{i:02d}.jpg")
+    db = tmp_path / "results.sqlite"
+    cmd = [sys.executable, "-m", "snapsolve.cli", "--json", "--no-image", "--workers", "2", "--db", str(db), str(folder)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    reported = []
+    for line in proc.stdout:
+        reported.append(json.loads(line)["input"])
+        if len(reported) == 8:
+            proc.send_signal(signal.SIGKILL)
+            break
+    proc.wait()
+    rerun = subprocess.run(cmd, capture_output=True, text=True)
+    assert rerun.returncode == 0
+    results = _json_lines(rerun.stdout)
+    assert len(results) == 24
+    cached = {r["input"] for r in results if r.get("cached")}
+    assert set(reported) <= cached  # everything reported before the kill is kept
+    assert f"{len(cached)} already done" in rerun.stderr
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    assert all(r.get("cached") for r in _json_lines(again.stdout))
+    (folder / "p00.jpg").touch()  # a changed file is done again
+    time.sleep(0.01)
+    third = _json_lines(subprocess.run(cmd, capture_output=True, text=True).stdout)
+    assert [r["input"] for r in third if not r.get("cached")] == [str(folder / "p00.jpg")]
+
+
+def test_pdf_pages_with_several_puzzles(tmp_path, capsys):
+    puzzles = [parse_puzzle(line) for line in read_collection("17clue.txt")[:6]]
+    pages = [render_page(puzzles[:4], title="Page one"), render_page(puzzles[4:], title="Page two")]
+    pdf = tmp_path / "scan.pdf"
+    pages[0].save(pdf, save_all=True, append_images=pages[1:], resolution=150)
+    assert main(["--json", "--workers", "1", "-o", str(tmp_path / "out"), str(pdf)]) == 0
+    results = sorted(_json_lines(capsys.readouterr().out), key=lambda r: r["input"])
+    assert [r["input"] for r in results] == [f"{pdf}#1", f"{pdf}#2"]
+    read = {g["givens"] for r in results for g in r["grids"]}
+    assert read == {"".join(str(d) if d else "." for d in p) for p in puzzles}
+    assert (tmp_path / "out" / "scan.p1.solved.jpg").exists()
+
+
+def test_grayscale_16bit_and_alpha_images(tmp_path):
+    photo = cv2.imread(str(SAMPLES / "image125.jpg"))
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    variants = {
+        "gray.png": gray,
+        "deep.png": gray.astype(np.uint16) * 257,
+        "alpha.png": cv2.cvtColor(photo, cv2.COLOR_BGR2BGRA),
+        "photo.tiff": photo,
+        "photo.webp": photo,
+    }
+    truth = "".join(str(d) if d else "." for d in read_ground_truth(SAMPLES / "image125.dat"))
+    for name, image in variants.items():
+        path = tmp_path / name
+        assert cv2.imwrite(str(path), image), name
+        result = solve_image(path, Options(write_image=False))
+        assert result["error"] is None and result["grids"][0]["givens"] == truth, name
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=120))
+def test_fuzz_puzzle_parsing(text):
+    try:
+        grid = parse_puzzle(text)
+    except InvalidPuzzleError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert len(grid) == 81 and all(0 <= v <= 9 for v in grid)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=2048))
+def test_fuzz_image_decoding_random_bytes(tmp_path, data):
+    path = tmp_path / "fuzz.jpg"
+    path.write_bytes(data)
+    result = solve_image(path, Options(write_image=False))
+    assert result["error"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=30),
+       st.integers(100, 10**6))
+def test_fuzz_image_decoding_corrupted_jpeg(tmp_path, flips, cut):
+    data = bytearray((SAMPLES / "image1.jpg").read_bytes())
+    for pos, value in flips:
+        data[pos % len(data)] = value
+    path = tmp_path / "corrupt.jpg"
+    path.write_bytes(bytes(data[:cut]))
+    try:
+        read_image(path)
+    except ImageReadError:
+        pass
+    result = solve_image(path, Options(write_image=False))  # never raises
+    assert set(result) >= {"input", "error", "grids"}
