@@ -12,6 +12,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from solver import SOLVED
+from solver.grading import LEVELS
 from solver.grid import format_board
 
 from . import __version__
@@ -19,7 +20,7 @@ from .batch import ResultStore, run_batch
 from .inputs import expand_inputs
 from .pipeline import Options
 
-SUBCOMMANDS = ("solve", "evaluate", "train")
+SUBCOMMANDS = ("solve", "evaluate", "train", "generate")
 
 EPILOG = """\
 examples:
@@ -30,6 +31,7 @@ examples:
   echo 4...3.......6..8.. ... | snapsolve - --explain
   snapsolve evaluate DIR                reading accuracy against imageN.dat ground truth
   snapsolve train                       rebuild the digit model from the training photos
+  snapsolve generate --level hard --count 8 -o hard.pdf
 
 exit status: 0 every input solved, 1 some input failed, 2 usage error.
 """
@@ -149,13 +151,28 @@ def build_parser() -> argparse.ArgumentParser:
                        help="extra folder of .ttf/.otf fonts to render digits with (repeatable)")
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
     train.set_defaults(func=lambda a: _lazy("train", a))
+
+    gen = sub.add_parser("generate", help="new puzzles with one solution at a chosen level",
+                         description="Generate puzzles that have exactly one solution and grade at LEVEL "
+                                     "(HoDoKu's scheme), as text, JSON Lines, or printable PNG/PDF pages.")
+    gen.add_argument("--level", choices=LEVELS, default="medium", help="difficulty (default: %(default)s)")
+    gen.add_argument("--count", type=int, default=1, metavar="N", help="puzzles to make (default: 1)")
+    gen.add_argument("--symmetric", action="store_true", help="givens symmetric under a half turn")
+    gen.add_argument("--minimal", action="store_true", help="only minimal puzzles (no given can be removed)")
+    gen.add_argument("--seed", type=int, help="random seed: the same seed gives the same puzzles")
+    gen.add_argument("--format", choices=("txt", "json", "png", "pdf"),
+                     help="output format (default: from -o's suffix, else txt)")
+    gen.add_argument("--per-page", type=int, default=4, metavar="K", help="puzzles per PNG/PDF page (default: 4)")
+    gen.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output; "
+                     "sudoku-LEVEL.png/.pdf for pages)")
+    gen.set_defaults(func=lambda a: _lazy("generate", a))
     return parser
 
 
 def _lazy(name: str, args: argparse.Namespace) -> int:
-    from . import evaluate, train
+    from . import evaluate, generate, train
 
-    return {"evaluate": evaluate.run, "train": train.run}[name](args)
+    return {"evaluate": evaluate.run, "train": train.run, "generate": generate.run}[name](args)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("snapsolve: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into a command that stopped reading (head, less)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (FileNotFoundError, ValueError, ImportError) as exc:
         print(f"snapsolve: {exc}", file=sys.stderr)
         return 1

@@ -36,7 +36,7 @@ class _Matrix:
     (cell, digit) pair of a row node's matrix row.
     """
 
-    def __init__(self, grid: list[int], candidates: list[int]):
+    def __init__(self, grid: list[int], candidates: list[int], rng=None):
         col_index: dict[int, int] = {}
         filled = [0] * 324
         for cell, d in enumerate(grid):
@@ -57,12 +57,18 @@ class _Matrix:
         self.S = [0] * (n + 1)
         self.row_of: list[tuple[int, int] | None] = [None] * (n + 1)
         self.possible = True
-        for cell in range(81):
+        cells = list(range(81))
+        if rng is not None:
+            rng.shuffle(cells)
+        for cell in cells:
             if grid[cell]:
                 continue
             mask = candidates[cell]
             r, c, b = cell // 9, cell % 9, box_of(cell)
-            for d in range(1, 10):
+            digits = list(range(1, 10))
+            if rng is not None:
+                rng.shuffle(digits)
+            for d in digits:
                 if not mask >> (d - 1) & 1:
                     continue
                 keys = (cell, 81 + r * 9 + d - 1, 162 + c * 9 + d - 1, 243 + b * 9 + d - 1)
@@ -154,7 +160,8 @@ class _Matrix:
         return solutions
 
 
-def search_solutions(grid: list[int], candidates: list[int] | None = None, limit: int = 2) -> list[list[int]]:
+def search_solutions(grid: list[int], candidates: list[int] | None = None, limit: int = 2,
+                     rng=None) -> list[list[int]]:
     """Complete grids that extend `grid`, found by Dancing Links.
 
     Parameters
@@ -168,6 +175,9 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
         filled cells leave.
     limit : int
         Stop after this many solutions (2 is enough to tell unique from not).
+    rng : random.Random, optional
+        Shuffle the order in which candidates are tried, so that the first
+        solution of an empty grid is a random complete grid.
 
     Returns
     -------
@@ -176,7 +186,7 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
     """
     if candidates is None:
         candidates = initial_candidates(grid)
-    matrix = _Matrix(grid, candidates)
+    matrix = _Matrix(grid, candidates, rng)
     out = []
     for assignment in matrix.search(limit):
         solution = list(grid)

@@ -1,0 +1,68 @@
+"""``snapsolve generate``: new puzzles at a chosen level, as text, JSON Lines, PNG or PDF pages."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+from solver.generator import generate
+from solver.grid import format_puzzle
+from vision.render import render_page
+
+
+def write_pages(puzzles, level: str, path: Path, per_page: int) -> list[Path]:
+    """Render puzzles onto pages: one multi-page PDF, or PNG files (NAME-1.png, ... when several)."""
+    pages = []
+    for start in range(0, len(puzzles), per_page):
+        chunk = puzzles[start : start + per_page]
+        captions = [f"#{start + i + 1}   {g.solution.level}, score {g.solution.score}" for i, g in enumerate(chunk)]
+        pages.append(render_page([g.givens for g in chunk], title=f"Sudoku - {level}", subtitles=captions))
+    if path.suffix.lower() == ".pdf":
+        pages[0].save(path, save_all=True, append_images=pages[1:], resolution=150)
+        return [path]
+    if len(pages) == 1:
+        pages[0].save(path)
+        return [path]
+    out = [path.with_name(f"{path.stem}-{i + 1}{path.suffix}") for i in range(len(pages))]
+    for page, p in zip(pages, out):
+        page.save(p)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Generate and write; exit status 0, 1 when the level could not be reached."""
+    fmt = args.format or (args.output.suffix.lstrip(".").lower() if args.output else "txt")
+    if fmt not in ("txt", "json", "png", "pdf"):
+        print(f"snapsolve: unknown format {fmt!r} (use txt, json, png or pdf)", file=sys.stderr)
+        return 2
+    if fmt in ("png", "pdf") and not args.output:
+        args.output = Path(f"sudoku-{args.level}.{fmt}")
+    puzzles = []
+    bar = tqdm(total=args.count, unit="puzzle", file=sys.stderr, disable=not sys.stderr.isatty())
+    sink = args.output.open("w") if args.output and fmt in ("txt", "json") else sys.stdout
+    try:
+        for made in generate(args.level, args.count, seed=args.seed, symmetric=args.symmetric, minimal=args.minimal):
+            puzzles.append(made)
+            bar.update()
+            if fmt == "txt":
+                print(format_puzzle(made.givens), file=sink, flush=True)
+            elif fmt == "json":
+                s = made.solution
+                print(json.dumps({"puzzle": format_puzzle(made.givens), "solution": format_puzzle(s.solution),
+                                  "level": s.level, "score": s.score, "givens": sum(1 for d in made.givens if d),
+                                  "techniques": s.techniques}), file=sink, flush=True)
+    except RuntimeError as exc:
+        print(f"snapsolve: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+        if sink is not sys.stdout:
+            sink.close()
+    if fmt in ("png", "pdf"):
+        for path in write_pages(puzzles, args.level, args.output, args.per_page):
+            print(f"wrote {path}", file=sys.stderr)
+    return 0
