@@ -279,6 +279,45 @@ def _implications(node: int, graph: LinkGraph, strong: list[int], weak: list[int
     return true, false
 
 
+def _forcing_groups(board: Board) -> list[tuple[str, list[int]]]:
+    """Premise sets of which exactly one is true: a cell's candidates, then each digit's places in a house."""
+    groups = []
+    for cell in range(81):
+        mask = board.candidates[cell]
+        if mask:
+            groups.append((f"each candidate of {cell_name(cell)}", [cell * 9 + d - 1 for d in digits_of(mask)]))
+    for h, house in enumerate(HOUSES):
+        for d in range(1, 10):
+            nodes = [c * 9 + d - 1 for c in house if board.candidates[c] >> (d - 1) & 1]
+            if len(nodes) >= 2:
+                groups.append((f"each place for {d} in {('row', 'column', 'box')[h // 9]} {h % 9 + 1}", nodes))
+    return groups
+
+
+def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
+    """A step from what every premise of a group implies: a common true node, or common false ones."""
+    title = technique.replace("_", " ").title()
+    for label, nodes in groups:
+        common_true = common_false = (1 << 729) - 1
+        for n in nodes:
+            t, f = implied(n)[:2]
+            common_true &= t
+            common_false &= f
+            if not common_true and not common_false:
+                break
+        common_true &= ~sum(1 << n for n in nodes)
+        if common_true:
+            p = next(_bits(common_true))
+            yield Step(technique, placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
+                       text=f"{title}: {label} leads to {node_name(p)}, so it is true")
+            return
+        if common_false:
+            elims = tuple((v // 9, v % 9 + 1) for v in _bits(common_false))
+            yield Step(technique, eliminations=elims, cells=tuple(n // 9 for n in nodes),
+                       text=f"{title}: {label} rules out {', '.join(node_name(v) for v in _bits(common_false))}")
+            return
+
+
 def find_forcing_chain(board: Board) -> Iterator[Step]:
     """Cell and digit forcing chains, and contradictions, as the last logical resort.
 
@@ -305,34 +344,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
                        text=f"Forcing Chain (contradiction): if {node_name(n)} were true, {node_name(clash)} would be "
                             f"both true and false, so {node_name(n)} is false")
             return
-    groups = []
-    for cell in range(81):
-        if board.candidates[cell]:
-            groups.append((f"each candidate of {cell_name(cell)}", [cell * 9 + d - 1 for d in digits_of(board.candidates[cell])]))
-    for h, house in enumerate(HOUSES):
-        for d in range(1, 10):
-            nodes = [c * 9 + d - 1 for c in house if board.candidates[c] >> (d - 1) & 1]
-            if len(nodes) >= 2:
-                groups.append((f"each place for {d} in {('row', 'column', 'box')[h // 9]} {h % 9 + 1}", nodes))
-    for label, nodes in groups:
-        common_true, common_false = graph.nodes, graph.nodes
-        for n in nodes:
-            t, f = implied(n)
-            common_true &= t
-            common_false &= f
-            if not common_true and not common_false:
-                break
-        common_true &= ~sum(1 << n for n in nodes)
-        if common_true:
-            p = next(_bits(common_true))
-            yield Step("forcing_chain", placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
-                       text=f"Forcing Chain: {label} leads to {node_name(p)}, so it is true")
-            return
-        if common_false:
-            elims = tuple((v // 9, v % 9 + 1) for v in _bits(common_false))
-            yield Step("forcing_chain", eliminations=elims, cells=tuple(n // 9 for n in nodes),
-                       text=f"Forcing Chain: {label} rules out {', '.join(node_name(v) for v in _bits(common_false))}")
-            return
+    yield from _common_consequences("forcing_chain", _forcing_groups(board), implied)
 
 
 def _net_implications(board: Board, node: int) -> tuple[int, int, bool]:
@@ -399,16 +411,7 @@ def find_forcing_net(board: Board) -> Iterator[Step]:
             cache[n] = _net_implications(board, n)
         return cache[n]
 
-    groups = []
-    for cell in range(81):
-        mask = board.candidates[cell]
-        if mask:
-            groups.append((f"each candidate of {cell_name(cell)}", [cell * 9 + d - 1 for d in digits_of(mask)]))
-    for h, house in enumerate(HOUSES):
-        for d in range(1, 10):
-            nodes = [c * 9 + d - 1 for c in house if board.candidates[c] >> (d - 1) & 1]
-            if len(nodes) >= 2:
-                groups.append((f"each place for {d} in {('row', 'column', 'box')[h // 9]} {h % 9 + 1}", nodes))
+    groups = _forcing_groups(board)
     # Contradictions first, trying candidates of cells with the fewest candidates first.
     for _, nodes in sorted(groups[: sum(1 for c in board.candidates if c)], key=lambda g: len(g[1])):
         for n in nodes:
@@ -417,20 +420,4 @@ def find_forcing_net(board: Board) -> Iterator[Step]:
                            text=f"Forcing Net (contradiction): assuming {node_name(n)} and following singles "
                                 f"breaks the grid, so {node_name(n)} is false")
                 return
-    for label, nodes in groups:
-        common_true = common_false = (1 << 729) - 1
-        for n in nodes:
-            t, f, _ = implied(n)
-            common_true &= t
-            common_false &= f
-        common_true &= ~sum(1 << n for n in nodes)
-        if common_true:
-            p = next(_bits(common_true))
-            yield Step("forcing_net", placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
-                       text=f"Forcing Net: {label} leads to {node_name(p)}, so it is true")
-            return
-        if common_false:
-            elims = tuple((v // 9, v % 9 + 1) for v in _bits(common_false))
-            yield Step("forcing_net", eliminations=elims, cells=tuple(n // 9 for n in nodes),
-                       text=f"Forcing Net: {label} rules out {', '.join(node_name(v) for v in _bits(common_false))}")
-            return
+    yield from _common_consequences("forcing_net", groups, implied)

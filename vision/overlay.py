@@ -24,6 +24,12 @@ def _canvas_side(corners: np.ndarray) -> int:
     return int(np.clip(sides.max(), GRID_SIZE, 4 * GRID_SIZE))
 
 
+def _blank_canvas(corners: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarray]:
+    """(side, cell size, BGR canvas, alpha mask) for drawing over a grid with these corners."""
+    side = _canvas_side(np.asarray(corners, np.float32))
+    return side, side / 9.0, np.zeros((side, side, 3), np.uint8), np.zeros((side, side), np.uint8)
+
+
 def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int) -> np.ndarray:
     """Blend a drawn canvas (side x side) into the photo through `inverse` (GRID_SIZE square -> photo)."""
     scale = GRID_SIZE / side
@@ -57,10 +63,7 @@ def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, dig
     np.ndarray
         A new (H, W, 3) uint8 image.
     """
-    side = _canvas_side(np.asarray(corners, np.float32))
-    cell = side / 9.0
-    canvas = np.zeros((side, side, 3), np.uint8)
-    mask = np.zeros((side, side), np.uint8)
+    side, cell, canvas, mask = _blank_canvas(corners)
     scale = cell / 40.0
     thickness = max(1, int(round(cell / 16)))
     for index, digit in digits.items():
@@ -95,10 +98,7 @@ def draw_hint(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells
     np.ndarray
         A new (H, W, 3) uint8 image.
     """
-    side = _canvas_side(np.asarray(corners, np.float32))
-    cell = side / 9.0
-    canvas = np.zeros((side, side, 3), np.uint8)
-    mask = np.zeros((side, side), np.uint8)
+    side, cell, canvas, mask = _blank_canvas(corners)
     thick = max(2, int(round(cell / 14)))
     for index in cells:
         r, c = divmod(index, 9)
