@@ -28,7 +28,7 @@ from .rectify import CELL_SIZE, rectify, rotate_cells
 #: Fonts in matplotlib's mpl-data that have ordinary digits.
 MATPLOTLIB_FONTS = (
     "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSansMono.ttf",
-    "DejaVuSansMono-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansDisplay.ttf",
+    "DejaVuSansMono-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf",
     "STIXGeneral.ttf", "STIXGeneralBol.ttf", "STIXGeneralItalic.ttf", "cmr10.ttf", "cmss10.ttf",
     "cmtt10.ttf", "cmb10.ttf",
 )
