@@ -118,8 +118,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     solve = sub.add_parser("solve", help="solve photos, folders, puzzle files (the default command)",
-                           description="Solve each INPUT: an image, a folder of images (recursive), a text "
-                                       "file of 81-character puzzles, or - for puzzles on standard input.")
+                           description="Solve each INPUT: an image (JPEG, PNG, TIFF, WebP, ...), a PDF (every "
+                                       "page), a folder (searched recursively for images and PDFs), a text file of "
+                                       "81-character puzzles, or - for puzzles on standard input.")
     solve.add_argument("inputs", nargs="+", metavar="INPUT")
     solve.add_argument("--json", action="store_true", help="one JSON object per input on standard output (JSON Lines)")
     solve.add_argument("--no-image", action="store_true", help="do not write annotated images")

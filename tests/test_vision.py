@@ -126,3 +126,20 @@ def test_rebuilt_model_reads_held_out_cells(photos, validation, font_model):
         labels += l
     probs, _ = rebuilt.predict_proba(features_of(crops))
     assert (probs.argmax(axis=1) + 1 == np.array(labels)).mean() >= 0.995
+
+
+def test_exif_orientation_is_honoured(tmp_path, model):
+    """A photo stored sideways with an EXIF 'rotate 90' tag is shown upright, then read upright."""
+    from PIL import Image
+
+    from vision.image_io import read_image
+
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    path = tmp_path / "exif.jpg"
+    Image.open(SAMPLES / "image1.jpg").save(path, exif=exif.tobytes())
+    image = read_image(path)
+    assert image.shape[:2] == (640, 480)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    reading = read_grid(gray, locate_grids(gray)[0].corners, model)
+    assert reading.digits == read_ground_truth(SAMPLES / "image1.dat")
