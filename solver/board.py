@@ -20,9 +20,29 @@ class Board:
     def __init__(self, grid: list[int]):
         self.values = list(grid)
         self.candidates = initial_candidates(grid)
+        self._cache: dict = {}
+
+    def cached(self, key, factory):
+        """`factory(self)`, computed once per board state (the cache empties on every change)."""
+        if key not in self._cache:
+            self._cache[key] = factory(self)
+        return self._cache[key]
+
+    def house_positions(self, digit: int) -> list[int]:
+        """Per house (27), a 9-bit mask of the positions (index in HOUSES[h]) still holding `digit`.
+
+        Cached until the board changes: every finder of a pass shares it.
+        """
+        key = ("positions", digit)
+        if key not in self._cache:
+            bit = 1 << (digit - 1)
+            cands = self.candidates
+            self._cache[key] = [sum(1 << i for i, c in enumerate(house) if cands[c] & bit) for house in HOUSES]
+        return self._cache[key]
 
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""
+        self._cache.clear()
         self.values[cell] = digit
         self.candidates[cell] = 0
         bit = ~digit_bit(digit)
@@ -32,6 +52,7 @@ class Board:
 
     def eliminate(self, cell: int, digit: int) -> None:
         """Remove one candidate."""
+        self._cache.clear()
         self.candidates[cell] &= ~digit_bit(digit)
 
     def apply(self, step: Step) -> None:
@@ -61,19 +82,19 @@ def sees(a: int, b: int) -> bool:
     return a != b and (a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3))
 
 
-def conjugate_pairs(candidates: list[int], digit: int) -> list[tuple[int, int, int]]:
+def conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:
     """Strong links on one digit: (house, cell a, cell b) for houses where it fits in exactly two cells.
 
     Parameters
     ----------
-    candidates : list of int
-        81 candidate masks.
+    board : Board
     digit : int
         1..9.
     """
     out = []
-    for h, house in enumerate(HOUSES):
-        cells = cells_with(candidates, house, digit)
-        if len(cells) == 2:
-            out.append((h, cells[0], cells[1]))
+    for h, mask in enumerate(board.house_positions(digit)):
+        if mask.bit_count() == 2:
+            i = (mask & -mask).bit_length() - 1
+            j = mask.bit_length() - 1
+            out.append((h, HOUSES[h][i], HOUSES[h][j]))
     return out

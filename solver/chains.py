@@ -85,7 +85,7 @@ class LinkGraph:
                         w |= 1 << (p * 9 + d - 1)
                 self.weak_house[n] = w
         for d in range(1, 10):
-            for _, a, b in conjugate_pairs(cands, d):
+            for _, a, b in conjugate_pairs(board, d):
                 na, nb = a * 9 + d - 1, b * 9 + d - 1
                 self.strong_house[na] |= 1 << nb
                 self.strong_house[nb] |= 1 << na
@@ -172,7 +172,7 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         Chains of at least three links, short ones first: every start is
         searched for chains of up to 5 links before any longer chain is tried.
     """
-    graph = LinkGraph(board)
+    graph = board.cached("links", LinkGraph)
     strong, weak = _links(graph, kind)
     weak_any = [a | b for a, b in zip(graph.weak_house, graph.weak_cell)]
     starts = [n for n in _bits(graph.nodes) if strong[n]]
@@ -221,7 +221,7 @@ def find_simple_colors(board: Board) -> Iterator[Step]:
     for d in range(1, 10):
         bit = 1 << (d - 1)
         adjacency: dict[int, list[int]] = {}
-        for _, a, b in conjugate_pairs(cands, d):
+        for _, a, b in conjugate_pairs(board, d):
             adjacency.setdefault(a, []).append(b)
             adjacency.setdefault(b, []).append(a)
         seen: set[int] = set()
@@ -326,7 +326,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     proved. An assumption that makes a candidate both true and false is itself
     false.
     """
-    graph = LinkGraph(board)
+    graph = board.cached("links", LinkGraph)
     strong = [a | b for a, b in zip(graph.strong_house, graph.strong_cell)]
     weak = [a | b for a, b in zip(graph.weak_house, graph.weak_cell)]
     cache: dict[int, tuple[int, int]] = {}

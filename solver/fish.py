@@ -24,17 +24,8 @@ FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
 
 def _line_positions(board: Board, digit: int, rows: bool) -> list[int]:
     """Per line (9 rows or 9 columns): 9-bit mask of cross positions holding `digit`."""
-    bit = 1 << (digit - 1)
-    cands = board.candidates
-    out = []
-    for line in range(9):
-        mask = 0
-        for x in range(9):
-            cell = line * 9 + x if rows else x * 9 + line
-            if cands[cell] & bit:
-                mask |= 1 << x
-        out.append(mask)
-    return out
+    positions = board.house_positions(digit)
+    return positions[0:9] if rows else positions[9:18]
 
 
 def _base_sets(lines: list[int], positions: list[int], size: int, limit: int, start: int = 0,

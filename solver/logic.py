@@ -83,17 +83,36 @@ class LogicResult:
         return self.board.is_solved()
 
 
-def next_step(board: Board, ladder: list[tuple[str, Finder]] | None = None) -> Step | None:
-    """The simplest step available on `board`, or None when logic is stuck."""
-    for _, finder in ladder or LADDER:
+#: Techniques that are sound only when the puzzle has exactly one solution.
+UNIQUENESS_TECHNIQUES = {f"unique_rectangle_{k}" for k in range(1, 7)} | {"bug_plus_1"}
+
+
+def next_step(board: Board, ladder: list[tuple[str, Finder]] | None = None,
+              unique: Callable[[], bool] | None = None) -> Step | None:
+    """The simplest step available on `board`, or None when logic is stuck.
+
+    Parameters
+    ----------
+    board : Board
+    ladder : list, optional
+        Finders, simplest first; defaults to `LADDER`.
+    unique : callable, optional
+        Asked (once a uniqueness technique has a step to offer) whether the
+        puzzle has exactly one solution; uniqueness steps are skipped when it
+        answers False. Without it they are used (the caller vouches).
+    """
+    for name, finder in ladder or LADDER:
         step = next(finder(board), None)
-        if step is not None:
-            return step
+        if step is None:
+            continue
+        if name in UNIQUENESS_TECHNIQUES and unique is not None and not unique():
+            continue
+        return step
     return None
 
 
 def solve_logically(grid: list[int], ladder: list[tuple[str, Finder]] | None = None,
-                    max_steps: int = 2000) -> LogicResult:
+                    max_steps: int = 2000, unique: Callable[[], bool] | None = None) -> LogicResult:
     """Apply logical steps until the grid is solved, broken or stuck.
 
     Parameters
@@ -104,6 +123,8 @@ def solve_logically(grid: list[int], ladder: list[tuple[str, Finder]] | None = N
         Finders to use, simplest first; defaults to `LADDER`.
     max_steps : int
         Safety bound on the number of steps.
+    unique : callable, optional
+        See `next_step`: asked before the first uniqueness step is used.
 
     Returns
     -------
@@ -112,7 +133,7 @@ def solve_logically(grid: list[int], ladder: list[tuple[str, Finder]] | None = N
     board = Board(grid)
     steps: list[Step] = []
     while len(steps) < max_steps and not board.is_solved() and not board.is_broken():
-        step = next_step(board, ladder)
+        step = next_step(board, ladder, unique)
         if step is None:
             break
         board.apply(step)

@@ -24,7 +24,7 @@ def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int]) -> tu
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board.candidates, digit)
+        pairs = conjugate_pairs(board, digit)
         for kind, cross in ((range(0, 9), lambda c: c % 9), (range(9, 18), lambda c: c // 9)):
             lines = [p for p in pairs if p[0] in kind]
             for i in range(len(lines)):
@@ -47,7 +47,7 @@ def find_skyscraper(board: Board) -> Iterator[Step]:
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board.candidates, digit)
+        pairs = conjugate_pairs(board, digit)
         rows = [p for p in pairs if p[0] < 9]
         cols = [p for p in pairs if 9 <= p[0] < 18]
         for hr, r1, r2 in rows:
@@ -72,7 +72,7 @@ def find_empty_rectangle(board: Board) -> Iterator[Step]:
     """A box whose candidates for a digit lie on one row and one column, with a conjugate pair off the box."""
     for digit in range(1, 10):
         bit = 1 << (digit - 1)
-        pairs = conjugate_pairs(board.candidates, digit)
+        pairs = conjugate_pairs(board, digit)
         for b, box in enumerate(BOXES):
             cells = cells_with(board.candidates, box, digit)
             if len(cells) < 2:

@@ -1,16 +1,21 @@
-"""Solving a puzzle end to end: uniqueness first, then logic, then search.
+"""Solving a puzzle end to end: logic first, Dancing Links when it is needed.
 
-As HoDoKu does, solutions are counted first (Dancing Links, stopping at two);
-only a puzzle with exactly one solution goes through the logical solver (the
-uniqueness techniques of later ladders are only sound then). When logic gets
-stuck, the Dancing Links solution completes the grid and `needs_search` is set.
+Uniqueness techniques are only sound on a puzzle with exactly one solution, so
+HoDoKu counts solutions before it solves. Counting costs more than solving an
+easy puzzle, and most puzzles never reach a uniqueness step, so here the count
+(Dancing Links, stopping at two) runs lazily: the first time a uniqueness
+technique has a step to offer, or when logic stops short. A puzzle that logic
+completes without it has exactly one solution: every step was forced by the
+givens. When logic gets stuck, the Dancing Links solution completes the grid
+and `needs_search` is set.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dlx import SOLVED, solve_unique
+from .dlx import SOLVED, SearchResult, solve_unique
+from .grid import is_valid_solution
 from .grading import grade, technique_counts
 from .logic import solve_logically
 from .steps import Step
@@ -53,21 +58,33 @@ class Solution:
 
 
 def solve_puzzle(givens: list[int]) -> Solution:
-    """Count solutions, then solve a unique puzzle logically with search fallback.
+    """Solve logically, counting solutions by Dancing Links only when needed, with search fallback.
 
     Parameters
     ----------
     givens : list of int
-        81 values, 0 for empty. Conflicting givens give ``"no_solution"``.
+        81 values, 0 for empty. Conflicting givens give ``"no_solution"``
+        (check them first with `grid.check_givens` for a message).
 
     Returns
     -------
     Solution
     """
-    exact = solve_unique(givens)
-    if exact.status != SOLVED:
-        return Solution(list(givens), exact.status)
-    logic = solve_logically(givens)
+    counted: list[SearchResult] = []
+
+    def count() -> SearchResult:
+        if not counted:
+            counted.append(solve_unique(givens))
+        return counted[0]
+
+    logic = solve_logically(givens, unique=lambda: count().status == SOLVED)
+    if logic.solved and is_valid_solution(givens, logic.board.values):
+        solution = logic.board.values
+    else:
+        exact = count()
+        if exact.status != SOLVED:
+            return Solution(list(givens), exact.status)
+        solution = exact.solution
     needs_search = not logic.solved
     level, score = grade(logic.steps, needs_search)
-    return Solution(list(givens), SOLVED, exact.solution, logic.steps, needs_search, level, score)
+    return Solution(list(givens), SOLVED, list(solution), logic.steps, needs_search, level, score)

@@ -30,7 +30,8 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
         empty = [c for c in house if cands[c]]
         if len(empty) <= size:
             continue
-        for group in combinations(empty, size):
+        small = [c for c in empty if cands[c].bit_count() <= size]
+        for group in combinations(small, size):
             union = 0
             for c in group:
                 union |= cands[c]
@@ -60,17 +61,12 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
     for h, house in enumerate(HOUSES):
-        positions: dict[int, int] = {}
-        for d in range(1, 10):
-            pos = 0
-            for i, c in enumerate(house):
-                if cands[c] >> (d - 1) & 1:
-                    pos |= 1 << i
-            if pos:
-                positions[d] = pos
+        positions = {d: board.house_positions(d)[h] for d in range(1, 10)}
+        positions = {d: p for d, p in positions.items() if p}
         if len(positions) <= size:
             continue
-        for digits in combinations(positions, size):
+        few = [d for d, p in positions.items() if p.bit_count() <= size]
+        for digits in combinations(few, size):
             union = 0
             for d in digits:
                 union |= positions[d]

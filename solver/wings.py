@@ -66,7 +66,7 @@ def find_w_wing(board: Board) -> Iterator[Step]:
     """Two equal bivalue cells xy joined by a strong link on x: y leaves cells that see both."""
     cands = board.candidates
     bivalue = [c for c in range(81) if _popcount(cands[c]) == 2]
-    links = {d: conjugate_pairs(cands, d) for d in range(1, 10)}
+    links = {d: conjugate_pairs(board, d) for d in range(1, 10)}
     for i, a in enumerate(bivalue):
         for b in bivalue[i + 1:]:
             if cands[a] != cands[b] or sees(a, b):
