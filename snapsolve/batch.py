@@ -12,6 +12,7 @@ reported.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import sqlite3
 import traceback
@@ -89,7 +90,19 @@ class ResultStore:
 
 
 def _warm_worker() -> None:
+    """Worker start: one thread for NumPy/scikit-learn (the processes are the parallelism), load the model."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
     default_model()
+
+
+def _new_pool(workers: int) -> ProcessPoolExecutor:
+    # forkserver, not fork: a fork taken after OpenMP (scikit-learn's nearest-neighbour
+    # search) has run in this process can hang in the child.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["snapsolve.batch"])  # workers fork with the imports done
+    return ProcessPoolExecutor(max_workers=workers, initializer=_warm_worker, mp_context=context)
 
 
 def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
@@ -113,14 +126,17 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
         else:
             todo.append(item)
     if workers <= 1 or len(todo) <= 1:
-        for item in todo:
-            result = process_item(item, options)
-            if store:
-                store.save(item, result)
-            yield item, result, False
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(max(1, workers)):  # --workers 1 means one core
+            for item in todo:
+                result = process_item(item, options)
+                if store:
+                    store.save(item, result)
+                yield item, result, False
         return
     pending = iter(todo)
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm_worker)
+    pool = _new_pool(workers)
     try:
         in_flight = {}
         for item in pending:
@@ -137,7 +153,7 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
                     result = {"input": item.label, "error": "internal error: the worker process died",
                               "seconds": 0.0, "grids": []}
                     pool.shutdown(cancel_futures=True)
-                    pool = ProcessPoolExecutor(max_workers=workers, initializer=_warm_worker)
+                    pool = _new_pool(workers)
                     requeue = list(in_flight.values())
                     in_flight.clear()
                     for other in requeue:

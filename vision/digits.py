@@ -203,6 +203,12 @@ class DigitModel:
         soft /= soft.sum(axis=1, keepdims=True)
         return 0.9 * votes + 0.1 * soft, distances[:, 0]
 
+    def nearest_distances(self, features: np.ndarray) -> np.ndarray:
+        """Shape (m,) float64: distance from each feature vector to its nearest training sample."""
+        if len(features) == 0:
+            return np.zeros(0)
+        return self._knn.kneighbors(features, n_neighbors=1)[0][:, 0]
+
     def class_distances(self, features: np.ndarray) -> np.ndarray:
         """Shape (m, 9) float64: Euclidean distance to the nearest training sample of each digit."""
         f = features.astype(np.float32)
