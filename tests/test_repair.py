@@ -18,13 +18,21 @@ def one_hot(givens):
     return probs
 
 
-def test_a_misread_digit_is_repaired():
-    givens = parse_puzzle(read_collection("17clue.txt")[10])
+def doubtful(line_index, odds):
+    """A 17-clue puzzle read with certainty except its first given, whose class odds are `odds(true digit)`."""
+    givens = parse_puzzle(read_collection("17clue.txt")[line_index])
     cell = next(i for i, d in enumerate(givens) if d)
-    wrong = givens[cell] % 9 + 1
     probs = one_hot(givens)
     probs[cell] = 0.0
-    probs[cell, wrong], probs[cell, givens[cell]] = 0.7, 0.3  # the classifier prefers the wrong digit
+    for cls, p in odds(givens[cell]).items():
+        probs[cell, cls] = p
+    return givens, cell, probs
+
+
+def test_a_misread_digit_is_repaired():
+    # the classifier prefers a wrong digit
+    givens, cell, probs = doubtful(10, lambda d: {d % 9 + 1: 0.7, d: 0.3})
+    wrong = givens[cell] % 9 + 1
     decision = choose_reading(probs)
     assert decision.solution.status == "solved"
     assert decision.givens == givens and decision.changes == [(cell, wrong, givens[cell])]
@@ -33,35 +41,26 @@ def test_a_misread_digit_is_repaired():
 
 
 def test_a_missed_digit_is_restored_from_a_faint_mark():
-    givens = parse_puzzle(read_collection("17clue.txt")[11])
-    cell = next(i for i, d in enumerate(givens) if d)
-    probs = one_hot(givens)
-    probs[cell] = 0.0
-    probs[cell, 0], probs[cell, givens[cell]] = 0.9, 0.1  # read as a faint smudge
+    givens, _, probs = doubtful(11, lambda d: {0: 0.9, d: 0.1})  # read as a faint smudge
     decision = choose_reading(probs)
     assert decision.givens == givens and decision.solution.status == "solved"
 
 
 def test_an_unlikely_repair_is_unsure_not_solved():
-    givens = parse_puzzle(read_collection("17clue.txt")[12])
-    cell = next(i for i, d in enumerate(givens) if d)
-    wrong = givens[cell] % 9 + 1
-    probs = one_hot(givens)
-    probs[cell] = 0.0
-    probs[cell, wrong], probs[cell, givens[cell]] = 0.995, 0.005
+    _, _, probs = doubtful(12, lambda d: {d % 9 + 1: 0.995, d: 0.005})
     decision = choose_reading(probs)
     assert decision.solution.status in (UNSURE, "no_solution", "multiple_solutions")
     assert decision.solution.solution is None
 
 
 def test_two_equally_likely_readings_are_unsure():
-    # 17-clue puzzles are minimal: dropping a given leaves several solutions, so a
-    # cell that may hold its digit or be empty with equal odds has one proper reading.
-    # Make a doubtful cell whose two digits both keep the puzzle unique instead:
+    # 17-clue puzzles are minimal: a given that may be empty has one proper reading.
+    # So take a puzzle with spare givens, where the doubtful cell's two readings
+    # (its digit, or empty) both have exactly one solution:
     line = read_collection("top1465.txt")[0]
     givens = parse_puzzle(line)
     solution = solve_unique(givens).solution
-    # add two extra givens from the solution so the puzzle stays unique either way
+    # twelve extra givens from the solution: the puzzle stays unique either way
     empty = [i for i, d in enumerate(givens) if not d]
     extra = empty[:12]
     for i in extra:
