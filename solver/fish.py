@@ -56,7 +56,9 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                 if not finned:
                     if count != size:
                         continue
-                    yield from _fish_step(board, digit, rows, base, union, 0, base_name, positions)
+                    # Cheap test first: does any other line hold the digit in a cover line?
+                    if any(positions[l] & union for l in range(9) if l not in base):
+                        yield from _fish_step(board, digit, rows, base, union, 0, base_name, positions)
                     continue
                 if count <= size or count > size + 3:
                     continue
@@ -73,7 +75,13 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                         cover_mask = required | sum(1 << x for x in chosen)
                         fin_x = union & ~cover_mask
                         fin_lines = [b for b in base if positions[b] & fin_x]
-                        if len({b // 3 for b in fin_lines}) != 1:
+                        band = fin_lines[0] // 3
+                        if any(b // 3 != band for b in fin_lines):
+                            continue
+                        # Eliminations can only be in the fin box: other lines of the fin's
+                        # band, in cover lines of the fin's stack.
+                        target = cover_mask & stack_mask
+                        if not any(positions[l] & target for l in range(3 * band, 3 * band + 3) if l not in base):
                             continue
                         if any(not positions[b] & cover_mask for b in base):
                             continue

@@ -31,15 +31,37 @@ RECTANGLES = [
 ]
 
 
-def _rectangles(board: Board) -> Iterator[tuple[tuple[int, int, int, int], int, int]]:
-    """(cells TL TR BL BR, digit a, digit b) for every possible deadly pattern."""
+#: RECTANGLES_OF_CELL[cell]: indices into RECTANGLES of the rectangles through a cell.
+RECTANGLES_OF_CELL: list[list[int]] = [[] for _ in range(81)]
+for _index, _cells in enumerate(RECTANGLES):
+    for _c in _cells:
+        RECTANGLES_OF_CELL[_c].append(_index)
+
+
+def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
     cands = board.candidates
-    for cells in RECTANGLES:
-        common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
-        if _popcount(common) < 2:
-            continue  # an empty-candidate (filled) cell also ends here
-        for a, b in combinations(digits_of(common), 2):
-            yield cells, a, b
+    out = []
+    # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells.
+    seen: set[int] = set()
+    for cell in range(81):
+        if cands[cell].bit_count() != 2:
+            continue
+        for index in RECTANGLES_OF_CELL[cell]:
+            if index in seen:
+                continue
+            seen.add(index)
+            cells = RECTANGLES[index]
+            common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
+            if common == cands[cell]:
+                a, b = digits_of(common)
+                out.append((cells, a, b))
+    out.sort()
+    return out
+
+
+def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
+    """(cells TL TR BL BR, digit a, digit b) for every deadly pattern with a floor cell, cached per board state."""
+    return board.cached("rectangles", _find_rectangles)
 
 
 def _text(kind: str, cells, a: int, b: int, rest: str) -> str:
