@@ -28,16 +28,27 @@ def _line_positions(board: Board, digit: int, rows: bool) -> list[int]:
     return positions[0:9] if rows else positions[9:18]
 
 
-def _base_sets(lines: list[int], positions: list[int], size: int, limit: int, start: int = 0,
+STACK_MASKS = (0b000000111, 0b000111000, 0b111000000)
+
+
+def _feasible(union: int, size: int, finned: bool) -> bool:
+    """Can base lines with these cross positions (or more lines added to them) still make a fish?"""
+    if not finned:
+        return union.bit_count() <= size
+    # All fins in one box: outside some stack, the positions must be cover lines.
+    return union.bit_count() <= size + 3 and min((union & ~m).bit_count() for m in STACK_MASKS) <= size
+
+
+def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool, start: int = 0,
                chosen: tuple = (), union: int = 0) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Combinations of `size` base lines whose positions cover at most `limit` cross lines, pruned as built."""
+    """Combinations of `size` base lines that can still form a fish, pruned as they are built."""
     if len(chosen) == size:
         yield chosen, union
         return
     for i in range(start, len(lines) - (size - len(chosen)) + 1):
         u = union | positions[lines[i]]
-        if u.bit_count() <= limit:
-            yield from _base_sets(lines, positions, size, limit, i + 1, chosen + (lines[i],), u)
+        if _feasible(u, size, finned):
+            yield from _base_sets(lines, positions, size, finned, i + 1, chosen + (lines[i],), u)
 
 
 def _cell(line: int, x: int, rows: bool) -> int:
@@ -51,7 +62,7 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
             positions = _line_positions(board, digit, rows)
             limit = size + 3 if finned else size  # fins lie in one box: at most 3 cross positions
             lines = [i for i in range(9) if 0 < positions[i].bit_count() <= limit]
-            for base, union in _base_sets(lines, positions, size, limit):
+            for base, union in _base_sets(lines, positions, size, finned):
                 count = union.bit_count()
                 if not finned:
                     if count != size:
