@@ -21,7 +21,7 @@ import statistics
 import time
 
 from solver.dlx import search_solutions
-from solver.generator import dig, generate, random_solution
+from solver.generator import dig, generate, random_solution, reduce_givens
 from solver.grading import LEVELS
 from solver.solve import solve_puzzle
 
@@ -43,6 +43,18 @@ def main() -> None:
         small += sum(1 for d in puzzle if d) <= 22
     print(f"digging to a minimal puzzle: median {1000 * statistics.median(times):.0f} ms, "
           f"max {1000 * max(times):.0f} ms; {small}/{len(times)} have 22 or fewer givens")
+    low = []
+    for _ in range(args.count):
+        start = time.perf_counter()
+        solution = random_solution(rng)
+        puzzle = None
+        while puzzle is None:
+            puzzle = reduce_givens(dig(solution, rng), solution, rng, 22)
+        low.append(time.perf_counter() - start)
+        assert sum(1 for d in puzzle if d) <= 22 and len(search_solutions(puzzle, limit=2)) == 1
+    print(f"a minimal puzzle with 22 or fewer givens (dig + reduce_givens): median {1000 * statistics.median(low):.0f} ms, "
+          f"90th percentile {1000 * sorted(low)[int(0.9 * len(low))]:.0f} ms, max {1000 * max(low):.0f} ms "
+          f"over {len(low)} puzzles")
 
     try:
         from hodoku import DifficultyType, Generator

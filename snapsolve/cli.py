@@ -160,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--count", type=int, default=1, metavar="N", help="puzzles to make (default: 1)")
     gen.add_argument("--symmetric", action="store_true", help="givens symmetric under a half turn")
     gen.add_argument("--minimal", action="store_true", help="only minimal puzzles (no given can be removed)")
+    gen.add_argument("--max-givens", type=int, metavar="N", help="at most N givens (for example 22)")
     gen.add_argument("--seed", type=int, help="random seed: the same seed gives the same puzzles")
     gen.add_argument("--format", choices=("txt", "json", "png", "pdf"),
                      help="output format (default: from -o's suffix, else txt)")

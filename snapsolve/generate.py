@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     bar = tqdm(total=args.count, unit="puzzle", file=sys.stderr, disable=not sys.stderr.isatty())
     sink = args.output.open("w") if args.output and fmt in ("txt", "json") else sys.stdout
     try:
-        for made in generate(args.level, args.count, seed=args.seed, symmetric=args.symmetric, minimal=args.minimal):
+        for made in generate(args.level, args.count, seed=args.seed, symmetric=args.symmetric, minimal=args.minimal,
+                             max_givens=args.max_givens):
             puzzles.append(made)
             bar.update()
             if fmt == "txt":
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps({"puzzle": format_puzzle(made.givens), "solution": format_puzzle(s.solution),
                                   "level": s.level, "score": s.score, "givens": sum(1 for d in made.givens if d),
                                   "techniques": s.techniques}), file=sink, flush=True)
-    except RuntimeError as exc:
+    except (RuntimeError, ValueError) as exc:
         print(f"snapsolve: {exc}", file=sys.stderr)
         return 1
     finally:

@@ -64,6 +64,45 @@ def dig(solution: list[int], rng: random.Random, symmetric: bool = False) -> lis
     return puzzle
 
 
+def reduce_givens(puzzle: list[int], solution: list[int], rng: random.Random, max_givens: int,
+                  max_moves: int = 400) -> list[int] | None:
+    """Local search from a minimal puzzle towards one with at most `max_givens` givens.
+
+    A move swaps a random given for a random empty cell's true digit; when
+    the result still has one solution, every given is tried for removal again
+    (in random order), and the result is kept unless it has more givens than
+    before. Digging alone ends at 22 or fewer givens for about 3% of grids;
+    these moves get there in a fraction of a second.
+
+    Returns
+    -------
+    list of int or None
+        A minimal puzzle with at most `max_givens` givens, or None after
+        `max_moves` moves.
+    """
+    current = list(puzzle)
+    count = sum(1 for d in current if d)
+    for _ in range(max_moves):
+        if count <= max_givens:
+            return current
+        given = rng.choice([i for i in range(81) if current[i]])
+        empty = rng.choice([i for i in range(81) if not current[i]])
+        trial = list(current)
+        trial[given], trial[empty] = 0, solution[empty]
+        if not _unique(trial):
+            continue
+        order = [i for i in range(81) if trial[i]]
+        rng.shuffle(order)
+        for i in order:
+            saved, trial[i] = trial[i], 0
+            if not _unique(trial):
+                trial[i] = saved
+        trial_count = sum(1 for d in trial if d)
+        if trial_count <= count:
+            current, count = trial, trial_count
+    return current if count <= max_givens else None
+
+
 def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random,
           symmetric: bool) -> Generated | None:
     """Give back givens until the puzzle grades no harder than `level`; None if it skips past it."""
@@ -90,7 +129,8 @@ def _step_rank(technique: str) -> int:
 
 
 def generate(level: str, count: int, seed: int | None = None, symmetric: bool = False,
-             minimal: bool = False, max_tries: int = 100000) -> Iterator[Generated]:
+             minimal: bool = False, max_givens: int | None = None,
+             max_tries: int = 100000) -> Iterator[Generated]:
     """Generate `count` puzzles that grade at `level`.
 
     Parameters
@@ -105,6 +145,9 @@ def generate(level: str, count: int, seed: int | None = None, symmetric: bool = 
         Givens symmetric under a half turn of the grid.
     minimal : bool
         Only minimal puzzles (no given can be removed).
+    max_givens : int, optional
+        At most this many givens (reached by `reduce_givens`; not with
+        `symmetric`).
     max_tries : int
         Complete grids to try before giving up.
 
@@ -128,12 +171,18 @@ def generate(level: str, count: int, seed: int | None = None, symmetric: bool = 
             return
         solution = random_solution(rng)
         puzzle = dig(solution, rng, symmetric)
+        if max_givens is not None:
+            if symmetric:
+                raise ValueError("max_givens does not combine with symmetric")
+            puzzle = reduce_givens(puzzle, solution, rng, max_givens)
+            if puzzle is None:
+                continue
         if minimal:
             graded = solve_puzzle(puzzle)
             result = Generated(puzzle, graded) if graded.level == level else None
         else:
             result = _ease(puzzle, solution, level, rng, symmetric)
-        if result is not None:
+        if result is not None and (max_givens is None or sum(1 for d in result.givens if d) <= max_givens):
             made += 1
             yield result
     if made < count:

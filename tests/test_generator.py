@@ -58,3 +58,22 @@ def test_printed_pages_read_back(tmp_path, capsys):
         result = solve_image(pdf, Options(write_image=False), page=page)
         read |= {g["givens"] for g in result["grids"] if g["status"] == "solved"}
     assert len(read & expected) / len(expected) >= 0.99
+
+
+def test_reduce_givens_reaches_22_and_stays_minimal():
+    import random
+
+    from solver.generator import dig, random_solution, reduce_givens
+
+    rng = random.Random(8)
+    for _ in range(3):
+        solution = random_solution(rng)
+        puzzle = None
+        while puzzle is None:
+            puzzle = reduce_givens(dig(solution, rng), solution, rng, 22)
+        assert sum(1 for d in puzzle if d) <= 22
+        assert search_solutions(puzzle, limit=2) == [solution]
+        for c in (c for c in range(81) if puzzle[c]):
+            trial = list(puzzle)
+            trial[c] = 0
+            assert len(search_solutions(trial, limit=2)) == 2
