@@ -22,6 +22,14 @@ from dataclasses import dataclass
 
 from .grid import InvalidPuzzleError, box_of, check_givens, initial_candidates
 
+#: COLUMN_KEYS[cell][digit]: the four constraint columns (cell, row-digit,
+#: column-digit, box-digit) of the candidate, as indices 0..323.
+COLUMN_KEYS = [
+    [()] + [(cell, 81 + cell // 9 * 9 + d - 1, 162 + cell % 9 * 9 + d - 1, 243 + box_of(cell) * 9 + d - 1)
+            for d in range(1, 10)]
+    for cell in range(81)
+]
+
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
 MULTIPLE_SOLUTIONS = "multiple_solutions"
@@ -37,26 +45,19 @@ class _Matrix:
     """
 
     def __init__(self, grid: list[int], candidates: list[int], rng=None):
-        col_index: dict[int, int] = {}
-        filled = [0] * 324
+        filled = [False] * 324
         for cell, d in enumerate(grid):
             if d:
-                r, c, b = cell // 9, cell % 9, box_of(cell)
-                for key in (cell, 81 + r * 9 + d - 1, 162 + c * 9 + d - 1, 243 + b * 9 + d - 1):
-                    filled[key] = 1
+                for key in COLUMN_KEYS[cell][d]:
+                    filled[key] = True
+        col_index = [0] * 324
+        n = 0
         for key in range(324):
             if not filled[key]:
-                col_index[key] = len(col_index) + 1
-        n = len(col_index)
-        self.L = list(range(-1, n))
-        self.L[0] = n
-        self.R = list(range(1, n + 1)) + [0]
-        self.U = list(range(n + 1))
-        self.D = list(range(n + 1))
-        self.C = list(range(n + 1))
-        self.S = [0] * (n + 1)
-        self.row_of: list[tuple[int, int] | None] = [None] * (n + 1)
-        self.possible = True
+                n += 1
+                col_index[key] = n
+        # Matrix rows: the open candidates whose four constraints are all still open.
+        rows: list[tuple[int, int]] = []
         cells = list(range(81))
         if rng is not None:
             rng.shuffle(cells)
@@ -64,32 +65,41 @@ class _Matrix:
             if grid[cell]:
                 continue
             mask = candidates[cell]
-            r, c, b = cell // 9, cell % 9, box_of(cell)
-            digits = list(range(1, 10))
+            digits = [d for d in range(1, 10) if mask >> (d - 1) & 1]
             if rng is not None:
                 rng.shuffle(digits)
             for d in digits:
-                if not mask >> (d - 1) & 1:
-                    continue
-                keys = (cell, 81 + r * 9 + d - 1, 162 + c * 9 + d - 1, 243 + b * 9 + d - 1)
-                if any(filled[k] for k in keys):
-                    continue  # digit already placed in that house: not a candidate
-                self._add_row([col_index[k] for k in keys], (cell, d))
-
-    def _add_row(self, columns: list[int], label: tuple[int, int]) -> None:
-        L, R, U, D, C, S = self.L, self.R, self.U, self.D, self.C, self.S
-        first = len(L)
-        for i, col in enumerate(columns):
-            node = first + i
-            L.append(first + (i - 1) % 4)
-            R.append(first + (i + 1) % 4)
-            U.append(U[col])
-            D.append(col)
-            D[U[col]] = node
-            U[col] = node
-            C.append(col)
+                k0, k1, k2, k3 = COLUMN_KEYS[cell][d]
+                if not (filled[k1] or filled[k2] or filled[k3]):
+                    rows.append((cell, d))
+        # Links built in bulk: row k's four nodes are first + 4k .. first + 4k + 3.
+        first = n + 1
+        total = first + 4 * len(rows)
+        L = list(range(-1, total - 1))
+        R = list(range(1, total + 1))
+        L[0], R[n] = n, 0
+        C = list(range(n + 1)) + [0] * (4 * len(rows))
+        row_of: list = [None] * (n + 1)
+        for k, (cell, d) in enumerate(rows):
+            node = first + 4 * k
+            L[node], R[node + 3] = node + 3, node
+            for i, key in enumerate(COLUMN_KEYS[cell][d]):
+                C[node + i] = col_index[key]
+            row_of.extend(((cell, d),) * 4)
+        U = list(range(total))
+        D = list(range(total))
+        S = [0] * (n + 1)
+        last = list(range(n + 1))  # the lowest node so far in each column
+        for node in range(first, total):
+            col = C[node]
+            U[node] = last[col]
+            D[last[col]] = node
+            last[col] = node
             S[col] += 1
-            self.row_of.append(label)
+        for col in range(1, n + 1):
+            U[col] = last[col]
+            D[last[col]] = col
+        self.L, self.R, self.U, self.D, self.C, self.S, self.row_of = L, R, U, D, C, S, row_of
 
     def search(self, limit: int) -> list[dict[int, int]]:
         """All exact covers, up to `limit`, as {cell: digit} assignments."""
