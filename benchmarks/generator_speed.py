@@ -23,7 +23,6 @@ import time
 from solver.dlx import search_solutions
 from solver.generator import dig, generate, random_solution, reduce_givens
 from solver.grading import LEVELS
-from solver.solve import solve_puzzle
 
 
 def main() -> None:

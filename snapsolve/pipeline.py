@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 
 from solver import SOLVED, InvalidPuzzleError, Solution, format_puzzle, parse_puzzle, solve_puzzle
-from solver.grid import check_givens
 from vision import (DigitModel, GridReading, ImageReadError, draw_digits, draw_hint, locate_grids, read_grid,
                     read_image, to_gray, write_image)
 from vision.image_io import render_pdf_page
@@ -85,15 +84,6 @@ def solution_json(solution: Solution, options: Options) -> dict:
     return out
 
 
-def solve_givens(givens: list[int]) -> Solution:
-    """Solve read or parsed givens; conflicting givens give status ``no_solution``."""
-    try:
-        check_givens(givens)
-    except InvalidPuzzleError:
-        return Solution(list(givens), "no_solution")
-    return solve_puzzle(givens)
-
-
 def solve_text(label: str, line: str, options: Options) -> dict:
     """Result for one 81-character puzzle line.
 
@@ -115,7 +105,7 @@ def solve_text(label: str, line: str, options: Options) -> dict:
         givens = parse_puzzle(line)
     except InvalidPuzzleError as exc:
         return {"input": label, "error": str(exc), "seconds": round(time.perf_counter() - start, 4), "grids": []}
-    grid = solution_json(solve_givens(givens), options)
+    grid = solution_json(solve_puzzle(givens), options)
     error = None if grid["status"] == SOLVED else grid["status"].replace("_", " ")
     return {"input": label, "error": error, "seconds": round(time.perf_counter() - start, 4), "grids": [grid]}
 
@@ -136,7 +126,7 @@ def read_grids(image: np.ndarray, model: DigitModel) -> list[GridReading]:
     """
     gray = to_gray(image)
     readings = []
-    for i, candidate in enumerate(locate_grids(image)):
+    for i, candidate in enumerate(locate_grids(gray)):
         reading = read_grid(gray, candidate.corners, model)
         if i == 0 or sum(1 for d in reading.digits if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(reading)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver import SOLVED, InvalidPuzzleError, Solution, solve_puzzle
-from solver.dlx import solve_unique
+from solver.dlx import SearchResult, solve_unique
 from solver.grid import check_givens
 
 #: Most cells changed from their most probable class.
@@ -60,14 +60,6 @@ class Decision:
     solution: Solution
     changes: list[tuple[int, int, int]] = field(default_factory=list)
     warning: str | None = None
-
-
-def _status(givens: list[int]) -> str:
-    try:
-        check_givens(givens)
-    except InvalidPuzzleError:
-        return "no_solution"
-    return solve_unique(givens).status
 
 
 def _alternatives(probabilities: np.ndarray) -> list[tuple[float, int, int]]:
@@ -125,11 +117,11 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
     """
     best = [int(v) for v in probabilities.argmax(axis=1)]
     options = _alternatives(probabilities)
-    first_status = _status(best)
+    first = solve_unique(best)  # conflicting givens count as no solution
     searches = 1
-    found: list[tuple[float, tuple[int, ...]]] = []
-    if first_status == SOLVED:
-        found.append((0.0, ()))
+    found: list[tuple[float, tuple[int, ...], SearchResult]] = []
+    if first.status == SOLVED:
+        found.append((0.0, (), first))
     for cost, chosen in _readings_by_cost(options):
         if cost > MAX_REPAIR_COST + AMBIGUITY_COST or searches >= MAX_SEARCHES:
             break
@@ -138,16 +130,17 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
         reading = list(best)
         for i in chosen:
             reading[options[i][1]] = options[i][2]
-        if _is_rule_breaking(reading):
-            continue
+        if _breaks_rules(reading):
+            continue  # cheap to rule out, and not worth a search
         searches += 1
-        if _status(reading) == SOLVED:
-            found.append((cost, chosen))
+        count = solve_unique(reading)
+        if count.status == SOLVED:
+            found.append((cost, chosen, count))
             if len(found) == 2:
                 break
     if not found:
-        return Decision(best, Solution(best, first_status))
-    cost, chosen = found[0]
+        return Decision(best, Solution(best, first.status))
+    cost, chosen, count = found[0]
     givens = list(best)
     changes = []
     for i in chosen:
@@ -159,10 +152,10 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
         detail = f" ({_describe(changes)})" if changes else ""
         return Decision(givens, Solution(givens, UNSURE), changes, f"unsure of the digits read: {why}{detail}")
     warning = f"repaired the reading: {_describe(changes)}" if changes else None
-    return Decision(givens, solve_puzzle(givens), changes, warning)
+    return Decision(givens, solve_puzzle(givens, known=count), changes, warning)
 
 
-def _is_rule_breaking(givens: list[int]) -> bool:
+def _breaks_rules(givens: list[int]) -> bool:
     try:
         check_givens(givens)
     except InvalidPuzzleError:

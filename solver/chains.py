@@ -100,12 +100,10 @@ CHAIN_KINDS = {
 
 
 def _links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
+    """Per node, bitsets of (strong, weak) neighbours using only the link families of `kind`."""
     sh, sc, wh, wc = CHAIN_KINDS[kind]
-    zero = [0] * 729
-    strong = [(a if sh else 0) | (b if sc else 0) for a, b in zip(graph.strong_house if sh else zero,
-                                                                     graph.strong_cell if sc else zero)]
-    weak = [(a if wh else 0) | (b if wc else 0) for a, b in zip(graph.weak_house if wh else zero,
-                                                                   graph.weak_cell if wc else zero)]
+    strong = [(a if sh else 0) | (b if sc else 0) for a, b in zip(graph.strong_house, graph.strong_cell)]
+    weak = [(a if wh else 0) | (b if wc else 0) for a, b in zip(graph.weak_house, graph.weak_cell)]
     return strong, weak
 
 
@@ -174,7 +172,7 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     """
     graph = board.cached("links", LinkGraph)
     strong, weak = _links(graph, kind)
-    weak_any = [a | b for a, b in zip(graph.weak_house, graph.weak_cell)]
+    weak_any = _links(graph, "aic")[1]
     starts = [n for n in _bits(graph.nodes) if strong[n]]
     for limit in (5, max_length):
         for start in starts:
@@ -327,8 +325,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     false.
     """
     graph = board.cached("links", LinkGraph)
-    strong = [a | b for a, b in zip(graph.strong_house, graph.strong_cell)]
-    weak = [a | b for a, b in zip(graph.weak_house, graph.weak_cell)]
+    strong, weak = _links(graph, "aic")
     cache: dict[int, tuple[int, int]] = {}
 
     def implied(n: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, cells_with, conjugate_pairs, sees
-from .grid import BOXES, HOUSES, box_of, cell_name, house_name
+from .grid import BOXES, box_of, cell_name, house_name
 from .steps import Step
 
 

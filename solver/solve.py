@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dlx import SOLVED, SearchResult, solve_unique
-from .grid import is_valid_solution
+from .dlx import NO_SOLUTION, SOLVED, SearchResult, solve_unique
+from .grid import InvalidPuzzleError, check_givens, is_valid_solution
 from .grading import grade, technique_counts
 from .logic import solve_logically
 from .steps import Step
@@ -57,20 +57,26 @@ class Solution:
         return technique_counts(self.steps)
 
 
-def solve_puzzle(givens: list[int]) -> Solution:
+def solve_puzzle(givens: list[int], known: SearchResult | None = None) -> Solution:
     """Solve logically, counting solutions by Dancing Links only when needed, with search fallback.
 
     Parameters
     ----------
     givens : list of int
         81 values, 0 for empty. Conflicting givens give ``"no_solution"``
-        (check them first with `grid.check_givens` for a message).
+        (`grid.check_givens` says which digits conflict).
+    known : SearchResult, optional
+        The Dancing Links count of these givens, when the caller has it.
 
     Returns
     -------
     Solution
     """
-    counted: list[SearchResult] = []
+    try:
+        check_givens(givens)
+    except InvalidPuzzleError:
+        return Solution(list(givens), NO_SOLUTION)
+    counted: list[SearchResult] = [known] if known is not None else []
 
     def count() -> SearchResult:
         if not counted:

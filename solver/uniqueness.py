@@ -18,10 +18,6 @@ from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_nam
 from .steps import Step
 
 
-def _popcount(x: int) -> int:
-    return x.bit_count()
-
-
 #: Every rectangle of cells (TL, TR, BL, BR) in two rows, two columns and two boxes.
 RECTANGLES = [
     (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
@@ -83,11 +79,11 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
         if len(floor) == 2 and kind in (2, 5):
             extra = cands[roof[0]] & ~ab
             side = sees(roof[0], roof[1]) and (roof[0] // 9 == roof[1] // 9 or roof[0] % 9 == roof[1] % 9)
-            if extra == cands[roof[1]] & ~ab and _popcount(extra) == 1 and side == (kind == 2):
+            if extra == cands[roof[1]] & ~ab and extra.bit_count() == 1 and side == (kind == 2):
                 yield from _extra_digit_step(board, name, cells, roof, extra, a, b)
         if kind == 5 and len(floor) == 1:
             extras = {cands[c] & ~ab for c in roof}
-            if len(extras) == 1 and _popcount(next(iter(extras))) == 1:
+            if len(extras) == 1 and next(iter(extras)).bit_count() == 1:
                 yield from _extra_digit_step(board, name, cells, roof, extras.pop(), a, b)
         if kind == 3 and len(floor) == 2 and sees(roof[0], roof[1]):
             yield from _ur3(board, cells, roof, a, b)
@@ -133,7 +129,7 @@ def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
                 union = extra
                 for c in group:
                     union |= cands[c]
-                if _popcount(union) != k + 1:
+                if union.bit_count() != k + 1:
                     continue
                 elims = tuple((c, d) for c in others if c not in group for d in digits_of(cands[c] & union))
                 if elims:
@@ -176,8 +172,8 @@ def find_unique_rectangle_6(board: Board) -> Iterator[Step]:
 def find_bug_plus_1(board: Board) -> Iterator[Step]:
     """Bivalue Universal Grave + 1: every empty cell bivalue but one trivalue cell; the digit seen three times goes there."""
     cands = board.candidates
-    extra = [c for c in range(81) if cands[c] and _popcount(cands[c]) != 2]
-    if len(extra) != 1 or _popcount(cands[extra[0]]) != 3:
+    extra = [c for c in range(81) if cands[c] and cands[c].bit_count() != 2]
+    if len(extra) != 1 or cands[extra[0]].bit_count() != 3:
         return
     cell = extra[0]
     row = ROWS[cell // 9]

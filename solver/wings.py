@@ -13,18 +13,14 @@ from .grid import PEERS, cell_name, digits_of
 from .steps import Step
 
 
-def _popcount(x: int) -> int:
-    return x.bit_count()
-
-
 def find_xy_wing(board: Board) -> Iterator[Step]:
     """Pivot xy sees pincers xz and yz: z leaves every cell that sees both pincers."""
     cands = board.candidates
     for pivot in range(81):
         pm = cands[pivot]
-        if _popcount(pm) != 2:
+        if pm.bit_count() != 2:
             continue
-        wings = [c for c in PEERS[pivot] if _popcount(cands[c]) == 2 and _popcount(cands[c] & pm) == 1]
+        wings = [c for c in PEERS[pivot] if cands[c].bit_count() == 2 and (cands[c] & pm).bit_count() == 1]
         for i, a in enumerate(wings):
             for b in wings[i + 1:]:
                 za, zb = cands[a] & ~pm, cands[b] & ~pm
@@ -45,9 +41,9 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
     cands = board.candidates
     for pivot in range(81):
         pm = cands[pivot]
-        if _popcount(pm) != 3:
+        if pm.bit_count() != 3:
             continue
-        wings = [c for c in PEERS[pivot] if _popcount(cands[c]) == 2 and cands[c] & ~pm == 0]
+        wings = [c for c in PEERS[pivot] if cands[c].bit_count() == 2 and cands[c] & ~pm == 0]
         for i, a in enumerate(wings):
             for b in wings[i + 1:]:
                 if cands[a] | cands[b] != pm or cands[a] == cands[b]:
@@ -65,7 +61,7 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
 def find_w_wing(board: Board) -> Iterator[Step]:
     """Two equal bivalue cells xy joined by a strong link on x: y leaves cells that see both."""
     cands = board.candidates
-    bivalue = [c for c in range(81) if _popcount(cands[c]) == 2]
+    bivalue = [c for c in range(81) if cands[c].bit_count() == 2]
     links = {d: conjugate_pairs(board, d) for d in range(1, 10)}
     for i, a in enumerate(bivalue):
         for b in bivalue[i + 1:]:

@@ -8,7 +8,6 @@ import sys
 
 import cv2
 import numpy as np
-import pytest
 
 from snapsolve.cli import main
 from solver.dlx import solve_unique

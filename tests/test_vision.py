@@ -68,7 +68,7 @@ def test_held_out_cells_classified(validation, model, font_model):
     right = total = ink_right = 0
     for photo in validation:
         crops, labels = photo_samples(photo, font_model)
-        probs, _ = model.predict_proba(features_of(crops))
+        probs = model.predict_proba(features_of(crops))
         right += int((probs.argmax(axis=1) + 1 == np.array(labels)).sum())
         total += len(labels)
         gray = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
@@ -124,7 +124,7 @@ def test_rebuilt_model_reads_held_out_cells(photos, validation, font_model):
         c, l = photo_samples(photo, font_model)
         crops += c
         labels += l
-    probs, _ = rebuilt.predict_proba(features_of(crops))
+    probs = rebuilt.predict_proba(features_of(crops))
     assert (probs.argmax(axis=1) + 1 == np.array(labels)).mean() >= 0.995
 
 

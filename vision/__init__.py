@@ -6,10 +6,10 @@ Sudoku rules; the solver package knows nothing of pixels.
 """
 
 from .digits import DigitModel
-from .image_io import ImageReadError, read_image, write_image
+from .image_io import ImageReadError, read_image, to_gray, write_image
 from .locate import GridCandidate, locate_grids
 from .overlay import draw_digits, draw_hint
-from .read import GridReading, read_grid, to_gray
+from .read import GridReading, read_grid
 
 __all__ = [
     "DigitModel", "GridCandidate", "GridReading", "ImageReadError", "draw_digits", "draw_hint",

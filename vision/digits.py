@@ -167,8 +167,8 @@ class DigitModel:
         """Write features, labels and k to a compressed ``.npz`` file."""
         np.savez_compressed(path, features=self.features, labels=self.labels, k=np.int64(self.k))
 
-    def predict_proba(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities and nearest-neighbour distances.
+    def predict_proba(self, features: np.ndarray) -> np.ndarray:
+        """Class probabilities of digit crops.
 
         The probability of a digit mixes the distance-weighted votes of the k
         nearest neighbours (weight 0.9) with a softmax over the distance to
@@ -183,13 +183,12 @@ class DigitModel:
 
         Returns
         -------
-        (np.ndarray, np.ndarray)
-            Shape (m, 9) float64 probabilities of digits 1..9 (rows sum to 1),
-            and shape (m,) float64 distance to the nearest training sample
-            (large for a mark unlike any digit, or a digit seen sideways).
+        np.ndarray
+            Shape (m, 9) float64 probabilities of digits 1..9 (rows sum to 1).
+            `nearest_distances` tells how digit-like the marks are at all.
         """
         if len(features) == 0:
-            return np.zeros((0, 9)), np.zeros(0)
+            return np.zeros((0, 9))
         distances, indices = self._knn.kneighbors(features)
         weights = 1.0 / np.maximum(distances, 1e-6)
         votes = np.zeros((len(features), 9))
@@ -201,10 +200,14 @@ class DigitModel:
         scale = np.maximum(per_class.min(axis=1, keepdims=True), 1e-6) * 0.15
         soft = np.exp(-(per_class - per_class.min(axis=1, keepdims=True)) / scale)
         soft /= soft.sum(axis=1, keepdims=True)
-        return 0.9 * votes + 0.1 * soft, distances[:, 0]
+        return 0.9 * votes + 0.1 * soft
 
     def nearest_distances(self, features: np.ndarray) -> np.ndarray:
-        """Shape (m,) float64: distance from each feature vector to its nearest training sample."""
+        """Shape (m,) float64: distance from each feature vector to its nearest training sample.
+
+        Large for a mark unlike any digit, or for digits seen sideways: the
+        orientation is chosen where these are smallest.
+        """
         if len(features) == 0:
             return np.zeros(0)
         return self._knn.kneighbors(features, n_neighbors=1)[0][:, 0]

@@ -73,6 +73,11 @@ def read_image(path: str | Path) -> np.ndarray:
     return image
 
 
+def to_gray(image: np.ndarray) -> np.ndarray:
+    """Shape (H, W) uint8 gray version of a BGR (H, W, 3) or gray (H, W) uint8 image."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
 def check_pixel_count(path: str | Path) -> None:
     """Refuse an image over MAX_PIXELS from its header alone, before decoding it.
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .image_io import to_gray
+
 #: Longest side (pixels) of the reduced copy that contours are searched on.
 WORK_SIZE = 800
 #: Side (pixels) of the square used to score a candidate's line pattern.
@@ -183,7 +185,7 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
         Non-overlapping grids, largest-and-surest first (by score times the
         square root of area); empty when none is found.
     """
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = to_gray(image)
     scale = min(1.0, WORK_SIZE / max(gray.shape[:2]))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     ink = binarize(small)

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from .cells import find_cell_ink
 from .digits import DigitModel, features_of
 from .rectify import Rectified, rectify, rotate_cells
 
-ROTATIONS = (0, 90, 180, 270)
 #: Probability that a clear digit-sized mark is not a digit.
 INK_EMPTY_PROBABILITY = 0.01
 #: Probability that a faint mark (see `vision.cells`) is not a digit.
@@ -102,7 +100,7 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: DigitModel, rotation
     turn = (rotation // 90) % 4
     marked = np.flatnonzero(ink.has_ink | ink.faint)
     turned = [np.ascontiguousarray(np.rot90(ink.crops[i], k=turn)) for i in marked]
-    digit_probs, _ = model.predict_proba(features_of(turned))
+    digit_probs = model.predict_proba(features_of(turned))
     probs = np.zeros((81, 10))
     probs[:, 0] = 1.0
     # A clear mark is a digit with a small chance of being a smudge; a faint
@@ -113,8 +111,3 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: DigitModel, rotation
     probs = rotate_cells(probs, rotation)
     upright = flat if rotation == 0 else rectify(gray, corners, rotation)
     return GridReading(np.asarray(corners, np.float32), rotation, probs, upright)
-
-
-def to_gray(image: np.ndarray) -> np.ndarray:
-    """Shape (H, W) uint8 gray version of a BGR or gray image."""
-    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)

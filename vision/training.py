@@ -89,7 +89,7 @@ def best_rotation(ink: CellInk, givens: list[int], reference: DigitModel | None 
     scores = []
     for rotation in tied:
         crops, labels = _upright_samples(ink, givens, rotation)
-        probs, _ = reference.predict_proba(features_of(crops))
+        probs = reference.predict_proba(features_of(crops))
         scores.append(int((probs.argmax(axis=1) + 1 == np.array(labels)).sum()))
     return tied[int(np.argmax(scores))]
 
