@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .grid import InvalidPuzzleError, box_of, check_givens, initial_candidates
 
 #: COLUMN_KEYS[cell][digit]: the four constraint columns (cell, row-digit,
@@ -35,71 +37,69 @@ NO_SOLUTION = "no_solution"
 MULTIPLE_SOLUTIONS = "multiple_solutions"
 
 
+#: The same table as an array of shape (81, 9, 4), int64; digit d at index d - 1.
+_KEYS = np.array([COLUMN_KEYS[cell][1:] for cell in range(81)], dtype=np.int64)
+_BITS = np.arange(9, dtype=np.int64)
+_ROW_KEYS, _COLUMN_KEYS, _BOX_KEYS = _KEYS[:, :, 1], _KEYS[:, :, 2], _KEYS[:, :, 3]
+
+
 class _Matrix:
     """The sparse 0/1 matrix as four parallel link arrays (toroidal lists).
 
     Node 0 is the root; nodes 1..n_columns are column headers; row nodes
-    follow in groups of four. ``C[node]`` is the node's column header,
-    ``S[header]`` the number of rows left in a column, ``row_of[node]`` the
-    (cell, digit) pair of a row node's matrix row.
+    follow in groups of four, row k at ``first + 4k``. ``C[node]`` is the
+    node's column header, ``S[header]`` the number of rows left in a column,
+    ``row_cell[k]`` and ``row_digit[k]`` the candidate of matrix row k. The
+    arrays are computed with NumPy in bulk and searched as Python lists.
     """
 
     def __init__(self, grid: list[int], candidates: list[int], rng=None):
-        filled = [False] * 324
-        for cell, d in enumerate(grid):
-            if d:
-                for key in COLUMN_KEYS[cell][d]:
-                    filled[key] = True
-        col_index = [0] * 324
-        n = 0
-        for key in range(324):
-            if not filled[key]:
-                n += 1
-                col_index[key] = n
-        # Matrix rows: the open candidates whose four constraints are all still open.
-        rows: list[tuple[int, int]] = []
-        cells = list(range(81))
+        values = np.array(grid, dtype=np.int64)
+        filled = np.zeros(324, dtype=bool)
+        cells = np.flatnonzero(values)
+        filled[_KEYS[cells, values[cells] - 1].ravel()] = True
+        col_index = np.cumsum(~filled)
+        n = int(col_index[-1])
+        # Matrix rows: the open candidates of empty cells whose four constraints are all still open.
+        open_ = (np.array(candidates, dtype=np.int64)[:, None] >> _BITS & 1).astype(bool)
+        open_ &= (values == 0)[:, None]
+        open_ &= ~(filled[_ROW_KEYS] | filled[_COLUMN_KEYS] | filled[_BOX_KEYS])
+        row_cell, row_digit = np.nonzero(open_)
         if rng is not None:
-            rng.shuffle(cells)
-        for cell in cells:
-            if grid[cell]:
-                continue
-            mask = candidates[cell]
-            digits = [d for d in range(1, 10) if mask >> (d - 1) & 1]
-            if rng is not None:
-                rng.shuffle(digits)
-            for d in digits:
-                k0, k1, k2, k3 = COLUMN_KEYS[cell][d]
-                if not (filled[k1] or filled[k2] or filled[k3]):
-                    rows.append((cell, d))
-        # Links built in bulk: row k's four nodes are first + 4k .. first + 4k + 3.
+            order = list(range(len(row_cell)))
+            rng.shuffle(order)
+            row_cell, row_digit = row_cell[order], row_digit[order]
+        n_rows = len(row_cell)
         first = n + 1
-        total = first + 4 * len(rows)
-        L = list(range(-1, total - 1))
+        total = first + 4 * n_rows
+        # Left/right: each row's four nodes in a ring; the headers in a ring with the root.
         R = list(range(1, total + 1))
+        L = list(range(-1, total - 1))
         L[0], R[n] = n, 0
-        C = list(range(n + 1)) + [0] * (4 * len(rows))
-        row_of: list = [None] * (n + 1)
-        for k, (cell, d) in enumerate(rows):
-            node = first + 4 * k
-            L[node], R[node + 3] = node + 3, node
-            for i, key in enumerate(COLUMN_KEYS[cell][d]):
-                C[node + i] = col_index[key]
-            row_of.extend(((cell, d),) * 4)
-        U = list(range(total))
-        D = list(range(total))
-        S = [0] * (n + 1)
-        last = list(range(n + 1))  # the lowest node so far in each column
-        for node in range(first, total):
-            col = C[node]
-            U[node] = last[col]
-            D[last[col]] = node
-            last[col] = node
-            S[col] += 1
-        for col in range(1, n + 1):
-            U[col] = last[col]
-            D[last[col]] = col
-        self.L, self.R, self.U, self.D, self.C, self.S, self.row_of = L, R, U, D, C, S, row_of
+        L[first::4] = range(first + 3, total, 4)
+        R[first + 3::4] = range(first, total, 4)
+        C = np.concatenate([np.arange(first), col_index[_KEYS[row_cell, row_digit]].ravel()])
+        # Up/down: the nodes of each column in row order, in a ring with the header.
+        U = np.arange(total)
+        D = np.arange(total)
+        nodes = np.argsort(C[first:].astype(np.int16), kind="stable") + first  # int16: radix sort
+        cols = C[nodes]
+        if len(nodes):
+            head = np.ones(len(nodes), dtype=bool)
+            head[1:] = cols[1:] != cols[:-1]
+            tail = np.ones(len(nodes), dtype=bool)
+            tail[:-1] = head[1:]
+            D[nodes[:-1]] = nodes[1:]
+            U[nodes[1:]] = nodes[:-1]
+            D[nodes[tail]] = cols[tail]
+            U[nodes[head]] = cols[head]
+            D[cols[head]] = nodes[head]
+            U[cols[tail]] = nodes[tail]
+        S = np.bincount(C[first:], minlength=n + 1)
+        self.L, self.R, self.U, self.D = L, R, U.tolist(), D.tolist()
+        self.C, self.S = C.tolist(), S.tolist()
+        self.first = first
+        self.row_cell, self.row_digit = row_cell.tolist(), (row_digit + 1).tolist()
 
     def search(self, limit: int) -> list[dict[int, int]]:
         """All exact covers, up to `limit`, as {cell: digit} assignments."""
@@ -135,7 +135,8 @@ class _Matrix:
 
         def recurse() -> None:
             if R[0] == 0:
-                solutions.append(dict(self.row_of[n] for n in partial))
+                rows = [(node - self.first) >> 2 for node in partial]
+                solutions.append({self.row_cell[k]: self.row_digit[k] for k in rows})
                 return
             best, best_size = 0, 1 << 30
             c = R[0]
