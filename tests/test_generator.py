@@ -63,17 +63,47 @@ def test_printed_pages_read_back(tmp_path, capsys):
 def test_reduce_givens_reaches_22_and_stays_minimal():
     import random
 
-    from solver.generator import dig, random_solution, reduce_givens
+    from solver.generator import dig, minimal_puzzle, random_solution, reduce_givens
 
     rng = random.Random(8)
-    for _ in range(3):
+    for attempt in range(4):
         solution = random_solution(rng)
         puzzle = None
         while puzzle is None:
-            puzzle = reduce_givens(dig(solution, rng), solution, rng, 22)
+            # Witnesses from digging (minimal_puzzle) or searched afresh (reduce_givens alone).
+            puzzle = (minimal_puzzle(solution, rng, max_givens=22) if attempt % 2
+                      else reduce_givens(dig(solution, rng), solution, rng, 22))
         assert sum(1 for d in puzzle if d) <= 22
         assert search_solutions(puzzle, limit=2) == [solution]
         for c in (c for c in range(81) if puzzle[c]):
             trial = list(puzzle)
             trial[c] = 0
             assert len(search_solutions(trial, limit=2)) == 2
+
+
+def test_alternative_solution_agrees_with_counting():
+    """The restricted search finds a second solution exactly when counting to two does, on
+    single cells and half-turn pairs of 17-clue puzzles from the shared collection."""
+    import random
+
+    from solver.generator import alternative_solution
+
+    from .conftest import read_collection, sample_of
+
+    rng = random.Random(4)
+    for line in sample_of(read_collection("17clue.txt"), 40):
+        puzzle = parse_puzzle(line)
+        solution = search_solutions(puzzle, limit=1)[0]
+        # Fill in some cells so that some removals keep the solution unique and some do not.
+        grid = [solution[c] if puzzle[c] or rng.random() < 0.3 else 0 for c in range(81)]
+        givens = [c for c in range(81) if grid[c]]
+        for cells in ([rng.choice(givens)], sorted(rng.sample(givens, 2))):
+            trial = list(grid)
+            for c in cells:
+                trial[c] = 0
+            unique = len(search_solutions(trial, limit=2)) == 1
+            witness = alternative_solution(grid, solution, cells)
+            assert (witness is None) == unique
+            if witness is not None:
+                assert witness != solution and all(witness[c] == trial[c] for c in range(81) if trial[c])
+                assert search_solutions(witness, limit=2) == [witness]
