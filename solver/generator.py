@@ -7,8 +7,16 @@ leaves a minimal puzzle, since removing a given never removes solutions. The
 puzzle is then graded; one that grades harder than requested gets givens of
 its solution back, most helpful first, until it grades at the requested
 level (no longer minimal), and one that grades easier is dropped. With
-``minimal=True`` only minimal puzzles at the level are kept. The same seed
-gives the same puzzles.
+``minimal=True`` only minimal puzzles at the level are kept. With
+``max_givens`` a local search (`reduce_givens`) trades givens until a minimal
+puzzle has at most that many. The same seed gives the same puzzles.
+
+Each uniqueness test asks a narrower question than "how many solutions?":
+is there a second solution that differs from the known one in the cells
+just emptied (`alternative_solution`)? Singles among the remaining givens
+answer it for most cells while digging; otherwise Dancing Links looks for
+such a grid and stops at the first. The grid it finds (a witness) is kept:
+it proves its given cannot go until a new given contradicts it.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from dataclasses import dataclass
 
 from .dlx import search_solutions
 from .grading import LEVELS, TECHNIQUES
-from .grid import initial_candidates
+from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, box_of, initial_candidates
 from .solve import Solution, solve_puzzle
 
 
@@ -53,7 +61,9 @@ def alternative_solution(puzzle: list[int], solution: list[int], cells: list[int
     cells before it keep their digit, it takes any other digit, and the ones
     after it are free. Each restricted search stops at its first solution.
     This is cheaper than counting solutions to two, which must first walk to
-    `solution` itself.
+    `solution` itself. Before any search, a cell that is a naked or hidden
+    single among the givens left is put straight back: most removals while
+    digging are settled that way.
 
     Parameters
     ----------
@@ -70,6 +80,8 @@ def alternative_solution(puzzle: list[int], solution: list[int], cells: list[int
         A complete grid that solves `puzzle` without `cells` and is not
         `solution` (a witness that the cells cannot all go), or None.
     """
+    if _put_back_by_singles(puzzle, solution, cells):
+        return None
     for k, cell in enumerate(cells):
         grid = list(puzzle)
         for c in cells[k:]:
@@ -80,6 +92,39 @@ def alternative_solution(puzzle: list[int], solution: list[int], cells: list[int
         if found:
             return found[0]
     return None
+
+
+def _put_back_by_singles(puzzle: list[int], solution: list[int], cells: list[int]) -> bool:
+    """Whether naked and hidden singles, judged from the givens alone, refill all of `cells` once emptied."""
+    rows, columns, boxes = [0] * 9, [0] * 9, [0] * 9
+    empty = set(cells)
+    for cell, d in enumerate(puzzle):
+        if d and cell not in empty:
+            bit = 1 << (d - 1)
+            rows[cell // 9] |= bit
+            columns[cell % 9] |= bit
+            boxes[box_of(cell)] |= bit
+
+    def seen(cell: int) -> int:
+        return rows[cell // 9] | columns[cell % 9] | boxes[box_of(cell)]
+
+    pending = list(cells)
+    while pending:
+        for cell in pending:
+            bit = 1 << (solution[cell] - 1)
+            forced = seen(cell) | bit == ALL_DIGITS or any(
+                all(e == cell or (puzzle[e] and e not in empty) or seen(e) & bit for e in HOUSES[house])
+                for house in HOUSES_OF_CELL[cell])
+            if forced:
+                rows[cell // 9] |= bit
+                columns[cell % 9] |= bit
+                boxes[box_of(cell)] |= bit
+                empty.discard(cell)
+                pending.remove(cell)
+                break
+        else:
+            return False
+    return True
 
 
 def dig(solution: list[int], rng: random.Random, symmetric: bool = False) -> list[int]:
