@@ -1,4 +1,4 @@
-"""Coloring and chains: simple_colors, x_chain, xy_chain, aic, forcing_chain.
+"""Coloring and chains: simple_colors, remote_pair, x_chain, xy_chain, aic, forcing_chain.
 
 Technique write-ups: HoDoKu "Coloring" (tech_col.php), "Chains and Loops"
 (tech_chains.php) and "Forcing Chains" (tech_fc.php); SudokuWiki "Simple
@@ -254,6 +254,48 @@ def find_simple_colors(board: Board) -> Iterator[Step]:
                            text=f"Simple Colors (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
                                 f"of the {d} cluster, and one colour is {d}")
                 return
+
+
+def find_remote_pair(board: Board) -> Iterator[Step]:
+    """A chain of bivalue cells with the same two digits, each seeing the next: the digits alternate along it,
+    so a cell that sees two chain cells an odd number of links apart loses both digits.
+
+    HoDoKu "Remote Pair" (tech_chains.php); at least four cells (two are a naked pair).
+    """
+    cands = board.candidates
+    by_pair: dict[int, list[int]] = {}
+    for c in range(81):
+        if cands[c].bit_count() == 2:
+            by_pair.setdefault(cands[c], []).append(c)
+    for mask, cells in by_pair.items():
+        if len(cells) < 4:
+            continue
+        members = set(cells)
+        seen: set[int] = set()
+        for root in cells:
+            if root in seen:
+                continue
+            colour = {root: 0}
+            queue = [root]
+            while queue:
+                c = queue.pop()
+                for o in PEERS[c]:
+                    if o in members and o not in colour:
+                        colour[o] = 1 - colour[c]
+                        queue.append(o)
+            seen |= set(colour)
+            if len(colour) < 4 or any(colour[o] == colour[c] for c in colour for o in PEERS[c] if o in colour):
+                continue  # too short, or two cells that must differ are forced equal (a broken board)
+            peers0 = set().union(*(PEERS[c] for c in colour if colour[c] == 0))
+            peers1 = set().union(*(PEERS[c] for c in colour if colour[c] == 1))
+            elims = tuple((c, d) for c in sorted((peers0 & peers1) - set(colour)) for d in digits_of(mask)
+                          if cands[c] & (1 << (d - 1)))
+            if elims:
+                x, y = digits_of(mask)
+                chain = sorted(colour)
+                yield Step("remote_pair", eliminations=elims, cells=tuple(chain),
+                           text=f"Remote Pair: {x}/{y} alternate along {', '.join(cell_name(c) for c in chain)}; "
+                                f"cells seeing both kinds lose {x} and {y}")
 
 
 def _implications(node: int, graph: LinkGraph, strong: list[int], weak: list[int]) -> tuple[int, int]:

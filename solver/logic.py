@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from . import chains, fish, intersections, single_digit, subsets, uniqueness, wings
+from . import als, chains, fish, intersections, single_digit, subsets, uniqueness, wings
 from .board import Board
 from .singles import find_full_house, find_hidden_single, find_naked_single
 from .steps import Step
@@ -37,8 +37,10 @@ LADDER: list[tuple[str, Finder]] = [
     ("x_wing", fish.find_x_wing),
     ("swordfish", fish.find_swordfish),
     ("jellyfish", fish.find_jellyfish),
+    ("remote_pair", chains.find_remote_pair),
     ("skyscraper", single_digit.find_skyscraper),
     ("two_string_kite", single_digit.find_two_string_kite),
+    ("turbot_fish", single_digit.find_turbot_fish),
     ("empty_rectangle", single_digit.find_empty_rectangle),
     ("w_wing", wings.find_w_wing),
     ("xy_wing", wings.find_xy_wing),
@@ -57,6 +59,8 @@ LADDER: list[tuple[str, Finder]] = [
     ("x_chain", chains.find_x_chain),
     ("xy_chain", chains.find_xy_chain),
     ("aic", chains.find_aic),
+    ("als_xz", als.find_als_xz),
+    ("als_xy_wing", als.find_als_xy_wing),
     ("forcing_chain", chains.find_forcing_chain),
     ("forcing_net", chains.find_forcing_net),
 ]

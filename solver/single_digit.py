@@ -1,7 +1,7 @@
-"""Single-digit patterns: skyscraper, two-string kite, empty rectangle.
+"""Single-digit patterns: skyscraper, two-string kite, empty rectangle, turbot fish.
 
 Technique write-ups: HoDoKu "Single Digit Patterns" (tech_sdp.php),
-SudokuWiki "Skyscraper", "2-String Kite", "Empty Rectangles". Each joins two
+SudokuWiki "Skyscraper", "2-String Kite", "Empty Rectangles", "Turbot Fish". Each joins two
 strong links (conjugate pairs) on one digit by a weak link; one of the two far
 ends must hold the digit, so cells that see both lose it.
 """
@@ -103,3 +103,29 @@ def find_empty_rectangle(board: Board) -> Iterator[Step]:
                                        text=f"Empty Rectangle: {digit} in box {b + 1} lies on row {er_row + 1} and "
                                             f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
                                             f"{cell_name(far)} it cannot be in {cell_name(target)}")
+
+
+def find_turbot_fish(board: Board) -> Iterator[Step]:
+    """Two conjugate pairs on one digit whose near ends see each other: one far end holds the digit.
+
+    HoDoKu's Turbot Fish: any strong - weak - strong chain of four cells on one
+    digit; skyscraper and two-string kite are its special cases and come first
+    in the ladder, so this finds the rest (for example links through boxes).
+    """
+    for digit in range(1, 10):
+        pairs = conjugate_pairs(board, digit)
+        for i, (h1, a1, b1) in enumerate(pairs):
+            for h2, a2, b2 in pairs[i + 1:]:
+                if len({a1, b1, a2, b2}) < 4:
+                    continue
+                for near1, far1 in ((a1, b1), (b1, a1)):
+                    for near2, far2 in ((a2, b2), (b2, a2)):
+                        if not sees(near1, near2):
+                            continue
+                        elims = _see_both(board, digit, far1, far2, {a1, b1, a2, b2})
+                        if elims:
+                            yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
+                                       houses=(h1, h2),
+                                       text=f"Turbot Fish: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                                            f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                                            f"{cell_name(far1)}, {cell_name(far2)} is {digit}")

@@ -5,7 +5,7 @@ candidates so that exactly one pattern exists; the expected result is worked
 out from the technique's definition in the comments, not taken from the code.
 """
 
-from solver import chains, fish, intersections, single_digit, subsets, uniqueness, wings
+from solver import als, chains, fish, intersections, single_digit, subsets, uniqueness, wings
 from solver.board import Board
 from solver.dlx import solve_unique
 from solver.grid import parse_puzzle
@@ -202,6 +202,17 @@ def test_empty_rectangle():
     assert step.eliminations == ((cell(7, 1), 7),)
 
 
+def test_turbot_fish():
+    # 5 in box 1 only at r1c1/r3c3 and in column 5 only at r3c5/r8c5 (a box link, so no skyscraper or kite).
+    # r3c3 sees r3c5, so r1c1 or r8c5 is 5; of the cells seeing both, r1c5 has lost 5 already: r8c1 loses it.
+    box = {cell(r, c) for r in range(3) for c in range(3)}
+    column = {cell(r, 4) for r in range(9)}
+    keep = set(range(81)) - (box - {cell(0, 0), cell(2, 2)}) - (column - {cell(2, 4), cell(7, 4)})
+    board = make_board(only={5: keep})
+    step = first(single_digit.find_turbot_fish, board)
+    assert step.eliminations == ((cell(7, 0), 5),)
+
+
 def test_xy_wing():
     board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (1, 3), cell(4, 0): (2, 3)})
     step = first(wings.find_xy_wing, board)
@@ -303,6 +314,46 @@ def test_xy_chain():
     board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (2, 3), cell(4, 4): (3, 4), cell(4, 8): (4, 1)})
     step = first(chains.find_xy_chain, board)
     assert elims(step) == [(cell(0, 8), 1), (cell(4, 0), 1)]
+
+
+def test_remote_pair():
+    # 1/2 cells r1c1 - r1c5 - r5c5 - r5c9 (each sees the next): r1c1 and r5c5 hold one digit, r1c5 and r5c9
+    # the other. 1 and 2 stay candidates elsewhere only in r5c1, r9c1 and r9c9. r5c1 sees r1c1 (column 1)
+    # and r5c9 (row 5): both digits go. r9c1 sees only r1c1, r9c9 only r5c9: they keep theirs.
+    chain = [cell(0, 0), cell(0, 4), cell(4, 4), cell(4, 8)]
+    keep = set(chain) | {cell(4, 0), cell(8, 0), cell(8, 8)}
+    board = make_board(only={1: keep, 2: keep}, cands={c: (1, 2) for c in chain})
+    step = first(chains.find_remote_pair, board)
+    assert elims(step) == [(cell(4, 0), 1), (cell(4, 0), 2)]
+
+
+def test_als_xz():
+    # A = r1c2 {1,3}, B = r1c1 + r5c1 {1,2,3} (column 1): 1 is restricted common (r1c2 sees r1c1), so one of
+    # them is locked and 3 is in r1c2 or r5c1; cells seeing both lose 3: r2c1, r3c1 (column 1 and box 1),
+    # r4c2, r5c2, r6c2 (column 2 and box 4).
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 1): (1, 3), cell(4, 0): (2, 3)})
+    step = first(als.find_als_xz, board)
+    assert elims(step) == [(cell(r, c), 3) for r, c in ((1, 0), (2, 0), (3, 1), (4, 1), (5, 1))]
+
+
+def test_als_xy_wing():
+    # Pivot C = r1c1 {1,2}; A = r1c5 {1,3} (restricted common 1, row 1); B = r2c2 + r2c3 {2,3,4}
+    # (restricted common 2, box 1). A or B holds 3 (r1c5 or r2c3): r1c2, r1c3 and r2c4..r2c6 lose it.
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (1, 3), cell(1, 1): (2, 4), cell(1, 2): (3, 4)})
+    step = first(als.find_als_xy_wing, board)
+    assert elims(step) == [(cell(0, 1), 3), (cell(0, 2), 3), (cell(1, 3), 3), (cell(1, 4), 3), (cell(1, 5), 3)]
+
+
+def test_doubly_linked_als_xz():
+    # A = r1c1 {1,2}, B = r1c4 {1,3} + r1c5 {2,3}: 1 and 2 are both restricted common, so both sets are locked
+    # and the three cells hold exactly 1, 2, 3. Every digit leaves the rest of row 1 (c2, c3, c6..c9), and 3,
+    # held by r1c4 or r1c5, also leaves the rest of box 2.
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 3): (1, 3), cell(0, 4): (2, 3)})
+    step = first(als.find_als_xz, board)
+    row = [cell(0, c) for c in (1, 2, 5, 6, 7, 8)]
+    box = [cell(r, c) for r in (1, 2) for c in (3, 4, 5)]
+    expected = sorted([(c, d) for c in row for d in (1, 2, 3)] + [(c, 3) for c in box])
+    assert "doubly linked" in step.text and elims(step) == expected
 
 
 def _aic_board():
