@@ -213,6 +213,25 @@ def find_aic(board: Board) -> Iterator[Step]:
     return find_chain(board, "aic")
 
 
+def _clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[int, int]]:
+    """Connected clusters of `cells` under `adjacency`, each two-coloured: {cell: 0 or 1}, neighbours differ
+    (on a bipartite cluster; otherwise some neighbours share a colour)."""
+    seen: set[int] = set()
+    for root in cells:
+        if root in seen:
+            continue
+        colour = {root: 0}
+        queue = [root]
+        while queue:
+            c = queue.pop()
+            for o in adjacency[c]:
+                if o not in colour:
+                    colour[o] = 1 - colour[c]
+                    queue.append(o)
+        seen |= set(colour)
+        yield colour
+
+
 def find_simple_colors(board: Board) -> Iterator[Step]:
     """Two-colour each cluster of conjugate pairs on one digit; a wrap or a trap eliminates."""
     cands = board.candidates
@@ -222,19 +241,7 @@ def find_simple_colors(board: Board) -> Iterator[Step]:
         for _, a, b in conjugate_pairs(board, d):
             adjacency.setdefault(a, []).append(b)
             adjacency.setdefault(b, []).append(a)
-        seen: set[int] = set()
-        for root in sorted(adjacency):
-            if root in seen:
-                continue
-            colour = {root: 0}
-            queue = [root]
-            while queue:
-                c = queue.pop()
-                for o in adjacency[c]:
-                    if o not in colour:
-                        colour[o] = 1 - colour[c]
-                        queue.append(o)
-            seen |= set(colour)
+        for colour in _clusters(sorted(adjacency), adjacency):
             if len(colour) < 4:
                 continue
             groups = [[c for c in colour if colour[c] == k] for k in (0, 1)]
@@ -271,19 +278,8 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
         if len(cells) < 4:
             continue
         members = set(cells)
-        seen: set[int] = set()
-        for root in cells:
-            if root in seen:
-                continue
-            colour = {root: 0}
-            queue = [root]
-            while queue:
-                c = queue.pop()
-                for o in PEERS[c]:
-                    if o in members and o not in colour:
-                        colour[o] = 1 - colour[c]
-                        queue.append(o)
-            seen |= set(colour)
+        adjacency = {c: [o for o in PEERS[c] if o in members] for c in cells}
+        for colour in _clusters(cells, adjacency):
             if len(colour) < 4 or any(colour[o] == colour[c] for c in colour for o in PEERS[c] if o in colour):
                 continue  # too short, or two cells that must differ are forced equal (a broken board)
             peers0 = set().union(*(PEERS[c] for c in colour if colour[c] == 0))
