@@ -30,11 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .board import Board
-from .grid import HOUSES, PEERS, cell_name, digits_of
+from .grid import HOUSES, PEER_BITS, cell_name, digits_of
 from .steps import Step
-
-#: PEER_SET[cell]: the 20 peers of a cell as an 81-bit set.
-PEER_SET = [sum(1 << p for p in PEERS[c]) for c in range(81)]
 
 
 def _cells(bits: int) -> list[int]:
@@ -104,7 +101,7 @@ def _collect_als(board: Board) -> list[AlmostLockedSet]:
                 holders[d] = sum(1 << c for c in with_d)
                 s = (1 << 81) - 1
                 for c in with_d:
-                    s &= PEER_SET[c]
+                    s &= PEER_BITS[c]
                 seen[d] = s
             found[cells] = AlmostLockedSet(cells, union[subset], h, holders, seen)
     return list(found.values())
@@ -128,7 +125,7 @@ def _collect_rccs(board: Board) -> list[tuple[int, int, list[int]]]:
     found: dict[tuple[int, int], list[int]] = {}
     for d in range(1, 10):
         bit = 1 << (d - 1)
-        with_d = digit_sets(board)[d]
+        with_d = board.digit_cells(d)
         index = by_holders[d]
         for i, s in enumerate(sets):
             if not s.digits & bit:
@@ -145,14 +142,8 @@ def _collect_rccs(board: Board) -> list[tuple[int, int, list[int]]]:
     return [(i, j, rcc) for (i, j), rcc in sorted(found.items())]
 
 
-def digit_sets(board: Board) -> list[int]:
-    """Per digit 1..9 (index 0 unused), the cells (81-bit set) that still have it as a candidate; cached."""
-    return board.cached("digit_sets", lambda b: [0] + [sum(1 << c for c in range(81) if b.candidates[c] >> (d - 1) & 1)
-                                                       for d in range(1, 10)])
-
-
 def _eliminate(board: Board, digit: int, targets: int) -> list[tuple[int, int]]:
-    return [(c, digit) for c in _cells(targets & digit_sets(board)[digit])]
+    return [(c, digit) for c in _cells(targets & board.digit_cells(digit))]
 
 
 def find_als_xz(board: Board) -> Iterator[Step]:
@@ -161,7 +152,7 @@ def find_als_xz(board: Board) -> Iterator[Step]:
     Doubly linked ALS (two RCCs) lock both sets and eliminate more; see the module docstring.
     """
     sets = almost_locked_sets(board)
-    with_digit = digit_sets(board)
+    with_digit = [0] + [board.digit_cells(d) for d in range(1, 10)]
     for i, j, rcc in restricted_commons(board):
         a, b = sets[i], sets[j]
         outside = ~(a.cells | b.cells)
@@ -188,7 +179,7 @@ def find_als_xz(board: Board) -> Iterator[Step]:
 def find_als_xy_wing(board: Board) -> Iterator[Step]:
     """Pivot ALS C with RCC x to A and RCC y to B: a digit z of A and B leaves cells seeing all its holders."""
     sets = almost_locked_sets(board)
-    with_digit = digit_sets(board)
+    with_digit = [0] + [board.digit_cells(d) for d in range(1, 10)]
     partners: dict[int, list[tuple[int, int]]] = {}
     for i, j, rcc in restricted_commons(board):
         for d in rcc:

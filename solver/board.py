@@ -40,6 +40,14 @@ class Board:
             self._cache[key] = [sum(1 << i for i, c in enumerate(house) if cands[c] & bit) for house in HOUSES]
         return self._cache[key]
 
+    def digit_cells(self, digit: int) -> int:
+        """The cells that still have `digit` as a candidate, as an 81-bit set; cached until the board changes."""
+        key = ("cells", digit)
+        if key not in self._cache:
+            bit = 1 << (digit - 1)
+            self._cache[key] = sum(1 << c for c, m in enumerate(self.candidates) if m & bit)
+        return self._cache[key]
+
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""
         self._cache.clear()

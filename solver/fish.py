@@ -39,16 +39,29 @@ def _feasible(union: int, size: int, finned: bool) -> bool:
     return union.bit_count() <= size + 3 and min((union & ~m).bit_count() for m in STACK_MASKS) <= size
 
 
-def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool, start: int = 0,
-               chosen: tuple = (), union: int = 0) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Combinations of `size` base lines that can still form a fish, pruned as they are built."""
-    if len(chosen) == size:
-        yield chosen, union
-        return
-    for i in range(start, len(lines) - (size - len(chosen)) + 1):
-        u = union | positions[lines[i]]
-        if _feasible(u, size, finned):
-            yield from _base_sets(lines, positions, size, finned, i + 1, chosen + (lines[i],), u)
+#: FEASIBLE[finned][size][union]: `_feasible` for every 9-bit union of cross positions, looked up while
+#: base lines are combined.
+FEASIBLE = {finned: {size: [_feasible(u, size, finned) for u in range(512)] for size in (2, 3, 4)}
+            for finned in (False, True)}
+
+
+def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool) -> list[tuple[tuple[int, ...], int]]:
+    """Combinations of `size` base lines that can still form a fish, pruned as they are built:
+    (base lines, union of their cross positions)."""
+    feasible = FEASIBLE[finned][size]
+    out: list[tuple[tuple[int, ...], int]] = []
+
+    def extend(start: int, chosen: tuple, union: int) -> None:
+        if len(chosen) == size:
+            out.append((chosen, union))
+            return
+        for i in range(start, len(lines) - (size - len(chosen)) + 1):
+            u = union | positions[lines[i]]
+            if feasible[u]:
+                extend(i + 1, chosen + (lines[i],), u)
+
+    extend(0, (), 0)
+    return out
 
 
 def _cell(line: int, x: int, rows: bool) -> int:

@@ -44,6 +44,8 @@ HOUSES_OF_CELL = [(row_of(c), 9 + column_of(c), 18 + box_of(c)) for c in range(8
 PEERS = [
     sorted({p for h in HOUSES_OF_CELL[c] for p in HOUSES[h]} - {c}) for c in range(81)
 ]
+#: PEER_BITS[cell]: the same 20 peers as an 81-bit set (bit p for cell p).
+PEER_BITS = [sum(1 << p for p in PEERS[c]) for c in range(81)]
 
 
 def digit_bit(digit: int) -> int:

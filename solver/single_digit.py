@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, cells_with, conjugate_pairs, sees
-from .grid import BOXES, box_of, cell_name, house_name
+from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name
 from .steps import Step
 
 
 def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int]) -> tuple[tuple[int, int], ...]:
-    bit = 1 << (digit - 1)
-    return tuple((c, digit) for c in range(81)
-                 if board.candidates[c] & bit and c not in exclude and sees(c, a) and sees(c, b))
+    """Candidates of `digit` in cells (not in `exclude`) that see both a and b."""
+    both = PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(digit)
+    if not both:
+        return ()
+    return tuple((c, digit) for c in range(81) if both >> c & 1 and c not in exclude)
 
 
 def find_skyscraper(board: Board) -> Iterator[Step]:
