@@ -154,7 +154,11 @@ def _chain_text(chain: list[int]) -> str:
 
 
 def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
-    """Alternating chains of one kind (``x_chain``, ``xy_chain`` or ``aic``) that eliminate.
+    """The alternating chain of one kind (``x_chain``, ``xy_chain`` or ``aic``) that eliminates the most.
+
+    As HoDoKu's chain finders do, every start is searched and the chain with
+    the most eliminations is reported (ties: the shorter chain, then the
+    earlier start); for each start and end only the shortest chain counts.
 
     Parameters
     ----------
@@ -167,14 +171,16 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     Yields
     ------
     Step
-        Chains of at least three links, short ones first: every start is
-        searched for chains of up to 5 links before any longer chain is tried.
+        At most one: a chain of at least three links. Short chains are
+        preferred outright: longer ones (up to `max_length`) are only
+        searched when no chain of up to 5 links eliminates anything.
     """
     graph = board.cached("links", LinkGraph)
     strong, weak = _links(graph, kind)
     weak_any = _links(graph, "aic")[1]
     starts = [n for n in _bits(graph.nodes) if strong[n]]
     for limit in (5, max_length):
+        best = None  # (eliminations, -depth, start, end, layers)
         for start in starts:
             layers = _chain_layers(start, strong, weak, limit + 1)
             victims_of_start = weak_any[start]
@@ -183,19 +189,55 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
                     if end == start:
                         continue
                     victims = victims_of_start & weak_any[end] & ~(1 << end)
-                    if not victims:
+                    closes = kind == "aic" and weak_any[end] >> start & 1
+                    if not victims and not closes:
                         continue
                     chain = _trace(layers, depth, end, strong, weak)
+                    if closes:
+                        victims = _loop_victims(chain, graph)
+                    if not victims or (best is not None and (victims.bit_count(), -depth) <= best[:3:2]):
+                        continue
                     if len(set(c // 9 for c in chain)) < 2:
                         continue
-                    elims = tuple((v // 9, v % 9 + 1) for v in _bits(victims))
-                    title = {"x_chain": "X-Chain", "xy_chain": "XY-Chain", "aic": "AIC"}[kind]
-                    yield Step(kind, eliminations=elims, cells=tuple(dict.fromkeys(n // 9 for n in chain)),
-                               text=f"{title}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, "
-                                    f"so {', '.join(node_name(v) for v in _bits(victims))} "
-                                    f"{'is' if len(elims) == 1 else 'are'} false",
-                               extra={"chain": tuple(chain)})
-                    return
+                    best = (victims.bit_count(), bool(closes), -depth, victims, chain)
+        if best is None:
+            continue
+        _, loop, _, victims, chain = best
+        start, end = chain[0], chain[-1]
+        elims = tuple((v // 9, v % 9 + 1) for v in _bits(victims))
+        removed = f"so {', '.join(node_name(v) for v in _bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
+        if loop:
+            yield Step("continuous_nice_loop", eliminations=elims, cells=tuple(dict.fromkeys(n // 9 for n in chain)),
+                       text=f"Continuous Nice Loop: {_chain_text(chain)} - {node_name(start)}; every link holds "
+                            f"both ways, {removed}",
+                       extra={"chain": tuple(chain)})
+            return
+        title = {"x_chain": "X-Chain", "xy_chain": "XY-Chain", "aic": "AIC"}[kind]
+        yield Step(kind, eliminations=elims, cells=tuple(dict.fromkeys(n // 9 for n in chain)),
+                   text=f"{title}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}",
+                   extra={"chain": tuple(chain)})
+        return
+
+
+def _loop_victims(chain: list[int], graph: LinkGraph) -> int:
+    """Candidates removed by a continuous loop (`chain` closed by a weak link from its end to its start).
+
+    Around such a loop exactly one node of every linked pair is true (the
+    even nodes or the odd ones), so each pair acts as a conjugate pair:
+    other candidates of a shared cell go, and the shared digit leaves cells
+    that see both. Source: HoDoKu "Nice Loops" (tech_chains.php).
+    """
+    if len(set(chain)) != len(chain):
+        return 0  # a node both true and false: only a broken board gives such a loop
+    victims = 0
+    for u, v in zip(chain, chain[1:] + chain[:1]):
+        if u // 9 == v // 9:
+            victims |= graph.weak_cell[u] & ~(1 << v)
+        elif u % 9 == v % 9:
+            victims |= graph.weak_house[u] & graph.weak_house[v]
+    for n in chain:
+        victims &= ~(1 << n)
+    return victims
 
 
 def find_x_chain(board: Board) -> Iterator[Step]:

@@ -51,6 +51,7 @@ LADDER: list[tuple[str, Finder]] = [
     ("unique_rectangle_4", uniqueness.find_unique_rectangle_4),
     ("unique_rectangle_5", uniqueness.find_unique_rectangle_5),
     ("unique_rectangle_6", uniqueness.find_unique_rectangle_6),
+    ("hidden_rectangle", uniqueness.find_hidden_rectangle),
     ("bug_plus_1", uniqueness.find_bug_plus_1),
     ("finned_x_wing", fish.find_finned_x_wing),
     ("finned_swordfish", fish.find_finned_swordfish),
@@ -88,7 +89,7 @@ class LogicResult:
 
 
 #: Techniques that are sound only when the puzzle has exactly one solution.
-UNIQUENESS_TECHNIQUES = {f"unique_rectangle_{k}" for k in range(1, 7)} | {"bug_plus_1"}
+UNIQUENESS_TECHNIQUES = {f"unique_rectangle_{k}" for k in range(1, 7)} | {"hidden_rectangle", "bug_plus_1"}
 
 
 def next_step(board: Board, ladder: list[tuple[str, Finder]] | None = None,

@@ -1,4 +1,4 @@
-"""Uniqueness: unique rectangles types 1-6 and BUG+1.
+"""Uniqueness: unique rectangles types 1-6, hidden rectangle and BUG+1.
 
 Technique write-ups: HoDoKu "Uniqueness" (tech_ur.php), SudokuWiki "Unique
 Rectangles" and "BUG". A puzzle with exactly one solution can never reach a
@@ -167,6 +167,32 @@ def find_unique_rectangle_5(board: Board) -> Iterator[Step]:
 def find_unique_rectangle_6(board: Board) -> Iterator[Step]:
     """Diagonal floor: a digit confined to the rectangle in both rows and columns leaves the roof cells."""
     return _ur(board, 6)
+
+
+def find_hidden_rectangle(board: Board) -> Iterator[Step]:
+    """A floor corner holds only a/b; if a is a conjugate pair along both lines through the opposite corner D
+    (each time with a rectangle corner), D is not b.
+
+    HoDoKu "Hidden Rectangle" (tech_ur.php). Were D b, both corners that share a
+    line with D would be a, the floor corner b, and the four corners a deadly
+    pattern.
+    """
+    cands = board.candidates
+    for cells, a, b in _rectangles(board):
+        ab = (1 << (a - 1)) | (1 << (b - 1))
+        for i, floor in enumerate(cells):
+            if cands[floor] != ab:
+                continue
+            # Corners are TL, TR, BL, BR: index ^ 3 is diagonal, ^ 1 shares the row, ^ 2 the column.
+            d, row_mate, column_mate = cells[i ^ 3], cells[i ^ 2], cells[i ^ 1]
+            for x, y in ((a, b), (b, a)):
+                row = cells_with(cands, ROWS[d // 9], x)
+                column = cells_with(cands, COLUMNS[d % 9], x)
+                if sorted(row) == sorted((d, row_mate)) and sorted(column) == sorted((d, column_mate)):
+                    yield Step("hidden_rectangle", eliminations=((d, y),), cells=cells,
+                               text=f"Hidden Rectangle: {', '.join(cell_name(c) for c in cells)} would be a deadly "
+                                    f"pattern on {a}/{b}; {cell_name(floor)} holds only {a}/{b} and {x} is locked to "
+                                    f"the rectangle in both lines through {cell_name(d)}, so {cell_name(d)} is not {y}")
 
 
 def find_bug_plus_1(board: Board) -> Iterator[Step]:

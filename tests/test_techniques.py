@@ -272,6 +272,16 @@ def test_unique_rectangle_6():
     assert elims(step) == [(UR[1], 1), (UR[2], 1)]
 
 
+def test_hidden_rectangle():
+    # Rectangle r1c1, r1c4, r2c1, r2c4 (boxes 1 and 2) on 1/2; r1c1 holds only 1/2. In row 2, 1 fits only
+    # r2c1 and r2c4; in column 4 only r1c4 and r2c4. If r2c4 were 2, r2c1 and r1c4 would be 1, r1c1 2: deadly.
+    keep = set(range(81)) - ({cell(1, c) for c in range(9)} - {cell(1, 0), cell(1, 3)}) \
+        - ({cell(r, 3) for r in range(9)} - {cell(0, 3), cell(1, 3)})
+    board = make_board(only={1: keep}, cands={cell(0, 0): (1, 2)})
+    step = first(uniqueness.find_hidden_rectangle, board)
+    assert step.eliminations == ((cell(1, 3), 2),)
+
+
 def test_simple_colors_trap():
     keep = _cols_only({0: {0, 6}, 5: {2, 6}}) & _rows_only({6: {0, 5}})
     board = make_board(only={8: keep})
@@ -367,6 +377,19 @@ def _aic_board():
 def test_aic():
     step = first(chains.find_aic, _aic_board())
     assert step.eliminations == ((0, 9),)
+
+
+def test_continuous_nice_loop():
+    # Bivalue cells r1c1 {1,2}, r1c5 {2,3}, r5c5 {3,4}, r5c1 {4,1} close a loop:
+    # 1r1c1 = 2r1c1 - 2r1c5 = 3r1c5 - 3r5c5 = 4r5c5 - 4r5c1 = 1r5c1 - 1r1c1. Each weak link becomes strong:
+    # 2 leaves the rest of row 1, 3 the rest of column 5, 4 the rest of row 5, 1 the rest of column 1.
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (2, 3), cell(4, 4): (3, 4), cell(4, 0): (4, 1)})
+    step = first(chains.find_aic, board)
+    expected = sorted([(cell(0, c), 2) for c in range(9) if c not in (0, 4)]
+                      + [(cell(r, 4), 3) for r in range(9) if r not in (0, 4)]
+                      + [(cell(4, c), 4) for c in range(9) if c not in (0, 4)]
+                      + [(cell(r, 0), 1) for r in range(9) if r not in (0, 4)])
+    assert step.technique == "continuous_nice_loop" and elims(step) == expected
 
 
 def test_forcing_chain_contradiction():
