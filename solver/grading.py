@@ -60,6 +60,7 @@ TECHNIQUES: dict[str, tuple[int, str]] = {
     "bug_plus_1": (100, "medium"),
     "simple_colors": (150, "hard"),
     "remote_pair": (110, "hard"),
+    "sue_de_coq": (250, "unfair"),
     "x_chain": (260, "unfair"),
     "xy_chain": (260, "unfair"),
     "aic": (280, "unfair"),

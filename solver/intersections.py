@@ -1,15 +1,17 @@
-"""Intersections: locked candidates (pointing and claiming).
+"""Intersections: locked candidates (pointing and claiming) and Sue de Coq.
 
-Technique write-ups: HoDoKu "Intersections" (tech_intersections.php),
-SudokuWiki "Pointing Pairs, Pointing Triples" and "Box/Line Reduction".
+Technique write-ups: HoDoKu "Intersections" (tech_intersections.php) and
+"Sue de Coq" (tech_misc.php), SudokuWiki "Pointing Pairs, Pointing Triples",
+"Box/Line Reduction" and "Sue de Coq".
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 
 from .board import Board, cells_with
-from .grid import HOUSES, box_of, house_name
+from .grid import HOUSES, box_of, cell_name, digits_of, house_name
 from .steps import Step
 
 
@@ -52,3 +54,72 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
 
 
 __all__ = ["find_locked_candidates_pointing", "find_locked_candidates_claiming"]
+
+
+def _subsets(cells: list[int], cands: list[int]) -> list[tuple[tuple[int, ...], int]]:
+    """Every non-empty subset of `cells` with the union of its candidate masks."""
+    out = []
+    for size in range(1, len(cells) + 1):
+        for group in combinations(cells, size):
+            mask = 0
+            for c in group:
+                mask |= cands[c]
+            out.append((group, mask))
+    return out
+
+
+def find_sue_de_coq(board: Board) -> Iterator[Step]:
+    """Sue de Coq: intersection cells C of a line and a box, cells L from the rest of the line and B from the
+    rest of the box, L's and B's digits disjoint, C + L + B holding exactly as many digits as cells.
+
+    HoDoKu "Sue de Coq" (tech_misc.php), SudokuWiki "Sue de Coq". C has at
+    least two more digits than cells. No L cell shares a house with a B cell
+    on a common digit (their digits are disjoint), so all the cells hold
+    different digits: each digit of the set is in exactly one of them. A
+    digit that B lacks lies in C or L, both in the line: it leaves the rest
+    of the line; a digit that L lacks leaves the rest of the box.
+    """
+    cands = board.candidates
+    for line in range(18):
+        for b in sorted({box_of(c) for c in HOUSES[line]}):
+            box = 18 + b
+            inside = [c for c in HOUSES[line] if box_of(c) == b and cands[c]]
+            line_rest = [c for c in HOUSES[line] if box_of(c) != b and cands[c]]
+            box_rest = [c for c in HOUSES[box] if c not in HOUSES[line] and cands[c]]
+            if len(inside) < 2 or not line_rest or not box_rest:
+                continue
+            line_groups = _subsets(line_rest, cands)
+            box_groups = _subsets(box_rest, cands)
+            for size in (2, 3):
+                for core in combinations(inside, size):
+                    v = 0
+                    for c in core:
+                        v |= cands[c]
+                    if v.bit_count() < size + 2:
+                        continue
+                    for lgroup, vl in line_groups:
+                        if not vl & v or (v | vl).bit_count() > size + len(lgroup) + len(box_rest):
+                            continue
+                        for bgroup, vb in box_groups:
+                            if vb & vl or not vb & v:
+                                continue
+                            digits = v | vl | vb
+                            if digits.bit_count() != size + len(lgroup) + len(bgroup):
+                                continue
+                            used = set(core) | set(lgroup) | set(bgroup)
+                            elims = [(c, d) for d in digits_of(digits & ~vb) for c in cells_with(cands, HOUSES[line], d)
+                                     if c not in used]
+                            elims += [(c, d) for d in digits_of(digits & ~vl) for c in cells_with(cands, HOUSES[box], d)
+                                      if c not in used]
+                            if elims:
+                                yield Step("sue_de_coq", eliminations=tuple(sorted(set(elims))),
+                                           cells=tuple(sorted(used)), houses=(line, box),
+                                           text=f"Sue de Coq: {', '.join(cell_name(c) for c in core)} "
+                                                f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
+                                                f"({_digit_list(vl)}) in {house_name(line)} and "
+                                                f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
+                                                f"{house_name(box)} hold {_digit_list(digits)}, one each")
+
+
+def _digit_list(mask: int) -> str:
+    return "/".join(map(str, digits_of(mask)))

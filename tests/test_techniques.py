@@ -140,6 +140,18 @@ def _rows_only(row_cols):
     return keep
 
 
+def test_sue_de_coq():
+    # C = r1c1 {1,2,3} + r1c2 {1,2,4} (row 1 and box 1, four digits in two cells), L = r1c5 {1,2} in row 1,
+    # B = r2c1 {3,4} in box 1; L and B share no digit, and the four cells hold exactly 1-4, one each.
+    # 1 and 2 (not in B) stay in row 1's C and L cells: they leave the rest of row 1. 3 and 4 (not in L) stay in
+    # box 1's C and B cells: they leave the rest of box 1. r1c3 is in both.
+    board = make_board(cands={cell(0, 0): (1, 2, 3), cell(0, 1): (1, 2, 4), cell(0, 4): (1, 2), cell(1, 0): (3, 4)})
+    step = first(intersections.find_sue_de_coq, board)
+    row = [cell(0, c) for c in (2, 3, 5, 6, 7, 8)]
+    box = [cell(0, 2), cell(1, 1), cell(1, 2), cell(2, 0), cell(2, 1), cell(2, 2)]
+    assert elims(step) == sorted([(c, d) for c in row for d in (1, 2)] + [(c, d) for c in box for d in (3, 4)])
+
+
 def test_x_wing():
     board = make_board(only={5: _rows_only({0: {1, 6}, 4: {1, 6}})})
     step = first(fish.find_x_wing, board)
