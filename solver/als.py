@@ -173,7 +173,8 @@ def find_als_xz(board: Board) -> Iterator[Step]:
             yield Step("als_xz", eliminations=tuple(sorted(set(elims))), cells=tuple(_cells(a.cells | b.cells)),
                        houses=(a.house, b.house),
                        text=f"ALS-XZ: A = {a.name()}, B = {b.name()}, restricted common {links}"
-                            + (" (doubly linked: both sets are locked)" if len(rcc) >= 2 else ""))
+                            + ("; doubly linked, so both sets are locked" if len(rcc) >= 2 else
+                               f"; A or B holds {' and '.join(str(d) for d in sorted({d for _, d in elims}))}"))
 
 
 def find_als_xy_wing(board: Board) -> Iterator[Step]:
