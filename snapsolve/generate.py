@@ -36,6 +36,16 @@ def write_pages(puzzles, level: str, path: Path, per_page: int) -> list[Path]:
 def run(args: argparse.Namespace) -> int:
     """Generate and write; exit status 0, 1 when the level could not be reached."""
     fmt = args.format or (args.output.suffix.lstrip(".").lower() if args.output else "txt")
+    problem = None
+    if args.count < 1:
+        problem = "--count must be at least 1"
+    elif args.max_givens is not None and args.max_givens < 17:
+        problem = "--max-givens must be at least 17: no puzzle with 16 givens has one solution (McGuire et al., 2012)"
+    elif args.max_givens is not None and args.symmetric:
+        problem = "--max-givens does not combine with --symmetric"
+    if problem:
+        print(f"snapsolve generate: {problem}", file=sys.stderr)
+        return 2
     if fmt not in ("txt", "json", "png", "pdf"):
         print(f"snapsolve: unknown format {fmt!r} (use txt, json, png or pdf)", file=sys.stderr)
         return 2

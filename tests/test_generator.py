@@ -107,3 +107,18 @@ def test_alternative_solution_agrees_with_counting():
             if witness is not None:
                 assert witness != solution and all(witness[c] == trial[c] for c in range(81) if trial[c])
                 assert search_solutions(witness, limit=2) == [witness]
+
+
+def test_generate_max_givens_command(capsys):
+    """--minimal --max-givens 22 gives minimal puzzles with at most 22 givens at the level; impossible or
+    contradictory requests end with a one-line error and exit 2."""
+    assert main(["generate", "--level", "hard", "--count", "2", "--minimal", "--max-givens", "22", "--seed", "4",
+                 "--format", "json"]) == 0
+    for obj in (json.loads(l) for l in capsys.readouterr().out.splitlines()):
+        givens = parse_puzzle(obj["puzzle"])
+        assert obj["level"] == "hard" and obj["givens"] <= 22
+        assert len(search_solutions(givens, limit=2)) == 1
+    for bad in (["--max-givens", "16"], ["--max-givens", "22", "--symmetric"], ["--count", "0"]):
+        assert main(["generate", "--level", "easy", *bad]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("snapsolve generate:") and "\n" not in err
