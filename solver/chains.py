@@ -1,4 +1,4 @@
-"""Coloring and chains: simple_colors, remote_pair, x_chain, xy_chain, aic, forcing_chain.
+"""Coloring and chains: simple_colors, multi_colors, remote_pair, x_chain, xy_chain, aic, forcing_chain.
 
 Technique write-ups: HoDoKu "Coloring" (tech_col.php), "Chains and Loops"
 (tech_chains.php) and "Forcing Chains" (tech_fc.php); SudokuWiki "Simple
@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, conjugate_pairs
-from .grid import HOUSES, PEERS, cell_name, digits_of
+from .grid import HOUSES, PEER_BITS, PEERS, cell_name, digits_of
 from .steps import Step
 
 
@@ -303,6 +303,61 @@ def find_simple_colors(board: Board) -> Iterator[Step]:
                            text=f"Simple Colors (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
                                 f"of the {d} cluster, and one colour is {d}")
                 return
+
+
+def find_multi_colors(board: Board) -> Iterator[Step]:
+    """Two clusters of conjugate pairs on one digit, each two-coloured, that see each other.
+
+    HoDoKu "Coloring" (tech_col.php), SudokuWiki "Multi-Colouring". In each
+    cluster exactly one colour holds the digit. Type 1: a colour whose cells
+    see both colours of the other cluster is false (were it true, both would
+    be false). Type 2: when a cell of colour X sees a cell of colour Y of the
+    other cluster, X and Y are not both true, so the opposite colour of X or
+    that of Y is true: cells seeing both opposites lose the digit.
+    """
+    for d in range(1, 10):
+        adjacency: dict[int, list[int]] = {}
+        for _, a, b in conjugate_pairs(board, d):
+            adjacency.setdefault(a, []).append(b)
+            adjacency.setdefault(b, []).append(a)
+        clusters = []
+        for colour in _clusters(sorted(adjacency), adjacency):
+            groups = [sorted(c for c in colour if colour[c] == k) for k in (0, 1)]
+            sight = [0, 0]  # cells (81-bit sets) that see a cell of each colour
+            for k in (0, 1):
+                for c in groups[k]:
+                    sight[k] |= PEER_BITS[c]
+            clusters.append((groups, sight, sum(1 << c for c in colour)))
+        digit_cells = board.digit_cells(d)
+        for i, (g1, s1, members1) in enumerate(clusters):
+            for j, (g2, s2, members2) in enumerate(clusters):
+                if i == j:
+                    continue
+                bits1 = [sum(1 << c for c in g1[k]) for k in (0, 1)]
+                bits2 = [sum(1 << c for c in g2[k]) for k in (0, 1)]
+                for x in (0, 1):
+                    # Type 1: colour x of cluster 1 sees both colours of cluster 2.
+                    if s2[0] & bits1[x] and s2[1] & bits1[x]:
+                        yield Step("multi_colors", eliminations=tuple((c, d) for c in g1[x]),
+                                   cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
+                                   text=f"Multi-Colors (type 1): {', '.join(cell_name(c) for c in g1[x])} see both "
+                                        f"colours of another {d} cluster, so none of them is {d}")
+                        return
+                    if j < i:
+                        continue
+                    for y in (0, 1):
+                        # Type 2: colour x of cluster 1 sees colour y of cluster 2.
+                        if not s1[x] & bits2[y]:
+                            continue
+                        targets = s1[1 - x] & s2[1 - y] & digit_cells & ~members1 & ~members2
+                        if targets:
+                            elims = tuple((c, d) for c in range(81) if targets >> c & 1)
+                            yield Step("multi_colors", eliminations=elims,
+                                       cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
+                                       text=f"Multi-Colors (type 2): a {d} of one colour sees a {d} of a colour of "
+                                            f"another cluster, so one of their opposite colours holds {d}: "
+                                            f"{', '.join(cell_name(c) for c, _ in elims)} lose it")
+                            return
 
 
 def find_remote_pair(board: Board) -> Iterator[Step]:

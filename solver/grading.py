@@ -59,6 +59,7 @@ TECHNIQUES: dict[str, tuple[int, str]] = {
     "hidden_rectangle": (100, "hard"),
     "bug_plus_1": (100, "medium"),
     "simple_colors": (150, "hard"),
+    "multi_colors": (200, "hard"),
     "remote_pair": (110, "hard"),
     "sue_de_coq": (250, "unfair"),
     "x_chain": (260, "unfair"),

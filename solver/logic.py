@@ -57,6 +57,7 @@ LADDER: list[tuple[str, Finder]] = [
     ("finned_swordfish", fish.find_finned_swordfish),
     ("finned_jellyfish", fish.find_finned_jellyfish),
     ("simple_colors", chains.find_simple_colors),
+    ("multi_colors", chains.find_multi_colors),
     ("sue_de_coq", intersections.find_sue_de_coq),
     ("x_chain", chains.find_x_chain),
     ("xy_chain", chains.find_xy_chain),

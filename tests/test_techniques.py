@@ -338,6 +338,15 @@ def test_xy_chain():
     assert elims(step) == [(cell(0, 8), 1), (cell(4, 0), 1)]
 
 
+def test_multi_colors():
+    # 7 in column 1 only at r1c1/r5c1 and in row 2 only at r2c3/r2c8: two clusters. r1c1 sees r2c3 (box 1),
+    # so they are not both 7 and one of their partners r5c1, r2c8 is: r5c8, seeing both, loses 7.
+    keep = _cols_only({0: {0, 4}}) & _rows_only({1: {2, 7}})
+    board = make_board(only={7: keep})
+    step = first(chains.find_multi_colors, board)
+    assert step.eliminations == ((cell(4, 7), 7),)
+
+
 def test_remote_pair():
     # 1/2 cells r1c1 - r1c5 - r5c5 - r5c9 (each sees the next): r1c1 and r5c5 hold one digit, r1c5 and r5c9
     # the other. 1 and 2 stay candidates elsewhere only in r5c1, r9c1 and r9c9. r5c1 sees r1c1 (column 1)
