@@ -45,6 +45,28 @@ FEASIBLE = {finned: {size: [_feasible(u, size, finned) for u in range(512)] for 
             for finned in (False, True)}
 
 
+def _finned_covers(size: int, union: int) -> list[tuple[int, int, int]]:
+    """Ways to split cross positions `union` into `size` cover lines and fins inside one stack:
+    (stack mask, cover mask, fin mask). Fins lie in one box, so in one stack of cross positions, and every
+    position outside that stack must be a cover line."""
+    out = []
+    for stack in range(3):
+        stack_mask = 0b111 << (3 * stack)
+        required = union & ~stack_mask
+        need = size - required.bit_count()
+        optional = [x for x in range(3 * stack, 3 * stack + 3) if union >> x & 1]
+        if need < 0 or need >= len(optional):
+            continue
+        for chosen in combinations(optional, need):
+            cover_mask = required | sum(1 << x for x in chosen)
+            out.append((stack_mask, cover_mask, union & ~cover_mask))
+    return out
+
+
+#: FINNED_COVERS[size][union]: `_finned_covers` for every 9-bit union, looked up per base set.
+FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in (2, 3, 4)}
+
+
 def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool) -> list[tuple[tuple[int, ...], int]]:
     """Combinations of `size` base lines that can still form a fish, pruned as they are built:
     (base lines, union of their cross positions)."""
@@ -86,34 +108,23 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                     continue
                 if count <= size or count > size + 3:
                     continue
-                # Fins lie in one box, so in one stack (of cross positions): every
-                # position outside that stack must be a cover line.
-                for stack in range(3):
-                    stack_mask = 0b111 << (3 * stack)
-                    required = union & ~stack_mask
-                    need = size - required.bit_count()
-                    optional = [x for x in range(3 * stack, 3 * stack + 3) if union >> x & 1]
-                    if need < 0 or need >= len(optional):
+                for stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
+                    fin_lines = [b for b in base if positions[b] & fin_x]
+                    band = fin_lines[0] // 3
+                    if any(b // 3 != band for b in fin_lines):
                         continue
-                    for chosen in combinations(optional, need):
-                        cover_mask = required | sum(1 << x for x in chosen)
-                        fin_x = union & ~cover_mask
-                        fin_lines = [b for b in base if positions[b] & fin_x]
-                        band = fin_lines[0] // 3
-                        if any(b // 3 != band for b in fin_lines):
-                            continue
-                        # Eliminations can only be in the fin box: other lines of the fin's
-                        # band, in cover lines of the fin's stack.
-                        target = cover_mask & stack_mask
-                        if not any(positions[l] & target for l in range(3 * band, 3 * band + 3) if l not in base):
-                            continue
-                        if any(not positions[b] & cover_mask for b in base):
-                            continue
-                        fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
-                        sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
-                        name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
-                        yield from _fish_step(board, digit, rows, base, cover_mask, box_of(fins[0]) + 1, name,
-                                              positions, fins)
+                    # Eliminations can only be in the fin box: other lines of the fin's
+                    # band, in cover lines of the fin's stack.
+                    target = cover_mask & stack_mask
+                    if not any(positions[l] & target for l in range(3 * band, 3 * band + 3) if l not in base):
+                        continue
+                    if any(not positions[b] & cover_mask for b in base):
+                        continue
+                    fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
+                    sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
+                    name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
+                    yield from _fish_step(board, digit, rows, base, cover_mask, box_of(fins[0]) + 1, name,
+                                          positions, fins)
 
 
 def _fish_step(board, digit, rows, base, cover_mask, fin_box, name, positions, fins=()) -> Iterator[Step]:
