@@ -31,12 +31,24 @@ from .grid import HOUSES, PEER_BITS, PEERS, cell_name, digits_of
 from .steps import Step
 
 
-def _bits(x: int) -> Iterator[int]:
+def _bits(x: int) -> list[int]:
     """Indices of the set bits of x, ascending."""
+    out = []
     while x:
         low = x & -x
-        yield low.bit_length() - 1
+        out.append(low.bit_length() - 1)
         x ^= low
+    return out
+
+
+def _union(table: list[int], nodes: int) -> int:
+    """OR of table[n] over the set bits n of `nodes` (one layer of a breadth-first chain search)."""
+    out = 0
+    while nodes:
+        low = nodes & -nodes
+        out |= table[low.bit_length() - 1]
+        nodes ^= low
+    return out
 
 
 def node_name(n: int) -> str:
@@ -117,10 +129,7 @@ def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: in
     seen_true, seen_false = 0, 1 << start
     frontier = 1 << start
     for depth in range(1, max_layers):
-        nxt = 0
-        table = strong if depth % 2 else weak
-        for n in _bits(frontier):
-            nxt |= table[n]
+        nxt = _union(strong if depth % 2 else weak, frontier)
         if depth % 2:
             nxt &= ~seen_true
             seen_true |= nxt
@@ -396,15 +405,9 @@ def _implications(node: int, graph: LinkGraph, strong: list[int], weak: list[int
     true, false = 1 << node, 0
     frontier_true, frontier_false = true, 0
     while frontier_true or frontier_false:
-        new_false = 0
-        for n in _bits(frontier_true):
-            new_false |= weak[n]
-        new_false &= ~false
+        new_false = _union(weak, frontier_true) & ~false
         false |= new_false
-        new_true = 0
-        for n in _bits(new_false):
-            new_true |= strong[n]
-        new_true &= ~true
+        new_true = _union(strong, new_false) & ~true
         true |= new_true
         frontier_true, frontier_false = new_true, new_false
         if true & false:
@@ -440,7 +443,7 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
                 break
         common_true &= ~sum(1 << n for n in nodes)
         if common_true:
-            p = next(_bits(common_true))
+            p = _bits(common_true)[0]
             yield Step(technique, placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
                        text=f"{title}: {label} leads to {node_name(p)}, so it is true")
             return
@@ -471,7 +474,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     for n in _bits(graph.nodes):
         t, f = implied(n)
         if t & f:
-            clash = next(_bits(t & f))
+            clash = _bits(t & f)[0]
             yield Step("forcing_chain", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
                        text=f"Forcing Chain (contradiction): if {node_name(n)} were true, {node_name(clash)} would be "
                             f"both true and false, so {node_name(n)} is false")
