@@ -97,15 +97,19 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
                         v |= cands[c]
                     if v.bit_count() < size + 2:
                         continue
+                    # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
+                    # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
+                    by_excess: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+                    for bgroup, vb in box_groups:
+                        if vb & v:
+                            by_excess.setdefault(len(bgroup) - (vb & ~v).bit_count(), []).append((bgroup, vb))
                     for lgroup, vl in line_groups:
-                        if not vl & v or (v | vl).bit_count() > size + len(lgroup) + len(box_rest):
+                        if not vl & v:
                             continue
-                        for bgroup, vb in box_groups:
-                            if vb & vl or not vb & v:
+                        for bgroup, vb in by_excess.get((v | vl).bit_count() - size - len(lgroup), ()):
+                            if vb & vl:
                                 continue
                             digits = v | vl | vb
-                            if digits.bit_count() != size + len(lgroup) + len(bgroup):
-                                continue
                             used = set(core) | set(lgroup) | set(bgroup)
                             elims = [(c, d) for d in digits_of(digits & ~vb) for c in cells_with(cands, HOUSES[line], d)
                                      if c not in used]
