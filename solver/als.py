@@ -30,17 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .board import Board
-from .grid import HOUSES, PEER_BITS, cell_name, digits_of
+from .grid import HOUSES, PEER_BITS, cell_name, digits_of, set_bits
 from .steps import Step
-
-
-def _cells(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 @dataclass(frozen=True)
@@ -69,7 +60,7 @@ class AlmostLockedSet:
 
     def name(self) -> str:
         """E.g. ``r1c2,r1c5 {1,4,7}``."""
-        return (",".join(cell_name(c) for c in _cells(self.cells))
+        return (",".join(cell_name(c) for c in set_bits(self.cells))
                 + " {" + ",".join(map(str, digits_of(self.digits))) + "}")
 
 
@@ -93,7 +84,7 @@ def _collect_als(board: Board) -> list[AlmostLockedSet]:
             cell_set[subset] = cells = cell_set[subset ^ low] | 1 << newest
             if union[subset].bit_count() != subset.bit_count() + 1 or cells in found:
                 continue
-            members = _cells(cells)
+            members = set_bits(cells)
             holders, seen = {}, {}
             for d in digits_of(union[subset]):
                 bit = 1 << (d - 1)
@@ -143,7 +134,7 @@ def _collect_rccs(board: Board) -> list[tuple[int, int, list[int]]]:
 
 
 def _eliminate(board: Board, digit: int, targets: int) -> list[tuple[int, int]]:
-    return [(c, digit) for c in _cells(targets & board.digit_cells(digit))]
+    return [(c, digit) for c in set_bits(targets & board.digit_cells(digit))]
 
 
 def find_als_xz(board: Board) -> Iterator[Step]:
@@ -170,7 +161,7 @@ def find_als_xz(board: Board) -> Iterator[Step]:
                     elims += _eliminate(board, z, a.seen_by_all[z] & b.seen_by_all[z] & outside)
         if elims:
             links = "/".join(map(str, rcc))
-            yield Step("als_xz", eliminations=tuple(sorted(set(elims))), cells=tuple(_cells(a.cells | b.cells)),
+            yield Step("als_xz", eliminations=tuple(sorted(set(elims))), cells=tuple(set_bits(a.cells | b.cells)),
                        houses=(a.house, b.house),
                        text=f"ALS-XZ: A = {a.name()}, B = {b.name()}, restricted common {links}"
                             + ("; doubly linked, so both sets are locked" if len(rcc) >= 2 else
@@ -203,7 +194,7 @@ def find_als_xy_wing(board: Board) -> Iterator[Step]:
                         elims += _eliminate(board, z, a.seen_by_all[z] & b.seen_by_all[z])
                 if elims:
                     yield Step("als_xy_wing", eliminations=tuple(sorted(elims)),
-                               cells=tuple(_cells(a.cells | b.cells | c.cells)), houses=(c.house, a.house, b.house),
+                               cells=tuple(set_bits(a.cells | b.cells | c.cells)), houses=(c.house, a.house, b.house),
                                text=f"ALS-XY-Wing: pivot C = {c.name()}, A = {a.name()} (restricted common {x}), "
                                     f"B = {b.name()} (restricted common {y}); A or B holds "
                                     + " and ".join(map(str, digits_of(zs))))

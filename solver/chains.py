@@ -27,18 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, conjugate_pairs
-from .grid import HOUSES, PEER_BITS, PEERS, cell_name, digits_of
+from .grid import HOUSES, PEER_BITS, PEERS, cell_name, digits_of, set_bits
 from .steps import Step
-
-
-def _bits(x: int) -> list[int]:
-    """Indices of the set bits of x, ascending."""
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
 
 
 def _union(table: list[int], nodes: int) -> int:
@@ -149,7 +139,7 @@ def _trace(layers: list[int], end_layer: int, end: int, strong: list[int], weak:
     node = end
     for depth in range(end_layer, 0, -1):
         table = strong if depth % 2 else weak
-        prev = next(p for p in _bits(layers[depth - 1]) if table[p] >> node & 1)
+        prev = next(p for p in set_bits(layers[depth - 1]) if table[p] >> node & 1)
         chain.append(prev)
         node = prev
     return chain[::-1]
@@ -187,14 +177,14 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     graph = board.cached("links", LinkGraph)
     strong, weak = _links(graph, kind)
     weak_any = _links(graph, "aic")[1]
-    starts = [n for n in _bits(graph.nodes) if strong[n]]
+    starts = [n for n in set_bits(graph.nodes) if strong[n]]
     for limit in (5, max_length):
         best = None  # (eliminations, -depth, start, end, layers)
         for start in starts:
             layers = _chain_layers(start, strong, weak, limit + 1)
             victims_of_start = weak_any[start]
             for depth in range(3, len(layers), 2):
-                for end in _bits(layers[depth]):
+                for end in set_bits(layers[depth]):
                     if end == start:
                         continue
                     victims = victims_of_start & weak_any[end] & ~(1 << end)
@@ -213,8 +203,8 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
             continue
         _, loop, _, victims, chain = best
         start, end = chain[0], chain[-1]
-        elims = tuple((v // 9, v % 9 + 1) for v in _bits(victims))
-        removed = f"so {', '.join(node_name(v) for v in _bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
+        elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
+        removed = f"so {', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
         if loop:
             yield Step("continuous_nice_loop", eliminations=elims, cells=tuple(dict.fromkeys(n // 9 for n in chain)),
                        text=f"Continuous Nice Loop: {_chain_text(chain)} - {node_name(start)}; every link holds "
@@ -443,14 +433,14 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
                 break
         common_true &= ~sum(1 << n for n in nodes)
         if common_true:
-            p = _bits(common_true)[0]
+            p = set_bits(common_true)[0]
             yield Step(technique, placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
                        text=f"{title}: {label} leads to {node_name(p)}, so it is true")
             return
         if common_false:
-            elims = tuple((v // 9, v % 9 + 1) for v in _bits(common_false))
+            elims = tuple((v // 9, v % 9 + 1) for v in set_bits(common_false))
             yield Step(technique, eliminations=elims, cells=tuple(n // 9 for n in nodes),
-                       text=f"{title}: {label} rules out {', '.join(node_name(v) for v in _bits(common_false))}")
+                       text=f"{title}: {label} rules out {', '.join(node_name(v) for v in set_bits(common_false))}")
             return
 
 
@@ -471,10 +461,10 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
             cache[n] = _implications(n, graph, strong, weak)
         return cache[n]
 
-    for n in _bits(graph.nodes):
+    for n in set_bits(graph.nodes):
         t, f = implied(n)
         if t & f:
-            clash = _bits(t & f)[0]
+            clash = set_bits(t & f)[0]
             yield Step("forcing_chain", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
                        text=f"Forcing Chain (contradiction): if {node_name(n)} were true, {node_name(clash)} would be "
                             f"both true and false, so {node_name(n)} is false")
@@ -530,7 +520,7 @@ def _net_implications(board: Board, node: int) -> tuple[int, int, bool]:
             if (once | placed) != 0x1FF:
                 return true, false, True  # a digit with no place left in this house
             singles = once & ~twice & ~placed
-            for d in _bits(singles):
+            for d in set_bits(singles):
                 bit = 1 << d
                 queue.append(next(c for c in house if cands[c] & bit) * 9 + d)
         if not queue:

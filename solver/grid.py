@@ -48,6 +48,17 @@ PEERS = [
 PEER_BITS = [sum(1 << p for p in PEERS[c]) for c in range(81)]
 
 
+def set_bits(x: int) -> list[int]:
+    """Indices of the set bits of a non-negative int, ascending: the members of a cell set (81-bit) or a
+    candidate set (729-bit) kept as an int."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
 def digit_bit(digit: int) -> int:
     """Bitmask of one digit (1..9)."""
     return 1 << (digit - 1)
