@@ -24,23 +24,20 @@ import numpy as np
 
 from .grid import InvalidPuzzleError, box_of, check_givens, initial_candidates
 
-#: COLUMN_KEYS[cell][digit]: the four constraint columns (cell, row-digit,
-#: column-digit, box-digit) of the candidate, as indices 0..323.
-COLUMN_KEYS = [
-    [()] + [(cell, 81 + cell // 9 * 9 + d - 1, 162 + cell % 9 * 9 + d - 1, 243 + box_of(cell) * 9 + d - 1)
-            for d in range(1, 10)]
+#: COLUMN_KEYS[cell, digit - 1]: the four constraint columns (cell, row-digit, column-digit,
+#: box-digit) of a candidate as indices 0..323; array of shape (81, 9, 4), int64.
+COLUMN_KEYS = np.array([
+    [(cell, 81 + cell // 9 * 9 + d - 1, 162 + cell % 9 * 9 + d - 1, 243 + box_of(cell) * 9 + d - 1)
+     for d in range(1, 10)]
     for cell in range(81)
-]
+], dtype=np.int64)
+_BITS = np.arange(9, dtype=np.int64)
+# The three house constraints of every candidate, as contiguous (81, 9) arrays (faster to gather from).
+_ROW_DIGIT, _COLUMN_DIGIT, _BOX_DIGIT = (np.ascontiguousarray(COLUMN_KEYS[:, :, k]) for k in (1, 2, 3))
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
 MULTIPLE_SOLUTIONS = "multiple_solutions"
-
-
-#: The same table as an array of shape (81, 9, 4), int64; digit d at index d - 1.
-_KEYS = np.array([COLUMN_KEYS[cell][1:] for cell in range(81)], dtype=np.int64)
-_BITS = np.arange(9, dtype=np.int64)
-_ROW_KEYS, _COLUMN_KEYS, _BOX_KEYS = _KEYS[:, :, 1], _KEYS[:, :, 2], _KEYS[:, :, 3]
 
 
 class _Matrix:
@@ -57,13 +54,13 @@ class _Matrix:
         values = np.array(grid, dtype=np.int64)
         filled = np.zeros(324, dtype=bool)
         cells = np.flatnonzero(values)
-        filled[_KEYS[cells, values[cells] - 1].ravel()] = True
+        filled[COLUMN_KEYS[cells, values[cells] - 1].ravel()] = True
         col_index = np.cumsum(~filled)
         n = int(col_index[-1])
         # Matrix rows: the open candidates of empty cells whose four constraints are all still open.
         open_ = (np.array(candidates, dtype=np.int64)[:, None] >> _BITS & 1).astype(bool)
         open_ &= (values == 0)[:, None]
-        open_ &= ~(filled[_ROW_KEYS] | filled[_COLUMN_KEYS] | filled[_BOX_KEYS])
+        open_ &= ~(filled[_ROW_DIGIT] | filled[_COLUMN_DIGIT] | filled[_BOX_DIGIT])
         row_cell, row_digit = np.nonzero(open_)
         if rng is not None:
             order = list(range(len(row_cell)))
@@ -78,7 +75,7 @@ class _Matrix:
         L[0], R[n] = n, 0
         L[first::4] = range(first + 3, total, 4)
         R[first + 3::4] = range(first, total, 4)
-        C = np.concatenate([np.arange(first), col_index[_KEYS[row_cell, row_digit]].ravel()])
+        C = np.concatenate([np.arange(first), col_index[COLUMN_KEYS[row_cell, row_digit]].ravel()])
         # Up/down: the nodes of each column in row order, in a ring with the header.
         U = np.arange(total)
         D = np.arange(total)
