@@ -322,18 +322,17 @@ def find_multi_colors(board: Board) -> Iterator[Step]:
         clusters = []
         for colour in _clusters(sorted(adjacency), adjacency):
             groups = [sorted(c for c in colour if colour[c] == k) for k in (0, 1)]
-            sight = [0, 0]  # cells (81-bit sets) that see a cell of each colour
+            bits = [sum(1 << c for c in g) for g in groups]  # each colour's cells as an 81-bit set
+            sight = [0, 0]  # cells that see a cell of each colour
             for k in (0, 1):
                 for c in groups[k]:
                     sight[k] |= PEER_BITS[c]
-            clusters.append((groups, sight, sum(1 << c for c in colour)))
+            clusters.append((groups, bits, sight, bits[0] | bits[1]))
         digit_cells = board.digit_cells(d)
-        for i, (g1, s1, members1) in enumerate(clusters):
-            for j, (g2, s2, members2) in enumerate(clusters):
+        for i, (g1, bits1, s1, members1) in enumerate(clusters):
+            for j, (g2, bits2, s2, members2) in enumerate(clusters):
                 if i == j:
                     continue
-                bits1 = [sum(1 << c for c in g1[k]) for k in (0, 1)]
-                bits2 = [sum(1 << c for c in g2[k]) for k in (0, 1)]
                 for x in (0, 1):
                     # Type 1: colour x of cluster 1 sees both colours of cluster 2.
                     if s2[0] & bits1[x] and s2[1] & bits1[x]:

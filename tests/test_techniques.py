@@ -140,6 +140,12 @@ def _rows_only(row_cols):
     return keep
 
 
+def _cols_only(col_rows):
+    """The same by columns (the row pattern, transposed): in the given columns the digit appears only in the
+    given rows."""
+    return {cell(k % 9, k // 9) for k in _rows_only(col_rows)}
+
+
 def test_sue_de_coq():
     # C = r1c1 {1,2,3} + r1c2 {1,2,4} (row 1 and box 1, four digits in two cells), L = r1c5 {1,2} in row 1,
     # B = r2c1 {3,4} in box 1; L and B share no digit, and the four cells hold exactly 1-4, one each.
@@ -182,13 +188,6 @@ def test_sashimi_x_wing():
     board = make_board(only={5: _rows_only({0: {1, 6}, 4: {1, 7, 8}})})
     step = first(fish.find_finned_x_wing, board)
     assert step.technique == "sashimi_x_wing" and elims(step) == [(cell(3, 6), 5), (cell(5, 6), 5)]
-
-
-def _cols_only(col_rows):
-    keep = set(range(81))
-    for c, rows in col_rows.items():
-        keep -= {cell(r, c) for r in range(9) if r not in rows}
-    return keep
 
 
 def test_skyscraper():
