@@ -146,8 +146,12 @@ def format_puzzle(grid: list[int]) -> str:
     return "".join(str(d) if d else "." for d in grid)
 
 
-def format_board(grid: list[int]) -> str:
-    """A 13-line human-readable board with box separators, ``.`` for empty."""
+def format_board(grid: list) -> str:
+    """A 13-line human-readable board with box separators, ``.`` for empty.
+
+    `grid` holds 81 values: digits, 0 for empty, or one-character marks
+    (such as ``c`` for a cell with pencilled candidates).
+    """
     lines = []
     for r in range(9):
         if r in (3, 6):

@@ -18,7 +18,12 @@ from .dlx import NO_SOLUTION, SOLVED, SearchResult, solve_unique
 from .grid import InvalidPuzzleError, check_givens, is_valid_solution
 from .grading import grade, technique_counts
 from .logic import solve_logically
+from .position import Mistake, find_mistakes, remaining_steps
 from .steps import Step
+
+
+class LogicError(AssertionError):
+    """A logical step contradicted the puzzle's unique solution: a bug in a technique finder, never bad input."""
 
 
 @dataclass
@@ -41,6 +46,14 @@ class Solution:
         HoDoKu level (easy .. extreme) when solved.
     score : int or None
         HoDoKu score when solved.
+    placed : list of int
+        81 values: digits the player placed by hand (0 elsewhere).
+    mistakes : list of Mistake
+        Placed digits that differ from the solution (empty unless solved).
+    remaining : list of Step
+        Logical steps from the player's position (givens plus placed digits)
+        to the end: the same as `steps` when nothing is placed, empty when a
+        placed digit is a mistake.
     """
 
     givens: list[int]
@@ -50,6 +63,9 @@ class Solution:
     needs_search: bool = False
     level: str | None = None
     score: int | None = None
+    placed: list[int] = field(default_factory=lambda: [0] * 81)
+    mistakes: list[Mistake] = field(default_factory=list)
+    remaining: list[Step] = field(default_factory=list)
 
     @property
     def techniques(self) -> dict[str, int]:
@@ -57,7 +73,7 @@ class Solution:
         return technique_counts(self.steps)
 
 
-def solve_puzzle(givens: list[int], known: SearchResult | None = None) -> Solution:
+def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: list[int] | None = None) -> Solution:
     """Solve logically, counting solutions by Dancing Links only when needed, with search fallback.
 
     Parameters
@@ -67,15 +83,26 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None) -> Soluti
         (`grid.check_givens` says which digits conflict).
     known : SearchResult, optional
         The Dancing Links count of these givens, when the caller has it.
+    placed : list of int, optional
+        81 values: digits a player placed by hand (0 elsewhere). They never
+        change the puzzle, its status or its grade; they are checked against
+        the solution (`Solution.mistakes`) and the `remaining` steps start
+        from them.
 
     Returns
     -------
     Solution
+
+    Raises
+    ------
+    LogicError
+        A logical step contradicted the unique solution (a finder's bug).
     """
+    placed = list(placed) if placed is not None else [0] * 81
     try:
         check_givens(givens)
     except InvalidPuzzleError:
-        return Solution(list(givens), NO_SOLUTION)
+        return Solution(list(givens), NO_SOLUTION, placed=placed)
     counted: list[SearchResult] = [known] if known is not None else []
 
     def count() -> SearchResult:
@@ -84,13 +111,31 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None) -> Soluti
         return counted[0]
 
     logic = solve_logically(givens, unique=lambda: count().status == SOLVED)
-    if logic.solved and is_valid_solution(givens, logic.board.values):
+    if logic.solved:
+        if not is_valid_solution(givens, logic.board.values):
+            raise LogicError(f"logical steps filled the grid with a wrong solution ({_last_techniques(logic.steps)})")
         solution = logic.board.values
     else:
         exact = count()
         if exact.status != SOLVED:
-            return Solution(list(givens), exact.status)
+            return Solution(list(givens), exact.status, placed=placed)
         solution = exact.solution
+        wrong = [c for c, v in enumerate(logic.board.values) if v and v != solution[c]]
+        if wrong or logic.board.is_broken():
+            raise LogicError(f"logical steps contradicted the unique solution ({_last_techniques(logic.steps)})")
     needs_search = not logic.solved
     level, score = grade(logic.steps, needs_search)
-    return Solution(list(givens), SOLVED, list(solution), logic.steps, needs_search, level, score)
+    mistakes = find_mistakes(placed, solution)
+    if not any(placed):
+        remaining = logic.steps
+    elif mistakes:
+        remaining = []
+    else:
+        remaining = remaining_steps(givens, placed, unique=lambda: True)
+    return Solution(list(givens), SOLVED, list(solution), logic.steps, needs_search, level, score,
+                    placed, mistakes, remaining)
+
+
+def _last_techniques(steps: list[Step]) -> str:
+    """The techniques of the last few steps, for a LogicError's message."""
+    return "last steps: " + ", ".join(s.technique for s in steps[-3:]) if steps else "no steps"
