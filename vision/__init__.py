@@ -5,13 +5,13 @@ orientation) -> ``draw_digits`` / ``draw_hint`` on the photo. Knows nothing of
 Sudoku rules; the solver package knows nothing of pixels.
 """
 
-from .digits import DigitModel
+from .digits import CellClassifier
 from .image_io import ImageReadError, read_image, to_gray, write_image
 from .locate import GridCandidate, locate_grids
-from .overlay import draw_digits, draw_hint
+from .overlay import draw_digits, draw_hint, draw_mistakes
 from .read import GridReading, read_grid
 
 __all__ = [
-    "DigitModel", "GridCandidate", "GridReading", "ImageReadError", "draw_digits", "draw_hint",
+    "CellClassifier", "GridCandidate", "GridReading", "ImageReadError", "draw_digits", "draw_hint", "draw_mistakes",
     "locate_grids", "read_grid", "read_image", "to_gray", "write_image",
 ]

@@ -1,12 +1,25 @@
-"""Cells: split a rectified grid into 81 cells, remove ruled lines, find digit ink.
+"""Cells: find the mark in each of the 81 cells of a rectified grid and measure it.
 
-The rectified grid is binarized with an adaptive threshold (so shadows and
-uneven light do not matter), the long horizontal and vertical strokes of the
-ruling are opened away, and in every cell the connected components of ink near
-the cell centre are kept. A cell with no such component of digit height is
-empty; so is one whose mark is much fainter than the grid's other digits (a
-fold, a shadow edge, print showing through the paper). Otherwise its digit is
-cropped to the components' bounding box.
+The rectified grid (`vision.rectify`, ruling at multiples of CELL_SIZE) is
+binarized with an adaptive threshold, so shadows and uneven light do not
+matter, and the ruled lines are removed: long strokes found by morphological
+opening, and the rows and columns at the known line positions that ink covers
+along most of the grid (a faint or blurred line breaks into dashes that the
+opening misses). Where a digit crosses a ruled line, the line's pixels between
+its two halves are put back, so a handwritten digit that runs over its cell's
+border stays one piece. Each connected piece of ink then belongs to the cell
+that holds most of it: a digit that overflows into its neighbour is still read
+in its own cell and leaves nothing behind in the other. Leftovers of the
+ruling (thin strokes along a line), shadow edges, specks, and marks much
+fainter than the darkest mark of the same cell (print showing through from the
+other side of the page behind a pencilled digit) are dropped.
+
+What is left in a cell is its *mark*, described by `MARK_FEATURES` (size and
+position in the cell, ink area, number of pieces, contrast relative to the
+grid's print, stroke width): enough to tell a printed given, a handwritten
+digit, small pencilled candidates, faint show-through and an empty cell apart
+(`vision.digits`). The mark's central piece is also cropped for reading its
+digit.
 """
 
 from __future__ import annotations
@@ -16,46 +29,81 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .rectify import CELL_SIZE
+from .rectify import CELL_SIZE, rotate_cells
 
-#: A digit's ink must span at least this share of the cell (its longer side).
-MIN_DIGIT_HEIGHT = 0.28
-#: ... and at most this share (taller strokes are ruling, not print).
-MAX_DIGIT_HEIGHT = 0.95
-#: A mark whose contrast is below this share of the grid's median digit
-#: contrast is shading, a fold or show-through, not print.
-MIN_RELATIVE_CONTRAST = 0.45
+#: Names of the columns of `CellMarks.features`, in order. Sizes and positions
+#: are shares of a cell; `relative_contrast` is the mark's contrast over the
+#: grid's typical digit contrast; `stroke_width` is twice the mean distance
+#: from ink to paper inside the mark, as a share of a cell.
+MARK_FEATURES = ("height", "width", "centre_x", "centre_y", "ink_area", "pieces", "largest_height",
+                 "relative_contrast", "stroke_width")
+
+#: Ink must also stand out from a morphological closing over this share of a
+#: cell (black-hat transform) by more than BLACKHAT_LEVEL grey levels: thin
+#: dark strokes do, the edge of a shadow does not.
+BLACKHAT = 0.25
+BLACKHAT_LEVEL = 4
+#: Pieces of ink smaller than this share of a cell's area are noise.
+MIN_PIECE_AREA = 0.002
+#: Pieces larger than this (cells, either side) are not one cell's mark.
+MAX_PIECE_SIDE = 1.3
+#: A piece lying wholly within this share of a cell of a ruled line is a leftover of the ruling.
+RULING_BAND = 0.12
+#: Rows (columns) within this share of a cell of a ruled line's position are
+#: ruling where ink covers at least LINE_ROW_COVERAGE of the grid's width.
+LINE_REACH = 0.1
+LINE_ROW_COVERAGE = 0.3
+#: A piece fainter than this share of its cell's darkest piece shows through from the other side.
+MIN_RELATIVE_PIECE_CONTRAST = 0.5
+#: A piece smaller than this share of its cell's largest piece, and not next to it, is a speck.
+SPECK_SHARE = 0.3
+#: "Next to" for specks: within this share of a cell of the largest piece's bounding box.
+SPECK_GAP = 0.08
+#: The digit crop keeps the pieces centred in this central share of the cell (when there are any).
+CENTRAL = (0.25, 0.75)
 
 
 @dataclass(frozen=True)
-class CellInk:
-    """The digit ink found in the 81 cells of a rectified grid.
+class CellMarks:
+    """The marks found in the 81 cells of a rectified grid.
 
     Attributes
     ----------
-    has_ink : np.ndarray
-        Shape (81,), bool: True where a cell holds a digit-sized mark.
-    faint : np.ndarray
-        Shape (81,), bool: True where a digit-sized mark was found but is much
-        fainter than the grid's digits (probably a fold or show-through; read
-        as empty, but kept as the alternative for consistency repair).
-    crops : list of np.ndarray or None
-        81 entries; for inked and faint cells a uint8 binary crop (255 = ink)
-        tight around the mark, else None.
-    contrast : np.ndarray
-        Shape (81,), float32: (paper - ink) / paper brightness of each cell's
-        mark (0 where there is none).
-    ink_height : np.ndarray
-        Shape (81,), float32: longer side of the digit ink's bounding box as a
-        share of the cell (0 for empty cells); a weak mark sits near
-        MIN_DIGIT_HEIGHT.
+    present : np.ndarray
+        Shape (81,), bool: the cell holds a mark.
+    features : np.ndarray
+        Shape (81, len(MARK_FEATURES)), float32: the mark's description
+        (zeros where there is none).
+    crops : list
+        81 entries: a uint8 binary crop (255 = ink) of the mark's central
+        piece(s), tight around them, or None where there is no mark.
     """
 
-    has_ink: np.ndarray
-    faint: np.ndarray
+    present: np.ndarray
+    features: np.ndarray
     crops: list
-    ink_height: np.ndarray
-    contrast: np.ndarray
+
+    def turned(self, rotation: int) -> CellMarks:
+        """The same marks as read after turning the grid image by `rotation` degrees counter-clockwise.
+
+        Cell order follows `vision.rectify.rotate_cells`; crops are turned;
+        the position features (centre_x, centre_y, and height/width) are
+        turned with them.
+        """
+        turns = (rotation // 90) % 4
+        if turns == 0:
+            return self
+        order = rotate_cells(np.arange(81), rotation)
+        features = self.features[order].copy()
+        h, w, x, y = (MARK_FEATURES.index(n) for n in ("height", "width", "centre_x", "centre_y"))
+        for _ in range(turns):  # a quarter turn counter-clockwise: (x, y) -> (y, 1 - x)
+            features[:, [h, w]] = features[:, [w, h]]
+            cx = features[:, x].copy()
+            features[:, x] = features[:, y]
+            features[:, y] = np.where(self.present[order], 1.0 - cx, 0.0)
+        crops = [None if self.crops[i] is None else np.ascontiguousarray(np.rot90(self.crops[i], k=turns))
+                 for i in order]
+        return CellMarks(self.present[order], features, crops)
 
 
 def binarize_grid(grid_image: np.ndarray) -> np.ndarray:
@@ -65,127 +113,210 @@ def binarize_grid(grid_image: np.ndarray) -> np.ndarray:
     ----------
     grid_image : np.ndarray
         Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 gray.
+
+    Returns
+    -------
+    np.ndarray
+        Same shape, uint8: 255 where darker than the local mean (an
+        adaptive threshold over half a cell) by more than 9 grey levels and
+        darker than its surroundings closed over a quarter cell (black-hat) by
+        more than BLACKHAT_LEVEL: shadows and their edges are no ink.
     """
     block = (CELL_SIZE // 2) | 1
     blurred = cv2.GaussianBlur(grid_image, (3, 3), 0)
-    return cv2.adaptiveThreshold(blurred, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 9)
+    ink = cv2.adaptiveThreshold(blurred, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 9)
+    size = int(BLACKHAT * CELL_SIZE) | 1
+    dark = cv2.morphologyEx(blurred, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    ink[dark <= BLACKHAT_LEVEL] = 0
+    return ink
 
 
-def remove_ruling(ink: np.ndarray) -> np.ndarray:
-    """Remove the grid's ruled lines from an ink mask (morphological opening).
+def ruling_of(ink: np.ndarray) -> np.ndarray:
+    """The ruled lines of an ink mask, widened by a pixel.
 
-    Strokes longer than 0.85 of a cell in one direction are ruling; digits,
-    even a tall 1, are shorter. The ruling is dilated by one pixel before it is removed so its
-    anti-aliased edge goes too.
+    Strokes longer than 0.85 of a cell in one direction are ruling (digits,
+    even a tall 1, are shorter): found by morphological opening. So are the
+    rows and columns near a line's known position (a multiple of CELL_SIZE)
+    that ink covers along LINE_ROW_COVERAGE of the grid or more, which catches
+    a faint line that the threshold broke into dashes. The widening takes the
+    lines' anti-aliased edges too.
+
+    Parameters
+    ----------
+    ink : np.ndarray
+        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 ink mask.
+
+    Returns
+    -------
+    np.ndarray
+        Same shape, uint8, 255 on the ruling.
     """
-    length = int(CELL_SIZE * 0.85)
+    n = CELL_SIZE
+    length = int(n * 0.85)
     horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
     vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
-    ruling = cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((3, 3), np.uint8))
-    return cv2.bitwise_and(ink, cv2.bitwise_not(ruling))
+    ruling = cv2.bitwise_or(horizontal, vertical)
+    reach = int(round(LINE_REACH * n))
+    size = ink.shape[0]
+    for axis in (0, 1):
+        coverage = (ink > 0).mean(axis=1 - axis)
+        for k in range(10):
+            lo, hi = max(0, k * n - reach), min(size, k * n + reach + 1)
+            lines = lo + np.flatnonzero(coverage[lo:hi] >= LINE_ROW_COVERAGE)
+            if axis == 0:
+                ruling[lines, :] = np.maximum(ruling[lines, :], ink[lines, :])
+            else:
+                ruling[:, lines] = np.maximum(ruling[:, lines], ink[:, lines])
+    return cv2.dilate(ruling, np.ones((3, 3), np.uint8))
 
 
-def digit_in_cell(cell: np.ndarray) -> tuple[np.ndarray | None, float]:
-    """The digit ink of one cell's mask.
+def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
+    """Ink without the ruling, with the ruling put back where a stroke crosses it.
 
-    Parameters
-    ----------
-    cell : np.ndarray
-        Shape (CELL_SIZE, CELL_SIZE), uint8 ink mask without ruling.
+    A 7x7 closing of the strokes joins the two halves of a stroke cut by a
+    line; only the closed pixels that lie on the ruling are kept, so separate
+    marks elsewhere are not merged.
+    """
+    strokes = cv2.bitwise_and(ink, cv2.bitwise_not(ruling))
+    closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    return cv2.bitwise_or(strokes, cv2.bitwise_and(closed, ruling))
+
+
+def _in_ruling_band(start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """True where a span [start, start + length) lies within RULING_BAND of the nearest ruled line."""
+    n = CELL_SIZE
+    line = np.round((start + length / 2) / n) * n
+    band = RULING_BAND * n
+    return (start >= line - band) & (start + length <= line + band)
+
+
+def _pieces(strokes: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Connected pieces of ink that can belong to a cell's mark.
 
     Returns
     -------
-    (np.ndarray or None, float)
-        Tight binary crop of the digit (or None when empty) and the longer
-        side of its bounding box as a share of the cell.
+    (labels, stats, cell, darkness)
+        The label image (int32) and stats of `cv2.connectedComponentsWithStats`;
+        per label, the cell (0..80) holding most of its pixels, or -1 for a
+        piece that is noise, ruling or too large; and its mean grey level.
     """
-    n = cell.shape[0]
-    margin = max(2, n // 16)
-    inner = np.zeros_like(cell)
-    inner[margin : n - margin, margin : n - margin] = cell[margin : n - margin, margin : n - margin]
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(inner, connectivity=8)
-    keep = []
-    lo, hi = 0.25 * n, 0.75 * n
-    for i in range(1, count):
-        x, y, w, h, area = stats[i]
-        cx, cy = x + w / 2.0, y + h / 2.0
-        if area < n * n * 0.004:
-            continue
-        if not (lo <= cx <= hi and lo <= cy <= hi):
-            continue
-        if max(h, w) > MAX_DIGIT_HEIGHT * n:
-            continue
-        keep.append(i)
-    if not keep:
-        return None, 0.0
-    x0 = min(stats[i][0] for i in keep)
-    y0 = min(stats[i][1] for i in keep)
-    x1 = max(stats[i][0] + stats[i][2] for i in keep)
-    y1 = max(stats[i][1] + stats[i][3] for i in keep)
-    # The longer side: a 1 seen sideways (photo turned 90 degrees) is wide, not tall.
-    height = max(y1 - y0, x1 - x0) / n
-    if height < MIN_DIGIT_HEIGHT:
-        return None, float(height)
-    mask = np.isin(labels[y0:y1, x0:x1], keep)
-    return (mask * 255).astype(np.uint8), float(height)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
+    n = CELL_SIZE
+    flat = labels.ravel()
+    on = flat > 0
+    ys, xs = np.divmod(np.flatnonzero(on), labels.shape[1])
+    cell_of_pixel = np.minimum(ys // n, 8) * 9 + np.minimum(xs // n, 8)
+    votes = np.bincount(flat[on] * 81 + cell_of_pixel, minlength=count * 81).reshape(count, 81)
+    cell = votes.argmax(axis=1)
+    darkness = np.bincount(flat[on], weights=gray.ravel()[on].astype(np.float64), minlength=count)
+    darkness /= np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+    x, y, w, h, area = (stats[:, i] for i in range(5))
+    long_side, short_side = np.maximum(w, h), np.minimum(w, h)
+    noise = (area < MIN_PIECE_AREA * n * n) | (long_side > MAX_PIECE_SIDE * n)
+    noise |= _in_ruling_band(y, h) | _in_ruling_band(x, w)
+    # A long thin stroke (a line's remnant, a shadow's edge) is no digit; a 1 is long but not this thin.
+    noise |= (long_side > 5 * short_side) & (short_side < 0.12 * n) & (long_side > 0.5 * n)
+    cell[noise] = -1
+    cell[0] = -1
+    return labels, stats, cell, darkness
 
 
-def mark_contrast(cell_gray: np.ndarray, cell_ink: np.ndarray) -> float:
-    """Contrast of a cell's ink against its paper: (paper - ink) / paper.
-
-    Parameters
-    ----------
-    cell_gray : np.ndarray
-        Shape (n, n), uint8 gray cell.
-    cell_ink : np.ndarray
-        Shape (n, n), bool, the cell's digit ink.
-
-    Returns
-    -------
-    float
-        Median paper brightness minus the 20th percentile of ink brightness,
-        over the paper brightness; about 0.2-0.6 for print, under 0.15 for
-        shading and folds.
-    """
-    if not cell_ink.any() or cell_ink.all():
-        return 0.0
-    paper = float(np.median(cell_gray[~cell_ink]))
-    ink = float(np.percentile(cell_gray[cell_ink], 20))
-    return max(0.0, (paper - ink) / max(paper, 1.0))
+def _paper(gray_cell: np.ndarray, ink_cell: np.ndarray) -> float:
+    """Median grey level of a cell's paper (its pixels without ink, borders excluded)."""
+    m = CELL_SIZE // 16
+    inner_gray, inner_ink = gray_cell[m:-m, m:-m], ink_cell[m:-m, m:-m]
+    paper = inner_gray[inner_ink == 0]
+    return float(np.median(paper)) if paper.size else 255.0
 
 
-def find_cell_ink(grid_image: np.ndarray) -> CellInk:
-    """Split a rectified grid into cells and find the digit ink in each.
+def find_marks(grid_image: np.ndarray) -> CellMarks:
+    """Find and describe the mark in every cell of a rectified grid.
 
     Parameters
     ----------
     grid_image : np.ndarray
-        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 gray, upright or not.
+        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 gray, ruling at multiples of
+        CELL_SIZE (see `vision.rectify`), upright or not.
 
     Returns
     -------
-    CellInk
+    CellMarks
         Cells in row-major order of `grid_image` as given.
     """
-    ink = remove_ruling(binarize_grid(grid_image))
     n = CELL_SIZE
-    m = max(2, n // 8)
-    has_ink = np.zeros(81, dtype=bool)
-    heights = np.zeros(81, dtype=np.float32)
-    contrast = np.zeros(81, dtype=np.float32)
+    gray = grid_image
+    ink = binarize_grid(gray)
+    strokes = strokes_of(ink, ruling_of(ink))
+    labels, stats, cell_of, darkness = _pieces(strokes, gray)
+    by_cell: dict[int, list[int]] = {}
+    for label in np.flatnonzero(cell_of >= 0):
+        by_cell.setdefault(int(cell_of[label]), []).append(int(label))
+    present = np.zeros(81, bool)
+    features = np.zeros((81, len(MARK_FEATURES)), np.float32)
+    contrast = np.zeros(81, np.float32)
     crops: list = [None] * 81
-    for idx in range(81):
+    for idx, pieces in by_cell.items():
         r, c = divmod(idx, 9)
-        cell_ink = ink[r * n : (r + 1) * n, c * n : (c + 1) * n]
-        crop, height = digit_in_cell(cell_ink)
-        heights[idx] = height
-        if crop is not None:
-            has_ink[idx] = True
-            crops[idx] = crop
-            gray = grid_image[r * n + m : (r + 1) * n - m, c * n + m : (c + 1) * n - m]
-            contrast[idx] = mark_contrast(gray, cell_ink[m : n - m, m : n - m] > 0)
-    faint = np.zeros(81, dtype=bool)
-    if has_ink.any():
-        faint = has_ink & (contrast < MIN_RELATIVE_CONTRAST * np.median(contrast[has_ink]))
-        has_ink &= ~faint
-    return CellInk(has_ink, faint, crops, heights, contrast)
+        x0, y0 = c * n, r * n
+        paper = _paper(gray[y0 : y0 + n, x0 : x0 + n], ink[y0 : y0 + n, x0 : x0 + n])
+        piece_contrast = {p: (paper - darkness[p]) / max(paper, 1.0) for p in pieces}
+        darkest = max(piece_contrast.values())
+        pieces = [p for p in pieces
+                  if piece_contrast[p] > 0 and piece_contrast[p] >= MIN_RELATIVE_PIECE_CONTRAST * darkest]
+        if not pieces:
+            continue
+        pieces = _without_specks(pieces, stats)
+        box = _bounding_box(pieces, stats)
+        mask = np.isin(labels[box[1] : box[3], box[0] : box[2]], pieces)
+        values = gray[box[1] : box[3], box[0] : box[2]][mask]
+        contrast[idx] = max(0.0, (paper - float(np.percentile(values, 20))) / max(paper, 1.0))
+        distance = cv2.distanceTransform(np.pad(mask, 1).astype(np.uint8), cv2.DIST_L2, 3)[1:-1, 1:-1]
+        largest = max(pieces, key=lambda p: stats[p, cv2.CC_STAT_AREA])
+        present[idx] = True
+        features[idx] = (
+            (box[3] - box[1]) / n, (box[2] - box[0]) / n,
+            ((box[0] + box[2]) / 2 - x0) / n, ((box[1] + box[3]) / 2 - y0) / n,
+            mask.sum() / (n * n), len(pieces), stats[largest, cv2.CC_STAT_HEIGHT] / n,
+            0.0, 2 * float(distance[mask].mean()) / n,
+        )
+        crops[idx] = _digit_crop(pieces, stats, labels, x0, y0)
+    tall = present & (features[:, 0] > 0.3)
+    reference = max(float(np.percentile(contrast[tall], 75)), 0.05) if tall.any() else 1.0
+    features[:, MARK_FEATURES.index("relative_contrast")] = contrast / reference
+    return CellMarks(present, features, crops)
+
+
+def _without_specks(pieces: list[int], stats: np.ndarray) -> list[int]:
+    """Drop pieces much smaller than the cell's largest piece and not next to it."""
+    largest = max(pieces, key=lambda p: stats[p, cv2.CC_STAT_AREA])
+    lx, ly, lw, lh, big = stats[largest]
+    gap = SPECK_GAP * CELL_SIZE
+    keep = []
+    for p in pieces:
+        x, y, w, h, area = stats[p]
+        near = x <= lx + lw + gap and x + w >= lx - gap and y <= ly + lh + gap and y + h >= ly - gap
+        if area >= SPECK_SHARE * big or near:
+            keep.append(p)
+    return keep
+
+
+def _bounding_box(pieces: list[int], stats: np.ndarray) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) around the given pieces, pixels of the grid image."""
+    s = stats[pieces]
+    return (int(s[:, 0].min()), int(s[:, 1].min()), int((s[:, 0] + s[:, 2]).max()), int((s[:, 1] + s[:, 3]).max()))
+
+
+def _digit_crop(pieces: list[int], stats: np.ndarray, labels: np.ndarray, x0: int, y0: int) -> np.ndarray:
+    """Binary crop (255 = ink) of the pieces centred in the cell (all pieces when none is)."""
+    n = CELL_SIZE
+    lo, hi = CENTRAL
+    central = []
+    for p in pieces:
+        x, y, w, h, area = stats[p]
+        cx, cy = (x + w / 2 - x0) / n, (y + h / 2 - y0) / n
+        if lo <= cx <= hi and lo <= cy <= hi and area >= 2 * MIN_PIECE_AREA * n * n:
+            central.append(p)
+    chosen = central or pieces
+    box = _bounding_box(chosen, stats)
+    mask = np.isin(labels[box[1] : box[3], box[0] : box[2]], chosen)
+    return (mask * 255).astype(np.uint8)

@@ -1,9 +1,15 @@
-"""Photo datasets with ground truth: ``imageN.jpg`` beside ``imageN.dat``.
+"""Photo datasets with ground truth, in the two formats of `docs/DESIGN.md`.
 
-The ``.dat`` format (Wicht and Hennebert's sudoku_dataset): two header lines
-(phone model, image format), then 9 lines of 9 space-separated digits, 0 for
-empty, upright. An optional ``outlines.csv`` gives the grid's four corners per
-photo (columns filepath, p1_x, p1_y .. p4_x, p4_y; TL TR BR BL as seen).
+- ``imageN.jpg`` beside ``imageN.dat`` (Wicht and Hennebert's sudoku_dataset):
+  two header lines (phone model, image format), then 9 lines of 9
+  space-separated digits, 0 for empty, upright. An optional ``outlines.csv``
+  gives the grid's four corners per photo (columns filepath, p1_x, p1_y ..
+  p4_x, p4_y; TL TR BR BL as seen in the photo).
+- ``NAME.jpg`` beside ``NAME.cells`` (photos of puzzles in progress): 9 lines
+  of 9 tokens, upright: ``1``-``9`` printed, ``h1``-``h9`` handwritten, ``c``
+  pencilled candidates, ``.`` empty. An optional ``corners.csv`` gives the
+  corners (columns name, x_tl, y_tl .. x_bl, y_bl) of the *upright* grid, so
+  it also tells the photo's orientation.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+from .digits import CLASSES
+from .image_io import IMAGE_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -24,20 +31,35 @@ class LabelledPhoto:
     Attributes
     ----------
     image_path : Path
-    givens : list of int
-        81 values, upright, 0 for empty.
+    cells : list of int
+        81 class columns of `vision.digits.CLASSES`, upright (a ``.dat``
+        file gives printed digits and empty cells only).
     corners : np.ndarray or None
-        Shape (4, 2) float32 pixels from outlines.csv, or None.
+        Shape (4, 2) float32 pixels, TL TR BR BL as they appear in the photo.
+    rotation : int or None
+        Degrees the photo is turned (as in `vision.rectify.rectify`), when the
+        ground truth says; None when it must be found by matching.
     """
 
     image_path: Path
-    givens: list[int]
-    corners: np.ndarray | None
+    cells: list[int]
+    corners: np.ndarray | None = None
+    rotation: int | None = None
 
     @property
     def name(self) -> str:
         """File name of the photo, e.g. ``image12.jpg``."""
         return self.image_path.name
+
+    @property
+    def givens(self) -> list[int]:
+        """The printed digits: 81 values, 0 elsewhere."""
+        return [c if 1 <= c <= 9 else 0 for c in self.cells]
+
+    @property
+    def puzzle(self) -> str:
+        """The printed puzzle as 81 characters (``.`` for no printed digit): photos of one puzzle share it."""
+        return "".join(str(d) if d else "." for d in self.givens)
 
 
 def read_ground_truth(path: str | Path) -> list[int]:
@@ -49,20 +71,28 @@ def read_ground_truth(path: str | Path) -> list[int]:
         The file does not hold 9 rows of 9 digits after its two header lines.
     """
     lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
-    values = [int(tok) for line in lines[2:] for tok in line.split()]
+    values = [int(tok) for line in lines[2:] for tok in line.split() if tok.isdigit()]
     if len(values) != 81 or any(not 0 <= v <= 9 for v in values):
         raise ValueError(f"{path}: expected 9 rows of 9 digits 0-9 after two header lines")
     return values
 
 
-def write_ground_truth(path: str | Path, givens: list[int], header: tuple[str, str] = ("synthetic", "")) -> None:
-    """Write 81 values as an ``imageN.dat`` file (two header lines, 9 rows)."""
-    rows = [" ".join(str(v) for v in givens[r * 9 : r * 9 + 9]) + " " for r in range(9)]
-    Path(path).write_text("\n".join(list(header) + rows) + "\n", encoding="utf-8")
+def read_cell_labels(path: str | Path) -> list[int]:
+    """Read a ``NAME.cells`` file into 81 class columns of `vision.digits.CLASSES`.
+
+    Raises
+    ------
+    ValueError
+        The file does not hold 81 tokens from ``.``, ``1``-``9``, ``h1``-``h9``, ``c``.
+    """
+    tokens = Path(path).read_text(encoding="utf-8", errors="replace").split()
+    if len(tokens) != 81 or any(t not in CLASSES for t in tokens):
+        raise ValueError(f"{path}: expected 9 rows of 9 tokens from '.', 1-9, h1-h9, c")
+    return [CLASSES.index(t) for t in tokens]
 
 
 def read_outlines(folder: str | Path) -> dict[str, np.ndarray]:
-    """Corners from ``outlines.csv`` by photo file name; empty when there is none."""
+    """Corners (as seen) from ``outlines.csv`` by photo file name; empty when there is none."""
     path = Path(folder) / "outlines.csv"
     if not path.exists():
         return {}
@@ -74,23 +104,57 @@ def read_outlines(folder: str | Path) -> dict[str, np.ndarray]:
     return out
 
 
+def read_upright_corners(folder: str | Path) -> dict[str, np.ndarray]:
+    """Corners of the upright grid (TL TR BR BL as the puzzle reads) from ``corners.csv``; empty when none."""
+    path = Path(folder) / "corners.csv"
+    if not path.exists():
+        return {}
+    out = {}
+    with path.open(newline="") as fh:
+        for row in csv.DictReader(fh):
+            pts = [[float(row[f"x_{c}"]), float(row[f"y_{c}"])] for c in ("tl", "tr", "br", "bl")]
+            out[Path(row["name"]).name] = np.array(pts, dtype=np.float32)
+    return out
+
+
+def as_seen(upright: np.ndarray) -> tuple[np.ndarray, int]:
+    """Corners of the upright grid -> (corners TL TR BR BL as seen in the photo, rotation in degrees).
+
+    The photo corner that is nearest the image origin (smallest x + y) is
+    the top-left as seen; the number of places the upright order is shifted
+    from it gives the rotation (`vision.rectify.rectify`'s convention).
+    """
+    first = int(np.argmin(upright.sum(axis=1)))  # index, in upright order, of the corner seen top-left
+    seen = np.roll(upright, -first, axis=0)
+    # rectify(rotation) takes seen corner (k + rotation / 90) as upright corner k.
+    return seen.astype(np.float32), (-first % 4) * 90
+
+
 def labelled_photos(folder: str | Path) -> list[LabelledPhoto]:
-    """Every photo in `folder` that has a ``.dat`` beside it, sorted by name.
+    """Every photo in `folder` with a ``.dat`` or ``.cells`` file beside it, sorted by name.
 
     Raises
     ------
     FileNotFoundError
         `folder` is not a directory.
+    ValueError
+        A label file is malformed.
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a directory")
     outlines = read_outlines(folder)
+    upright = read_upright_corners(folder)
     photos = []
     for image_path in sorted(folder.iterdir()):
         if image_path.suffix.lower() not in IMAGE_SUFFIXES:
             continue
-        dat = image_path.with_suffix(".dat")
-        if dat.exists():
+        dat, cells = image_path.with_suffix(".dat"), image_path.with_suffix(".cells")
+        if cells.exists():
+            corners, rotation = None, None
+            if image_path.name in upright:
+                corners, rotation = as_seen(upright[image_path.name])
+            photos.append(LabelledPhoto(image_path, read_cell_labels(cells), corners, rotation))
+        elif dat.exists():
             photos.append(LabelledPhoto(image_path, read_ground_truth(dat), outlines.get(image_path.name)))
     return photos

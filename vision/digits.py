@@ -1,12 +1,22 @@
-"""Read digits: HOG features of a size-normalised crop and k-nearest neighbours.
+"""Read cells: k-nearest neighbours on a mark's layout, then on its digit's shape.
 
-Follows OpenCV's ``samples/python/digits.py`` (size-normalise, HOG, a simple
-classifier) with scikit-learn's `KNeighborsClassifier`. HOG is computed here in
-NumPy (Dalal and Triggs, "Histograms of Oriented Gradients for Human
-Detection", CVPR 2005), batched over all crops, because OpenCV 5 moved its
-``HOGDescriptor`` out of the main package. The model is stored as
-features and labels (an ``.npz`` file, no pickle) and fitted when loaded:
-fitting a KNN model only builds an index.
+A cell holds nothing, a printed given, a digit written by hand, or pencilled
+candidates (small digits, usually in a corner). Measured on the in-progress
+photos (`models/MODEL_CARD.md`), the *kind* of a mark is told best by its
+layout alone (size and position in the cell, ink area, pieces, contrast
+relative to the grid's print, stroke width: `vision.cells.MARK_FEATURES`), and
+its *digit* best by the shape of its central piece within that kind. So the
+classifier is three k-nearest-neighbours models (scikit-learn's
+`KNeighborsClassifier`): one for the kind, one for printed digits, one for
+handwritten digits; the probability of "printed 7" is P(printed) x P(7 |
+printed).
+
+The digit shape follows OpenCV's ``samples/python/digits.py``: the crop is
+size-normalised, blurred and described by a histogram of oriented gradients
+(Dalal and Triggs, "Histograms of Oriented Gradients for Human Detection",
+CVPR 2005), computed here in NumPy over a batch of crops, plus its aspect
+ratio. The model is stored as features and labels (an ``.npz`` file, no
+pickle) and fitted when loaded: fitting a KNN model only builds an index.
 """
 
 from __future__ import annotations
@@ -18,6 +28,8 @@ import cv2
 import numpy as np
 from sklearn.neighbors import KNeighborsClassifier
 
+from .cells import MARK_FEATURES, CellMarks
+
 #: Side (pixels) of the normalised digit image.
 NORM_SIZE = 28
 #: Size (pixels) of the box the digit is scaled into, inside NORM_SIZE.
@@ -27,6 +39,36 @@ FIT_SIZE = 20
 HOG_CELL = 7
 HOG_BINS = 9
 FEATURE_LENGTH = 9 * 4 * HOG_BINS + 1
+
+#: The kinds of mark, in the order of `CellReading`'s kind index.
+KINDS = ("empty", "printed", "handwritten", "candidates")
+EMPTY, PRINTED, HANDWRITTEN, CANDIDATES = range(4)
+#: Cell classes: column k of a reading's (81, 20) probabilities. Written as in
+#: ``.cells`` label files: ``.`` empty, ``1``-``9`` printed, ``h1``-``h9``
+#: handwritten, ``c`` candidates.
+CLASSES = (".",) + tuple("123456789") + tuple(f"h{d}" for d in range(1, 10)) + ("c",)
+CANDIDATES_CLASS = 19
+
+#: Scale of each mark feature in the kind model's distance (the rest are shares of a cell, weight 1).
+KIND_SCALE = {"pieces": 0.25, "stroke_width": 10.0}
+#: Weight of the k nearest neighbours' votes in a probability; the rest is a
+#: softmax over the distance to each class's nearest sample, so that every
+#: class keeps a small probability ordered by similarity.
+VOTE_WEIGHT = 0.9
+
+
+def class_of(kind: int, digit: int = 0) -> int:
+    """Column of `CLASSES` for a kind (EMPTY .. CANDIDATES) and digit (1..9, printed and handwritten only)."""
+    if kind == PRINTED:
+        return digit
+    if kind == HANDWRITTEN:
+        return 9 + digit
+    return CANDIDATES_CLASS if kind == CANDIDATES else 0
+
+
+def kind_of(cls: int) -> int:
+    """Kind (EMPTY .. CANDIDATES) of a class column."""
+    return EMPTY if cls == 0 else PRINTED if cls <= 9 else HANDWRITTEN if cls <= 18 else CANDIDATES
 
 
 def normalize_digit(crop: np.ndarray) -> np.ndarray:
@@ -82,15 +124,14 @@ def hog(images: np.ndarray) -> np.ndarray:
     frac = position - low
     n, size = img.shape[0], img.shape[1]
     cells = size // HOG_CELL
-    hist = np.zeros((n, cells, cells, HOG_BINS), np.float32)
-    cell_y = (np.arange(size) // HOG_CELL)[None, :, None]
-    cell_x = (np.arange(size) // HOG_CELL)[None, None, :]
-    idx_n = np.arange(n)[:, None, None]
-    shape = img.shape
+    # One flat histogram index per pixel and bin: (image, cell row, cell column, bin).
+    cell_index = ((np.arange(size) // HOG_CELL)[:, None] * cells + (np.arange(size) // HOG_CELL)[None, :])
+    base = (np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS
+    hist = np.zeros(n * cells * cells * HOG_BINS, np.float64)
     for offset, weight in ((0, 1.0 - frac), (1, frac)):
-        bins = (low + offset) % HOG_BINS
-        np.add.at(hist, (np.broadcast_to(idx_n, shape), np.broadcast_to(cell_y, shape),
-                         np.broadcast_to(cell_x, shape), bins), magnitude * weight)
+        index = base + (low + offset) % HOG_BINS
+        hist += np.bincount(index.ravel(), weights=(magnitude * weight).ravel(), minlength=hist.size)
+    hist = hist.reshape(n, cells, cells, HOG_BINS).astype(np.float32)
     blocks = []
     for by in range(cells - 1):
         for bx in range(cells - 1):
@@ -103,7 +144,7 @@ def hog(images: np.ndarray) -> np.ndarray:
 
 
 def features_of(crops: list) -> np.ndarray:
-    """Feature vectors of digit crops: HOG of the normalised crop plus its aspect ratio.
+    """Shape features of digit crops: HOG of the normalised crop plus its aspect ratio.
 
     Parameters
     ----------
@@ -122,32 +163,90 @@ def features_of(crops: list) -> np.ndarray:
     return np.concatenate([hog(norm), aspect], axis=1).astype(np.float32)
 
 
+def kind_features(marks_features: np.ndarray) -> np.ndarray:
+    """Mark features (n, len(MARK_FEATURES)) scaled for the kind model's Euclidean distance.
+
+    The number of pieces is capped at 4; stroke width is scaled up to the
+    range of the other features. Returns shape (n, len(MARK_FEATURES)) float32.
+    """
+    x = np.asarray(marks_features, np.float32).copy()
+    pieces = MARK_FEATURES.index("pieces")
+    x[:, pieces] = np.minimum(x[:, pieces], 4)
+    for name, scale in KIND_SCALE.items():
+        x[:, MARK_FEATURES.index(name)] *= scale
+    return x
+
+
+class _Knn:
+    """scikit-learn's distance-weighted KNN over stored samples, with smoothed class probabilities."""
+
+    #: Neighbours looked at for each class's nearest distance; a class with no
+    #: sample among them is given the farthest of them.
+    REACH = 50
+
+    def __init__(self, features: np.ndarray, labels: np.ndarray, classes: np.ndarray, k: int):
+        self.labels = np.asarray(labels, np.int64)
+        self.classes = classes
+        self.k = min(k, len(self.labels))
+        self._knn = KNeighborsClassifier(n_neighbors=self.k, weights="distance", algorithm="brute")
+        self._knn.fit(np.asarray(features, np.float32), self.labels)
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        """Shape (m, len(classes)) float64: probabilities (rows sum to 1)."""
+        reach = min(self.REACH, len(self.labels))
+        dist, index = self._knn.kneighbors(np.asarray(x, np.float32), n_neighbors=reach)
+        near_labels = self.labels[index]
+        weights = 1.0 / np.maximum(dist[:, : self.k], 1e-6)
+        votes = np.stack([(weights * (near_labels[:, : self.k] == c)).sum(axis=1) for c in self.classes], axis=1)
+        votes /= votes.sum(axis=1, keepdims=True)
+        far = dist[:, -1:]
+        per_class = np.stack([np.where(near_labels == c, dist, np.inf).min(axis=1) for c in self.classes], axis=1)
+        per_class = np.minimum(per_class, far)
+        best = per_class.min(axis=1, keepdims=True)
+        soft = np.exp(-(per_class - best) / (np.maximum(best, 1e-6) * 0.15))
+        soft /= soft.sum(axis=1, keepdims=True)
+        return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft
+
+    def nearest(self, x: np.ndarray) -> np.ndarray:
+        """Shape (m,) float64: distance from each query to its nearest sample."""
+        return self._knn.kneighbors(np.asarray(x, np.float32), n_neighbors=1)[0][:, 0]
+
+
 @dataclass
-class DigitModel:
-    """A k-nearest-neighbours digit classifier over stored features.
+class CellClassifier:
+    """Three k-nearest-neighbours models over stored samples: mark kind, printed digit, handwritten digit.
 
     Attributes
     ----------
-    features : np.ndarray
-        Shape (n, FEATURE_LENGTH), float32, training feature vectors.
-    labels : np.ndarray
-        Shape (n,), int, digits 1..9.
+    kind_samples : np.ndarray
+        Shape (n1, len(MARK_FEATURES)), float32, raw mark features.
+    kind_labels : np.ndarray
+        Shape (n1,), int: EMPTY (a mark that is no digit: show-through, a
+        smudge), PRINTED, HANDWRITTEN or CANDIDATES.
+    printed_samples, handwritten_samples : np.ndarray
+        Shape (n2, FEATURE_LENGTH) and (n3, FEATURE_LENGTH), float32 shape features.
+    printed_labels, handwritten_labels : np.ndarray
+        Shape (n2,) and (n3,), int, digits 1..9.
     k : int
-        Number of neighbours.
+        Neighbours of every model.
     """
 
-    features: np.ndarray
-    labels: np.ndarray
+    kind_samples: np.ndarray
+    kind_labels: np.ndarray
+    printed_samples: np.ndarray
+    printed_labels: np.ndarray
+    handwritten_samples: np.ndarray
+    handwritten_labels: np.ndarray
     k: int = 5
 
     def __post_init__(self) -> None:
-        self.features = np.asarray(self.features, dtype=np.float32)
-        self._knn = KNeighborsClassifier(n_neighbors=self.k, weights="distance", algorithm="brute")
-        self._knn.fit(self.features, self.labels)
-        self._norms = (self.features.astype(np.float32) ** 2).sum(axis=1)
+        digits = np.arange(1, 10)
+        self._kind = _Knn(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
+        self._printed = _Knn(self.printed_samples, self.printed_labels, digits, self.k)
+        self._handwritten = _Knn(self.handwritten_samples, self.handwritten_labels, digits, self.k)
 
     @classmethod
-    def load(cls, path: str | Path) -> DigitModel:
+    def load(cls, path: str | Path) -> CellClassifier:
         """Load a model saved by `save`.
 
         Raises
@@ -155,66 +254,56 @@ class DigitModel:
         FileNotFoundError
             No file at `path`.
         ValueError
-            The file is not a digit model.
+            The file is not a cell model of this version.
         """
         with np.load(path, allow_pickle=False) as data:
             try:
-                return cls(data["features"], data["labels"], int(data["k"]))
+                return cls(data["kind_samples"], data["kind_labels"], data["printed_samples"], data["printed_labels"],
+                           data["handwritten_samples"], data["handwritten_labels"], int(data["k"]))
             except KeyError as exc:
-                raise ValueError(f"{path} is not a snapsolve digit model (missing {exc})") from None
+                raise ValueError(f"{path} is not a snapsolve cell model (missing {exc}); "
+                                 "rebuild it with 'snapsolve train'") from None
 
     def save(self, path: str | Path) -> None:
-        """Write features, labels and k to a compressed ``.npz`` file."""
-        np.savez_compressed(path, features=self.features, labels=self.labels, k=np.int64(self.k))
+        """Write every sample, label and k to a compressed ``.npz`` file."""
+        np.savez_compressed(path, kind_samples=self.kind_samples, kind_labels=self.kind_labels,
+                            printed_samples=self.printed_samples, printed_labels=self.printed_labels,
+                            handwritten_samples=self.handwritten_samples,
+                            handwritten_labels=self.handwritten_labels, k=np.int64(self.k))
 
-    def predict_proba(self, features: np.ndarray) -> np.ndarray:
-        """Class probabilities of digit crops.
-
-        The probability of a digit mixes the distance-weighted votes of the k
-        nearest neighbours (weight 0.9) with a softmax over the distance to
-        the nearest training sample of each digit (weight 0.1), so that every
-        digit keeps a small probability ordered by similarity: consistency
-        repair needs to know which digit a doubtful cell would be next.
+    def predict_proba(self, marks: CellMarks) -> np.ndarray:
+        """Class probabilities of the 81 cells.
 
         Parameters
         ----------
-        features : np.ndarray
-            Shape (m, FEATURE_LENGTH), float32.
+        marks : CellMarks
+            The cells' marks, upright.
 
         Returns
         -------
         np.ndarray
-            Shape (m, 9) float64 probabilities of digits 1..9 (rows sum to 1).
-            `nearest_distances` tells how digit-like the marks are at all.
+            Shape (81, len(CLASSES)), float64, rows sum to 1: columns as in
+            `CLASSES`. A cell without a mark is empty with probability 1.
         """
-        if len(features) == 0:
-            return np.zeros((0, 9))
-        distances, indices = self._knn.kneighbors(features)
-        weights = 1.0 / np.maximum(distances, 1e-6)
-        votes = np.zeros((len(features), 9))
-        neighbour_labels = self.labels[indices]
-        for d in range(1, 10):
-            votes[:, d - 1] = (weights * (neighbour_labels == d)).sum(axis=1)
-        votes /= votes.sum(axis=1, keepdims=True)
-        per_class = self.class_distances(features)
-        scale = np.maximum(per_class.min(axis=1, keepdims=True), 1e-6) * 0.15
-        soft = np.exp(-(per_class - per_class.min(axis=1, keepdims=True)) / scale)
-        soft /= soft.sum(axis=1, keepdims=True)
-        return 0.9 * votes + 0.1 * soft
+        probs = np.zeros((81, len(CLASSES)))
+        probs[:, 0] = 1.0
+        cells = np.flatnonzero(marks.present)
+        if cells.size == 0:
+            return probs
+        kind = self._kind.proba(kind_features(marks.features[cells]))
+        shapes = features_of([marks.crops[i] for i in cells])
+        probs[cells, 0] = kind[:, EMPTY]
+        probs[cells, 1:10] = kind[:, PRINTED, None] * self._printed.proba(shapes)
+        probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * self._handwritten.proba(shapes)
+        probs[cells, CANDIDATES_CLASS] = kind[:, CANDIDATES]
+        return probs
 
-    def nearest_distances(self, features: np.ndarray) -> np.ndarray:
-        """Shape (m,) float64: distance from each feature vector to its nearest training sample.
+    def printed_distances(self, crops: list) -> np.ndarray:
+        """Shape (m,) float64: distance from each crop's shape to the nearest printed digit.
 
-        Large for a mark unlike any digit, or for digits seen sideways: the
-        orientation is chosen where these are smallest.
+        Large for a mark unlike any printed digit, or for digits seen
+        sideways: the orientation is chosen where these are smallest.
         """
-        if len(features) == 0:
+        if not crops:
             return np.zeros(0)
-        return self._knn.kneighbors(features, n_neighbors=1)[0][:, 0]
-
-    def class_distances(self, features: np.ndarray) -> np.ndarray:
-        """Shape (m, 9) float64: Euclidean distance to the nearest training sample of each digit."""
-        f = features.astype(np.float32)
-        sq = (f * f).sum(axis=1)[:, None] + self._norms[None, :] - 2.0 * f @ self.features.T
-        dist = np.sqrt(np.maximum(sq, 0.0))
-        return np.stack([dist[:, self.labels == d].min(axis=1) for d in range(1, 10)], axis=1).astype(np.float64)
+        return self._printed.nearest(features_of(crops))

@@ -13,6 +13,9 @@ import numpy as np
 MAX_PIXELS = 100_000_000
 
 
+#: Image files OpenCV decodes.
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
+#: Phone photos that need the optional ``heic`` extra (pillow-heif).
 HEIF_SUFFIXES = {".heic", ".heif"}
 
 

@@ -16,6 +16,8 @@ from .rectify import GRID_SIZE
 DIGIT_COLOUR = (215, 90, 0)
 #: Colour of hint highlights (BGR): orange.
 HINT_COLOUR = (0, 140, 255)
+#: Colour of wrong entries' rings and their right digits (BGR): red.
+MISTAKE_COLOUR = (30, 30, 230)
 
 
 def _canvas_side(corners: np.ndarray) -> int:
@@ -41,8 +43,19 @@ def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse:
     return out.astype(np.uint8)
 
 
+def _put_digit(canvas: np.ndarray, mask: np.ndarray, text: str, centre: tuple[float, float], height: float,
+               colour: tuple[int, int, int]) -> None:
+    """Draw `text` centred at `centre` (pixels), about `height` pixels tall, on a canvas and its alpha mask."""
+    scale = height / 22.0
+    thickness = max(1, int(round(height / 9)))
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    org = (int(centre[0] - tw / 2), int(centre[1] + th / 2))
+    cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+    cv2.putText(mask, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thickness, cv2.LINE_AA)
+
+
 def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, digits: dict[int, int],
-                colour: tuple[int, int, int] = DIGIT_COLOUR) -> np.ndarray:
+                colour: tuple[int, int, int] = DIGIT_COLOUR, small: set[int] | frozenset = frozenset()) -> np.ndarray:
     """Draw digits into cells of a grid seen in perspective.
 
     Parameters
@@ -57,6 +70,9 @@ def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, dig
         Upright cell (0..80) -> digit (1..9) to draw.
     colour : tuple of int
         BGR colour.
+    small : set of int
+        Cells whose digit is drawn smaller in the cell's lower right, clear of
+        pencilled candidates (usually written along the top).
 
     Returns
     -------
@@ -64,16 +80,44 @@ def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, dig
         A new (H, W, 3) uint8 image.
     """
     side, cell, canvas, mask = _blank_canvas(corners)
-    scale = cell / 40.0
-    thickness = max(1, int(round(cell / 16)))
     for index, digit in digits.items():
         r, c = divmod(index, 9)
-        text = str(digit)
-        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
-        x = int(c * cell + (cell - tw) / 2)
-        y = int(r * cell + (cell + th) / 2)
-        cv2.putText(canvas, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
-        cv2.putText(mask, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thickness, cv2.LINE_AA)
+        if index in small:
+            centre, height = ((c + 0.68) * cell, (r + 0.68) * cell), cell * 0.4
+        else:
+            centre, height = ((c + 0.5) * cell, (r + 0.5) * cell), cell * 0.55
+        _put_digit(canvas, mask, str(digit), centre, height, colour)
+    return _warp_onto(photo, canvas, mask, inverse, side)
+
+
+def draw_mistakes(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, mistakes: dict[int, int | None],
+                  colour: tuple[int, int, int] = MISTAKE_COLOUR) -> np.ndarray:
+    """Ring each wrong entry in red and, when given, write the right digit small in the cell's corner.
+
+    Parameters
+    ----------
+    photo, inverse, corners
+        As in `draw_digits`.
+    mistakes : dict of int to (int or None)
+        Upright cell -> the solution's digit to show (None: ring only, as a
+        hint that does not give the answer away).
+    colour : tuple of int
+        BGR colour.
+
+    Returns
+    -------
+    np.ndarray
+        A new (H, W, 3) uint8 image.
+    """
+    side, cell, canvas, mask = _blank_canvas(corners)
+    thick = max(2, int(round(cell / 14)))
+    for index, right in mistakes.items():
+        r, c = divmod(index, 9)
+        centre = (int((c + 0.5) * cell), int((r + 0.5) * cell))
+        for img, col in ((canvas, colour), (mask, 255)):
+            cv2.circle(img, centre, int(cell * 0.44), col, thick, cv2.LINE_AA)
+        if right:
+            _put_digit(canvas, mask, str(right), ((c + 0.82) * cell, (r + 0.2) * cell), cell * 0.28, colour)
     return _warp_onto(photo, canvas, mask, inverse, side)
 
 

@@ -1,4 +1,18 @@
-"""Rectify: the homography from a located grid to a square top-down image."""
+"""Rectify: warp a located grid to an upright, top-down square whose ruling is regular.
+
+Two steps. A homography from the grid's four outer corners makes the grid
+roughly square; on a flat page that is enough, but a page that bends (a
+folded newspaper, a booklet held in the hand) or corners that are a few pixels
+off leave the inner ruling curved or shifted by a tenth of a cell, enough to
+cut digits and push a neighbour's ink into a cell. So the ruling itself is then
+found in the roughly rectified image: in each of nine strips, the ten
+horizontal (and ten vertical) lines are fitted as one evenly spaced comb, then
+each line is refined locally and smoothed across the strips by a quadratic.
+Their 100 crossings (the *lattice*) map each cell to its own quadrilateral in
+the photo, and the photo is resampled cell by cell (bilinear between the
+crossings) so that in the result every ruled line lies exactly at a multiple of
+CELL_SIZE.
+"""
 
 from __future__ import annotations
 
@@ -8,29 +22,63 @@ import cv2
 import numpy as np
 
 #: Side of one cell (pixels) in the rectified grid image.
-CELL_SIZE = 48
+CELL_SIZE = 64
 #: Side of the rectified grid image (pixels).
 GRID_SIZE = 9 * CELL_SIZE
+
+#: Pixels per cell of the coarse image in which the ruling is searched.
+LATTICE_CELL = 32
+#: Margin (in cells) kept around the grid in that image, so that outer lines a
+#: little outside the located corners are still seen.
+LATTICE_MARGIN = 0.5
+#: Shifts (share of a cell) and spacings (share of the nominal) of the comb of
+#: ten lines tried in each strip.
+COMB_SHIFTS = np.linspace(-0.35, 0.35, 29)
+COMB_SPACINGS = np.linspace(0.9, 1.1, 11)
+#: A line is refined within this share of a cell of where the comb puts it ...
+LINE_SEARCH = 0.15
+#: ... and counts as seen when it covers at least this share of the strip.
+LINE_COVERAGE = 0.4
 
 
 @dataclass(frozen=True)
 class Rectified:
-    """A grid warped top-down.
+    """A grid warped upright and top-down.
 
     Attributes
     ----------
     image : np.ndarray
-        Shape (GRID_SIZE, GRID_SIZE), uint8 gray, the grid's outer border on
-        the image border.
+        Shape (GRID_SIZE, GRID_SIZE), uint8 gray. Ruled line k (0..9) of
+        either direction lies at pixel k * CELL_SIZE.
+    lattice : np.ndarray
+        Shape (10, 10, 2), float64: photo pixel coordinates (x, y) of the
+        crossing of upright row line k and column line l at ``[k, l]``.
     homography : np.ndarray
-        Shape (3, 3), float64: photo pixels -> rectified pixels.
+        Shape (3, 3), float64: photo pixels -> rectified pixels, fitted to the
+        lattice's four outer corners (for drawing).
     inverse : np.ndarray
         Shape (3, 3), float64: rectified pixels -> photo pixels.
     """
 
     image: np.ndarray
+    lattice: np.ndarray
     homography: np.ndarray
     inverse: np.ndarray
+
+    @classmethod
+    def from_lattice(cls, image: np.ndarray, lattice: np.ndarray) -> Rectified:
+        """Bundle a rectified image with its lattice; the homography is fitted to the lattice's outer corners."""
+        outer = np.array([lattice[0, 0], lattice[0, 9], lattice[9, 9], lattice[9, 0]], np.float32)
+        H = cv2.getPerspectiveTransform(outer, square_corners(image.shape[0]))
+        return cls(image, lattice, H, np.linalg.inv(H))
+
+    def turned(self, rotation: int) -> Rectified:
+        """The same grid read after turning it back by `rotation` degrees (see `rectify`)."""
+        turns = (rotation // 90) % 4
+        if turns == 0:
+            return self
+        return Rectified.from_lattice(np.ascontiguousarray(np.rot90(self.image, k=turns)),
+                                      turn_lattice(self.lattice, rotation))
 
 
 def square_corners(size: int = GRID_SIZE) -> np.ndarray:
@@ -39,20 +87,236 @@ def square_corners(size: int = GRID_SIZE) -> np.ndarray:
     return np.array([[0, 0], [s, 0], [s, s], [0, s]], dtype=np.float32)
 
 
-def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int = GRID_SIZE) -> Rectified:
-    """Warp the quadrilateral `corners` of `gray` to an upright square.
+def reduce_for(image: np.ndarray, side: float, target: float) -> tuple[np.ndarray, float]:
+    """Halve `image` (Gaussian pyramid) while a region `side` pixels long stays at least 2 * `target`.
+
+    Sampling a grid straight from a 12-megapixel photo into a few hundred
+    pixels would skip thin lines and strokes (aliasing); one pyramid level
+    per halving keeps them.
+
+    Parameters
+    ----------
+    image : np.ndarray
+        Shape (H, W) or (H, W, 3), uint8.
+    side : float
+        Size (pixels) of the region that will be sampled.
+    target : float
+        Size (pixels) it will be sampled to.
+
+    Returns
+    -------
+    (np.ndarray, float)
+        The reduced image and its scale (1, 0.5, 0.25, ...) relative to `image`.
+    """
+    scale = 1.0
+    while side * scale >= 2 * target and min(image.shape[:2]) > 64:
+        image = cv2.pyrDown(image)
+        scale /= 2
+    return image, scale
+
+
+def _ruling_masks(coarse: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """Horizontal and vertical ruling (uint8, 255 = line) of a coarse grid image, by morphological opening."""
+    ink = cv2.adaptiveThreshold(cv2.GaussianBlur(coarse, (3, 3), 0), 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                cv2.THRESH_BINARY_INV, (cell // 2) | 1, 5)
+    length = int(cell * 0.8)
+    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
+    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
+    return horizontal, vertical
+
+
+def lines_in_strip(profile: np.ndarray, cell: float, first: float) -> np.ndarray:
+    """Positions of the ten ruled lines crossing one strip.
+
+    Parameters
+    ----------
+    profile : np.ndarray
+        Shape (n,), float: share of each pixel row (or column) of the strip
+        covered by ruling, 0..1.
+    cell : float
+        Nominal cell size (pixels).
+    first : float
+        Nominal position of line 0 (pixels).
+
+    Returns
+    -------
+    np.ndarray
+        Shape (10,), float64: sub-pixel line positions, NaN where a line is
+        not seen (covered by a thumb, faded, out of the frame).
+    """
+    n = len(profile)
+    widened = np.maximum(profile, np.maximum(np.r_[profile[1:], 0.0], np.r_[0.0, profile[:-1]]))
+    centre = first + 4.5 * cell
+    k = np.arange(10) - 4.5
+    combs = centre + COMB_SHIFTS[:, None, None] * cell + k[None, None, :] * COMB_SPACINGS[None, :, None] * cell
+    score = widened[np.clip(np.round(combs).astype(int), 0, n - 1)].sum(axis=2)
+    shift, spacing = np.unravel_index(int(np.argmax(score)), score.shape)
+    out = np.full(10, np.nan)
+    for i, guess in enumerate(combs[shift, spacing]):
+        lo = int(max(0, np.floor(guess - LINE_SEARCH * cell)))
+        hi = int(min(n, np.ceil(guess + LINE_SEARCH * cell) + 1))
+        window = profile[lo:hi]
+        if window.size == 0:
+            continue
+        peak = int(np.argmax(window))
+        if window[peak] < LINE_COVERAGE:
+            continue
+        a, b = max(0, peak - 2), min(len(window), peak + 3)
+        weights = window[a:b]
+        out[i] = lo + float((np.arange(a, b) * weights).sum() / weights.sum())
+    return out
+
+
+def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]:
+    """Smooth each line's positions across the strips by a robust polynomial.
+
+    Parameters
+    ----------
+    points : np.ndarray
+        Shape (10, 9): position of line k in strip j (NaN when not seen).
+    cell, first : float
+        As in `lines_in_strip`; strip j is centred at first + (j + 0.5) * cell.
+
+    Returns
+    -------
+    list of np.ndarray
+        Ten polynomial coefficient arrays (``np.polyval`` order): line position
+        as a function of the position along the line. A line seen in no strip
+        is interpolated between its neighbours (or extrapolated one cell on).
+    """
+    along = first + (np.arange(9) + 0.5) * cell
+    fits: list[np.ndarray | None] = []
+    for row in points:
+        seen = ~np.isnan(row)
+        x, y = along[seen], row[seen]
+        if len(x) == 0:
+            fits.append(None)
+            continue
+        degree = 2 if len(x) >= 5 else 1 if len(x) >= 2 else 0
+        coef = np.polyfit(x, y, degree)
+        for _ in range(3):  # drop strips where a digit stroke or a shadow edge was taken for the line
+            keep = np.abs(np.polyval(coef, x) - y) < 0.1 * cell
+            if keep.all() or keep.sum() <= degree + 1:
+                break
+            x, y = x[keep], y[keep]
+            coef = np.polyfit(x, y, degree)
+        fits.append(coef)
+    known = [k for k, f in enumerate(fits) if f is not None]
+    out = []
+    for k, coef in enumerate(fits):
+        if coef is None:
+            below = [q for q in known if q < k]
+            above = [q for q in known if q > k]
+            if not known:
+                y = np.full(9, first + k * cell)
+            elif below and above:
+                a, b = below[-1], above[0]
+                ya, yb = np.polyval(fits[a], along), np.polyval(fits[b], along)
+                y = ya + (yb - ya) * (k - a) / (b - a)
+            elif below:
+                y = np.polyval(fits[below[-1]], along) + (k - below[-1]) * cell
+            else:
+                y = np.polyval(fits[above[0]], along) - (above[0] - k) * cell
+            coef = np.polyfit(along, y, 2)
+        out.append(coef)
+    return out
+
+
+def find_lattice(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The 100 crossings of a grid's ruled lines, in photo pixels.
 
     Parameters
     ----------
     gray : np.ndarray
-        Shape (H, W), uint8.
+        Shape (H, W), uint8, the whole photo.
+    corners : np.ndarray
+        Shape (4, 2), float32 pixels, the grid's outer corners TL TR BR BL as
+        they appear in the photo (a few pixels off is fine).
+
+    Returns
+    -------
+    np.ndarray
+        Shape (10, 10, 2), float64: ``[k, l]`` is the (x, y) crossing of the
+        k-th line from the top and the l-th from the left, as seen in the photo.
+    """
+    cell, margin = LATTICE_CELL, LATTICE_MARGIN * LATTICE_CELL
+    side = 9 * cell
+    size = int(round(side + 2 * margin))
+    corners = np.asarray(corners, np.float32)
+    reduced, scale = reduce_for(gray, float(np.linalg.norm(corners[1] - corners[0])), side)
+    target = square_corners(side) + np.float32(margin)
+    H = cv2.getPerspectiveTransform(corners * np.float32(scale), target)
+    coarse = cv2.warpPerspective(reduced, H, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    horizontal, vertical = _ruling_masks(coarse, cell)
+    rows = np.full((10, 9), np.nan)
+    cols = np.full((10, 9), np.nan)
+    for j in range(9):
+        a, b = int(round(margin + (j + 0.15) * cell)), int(round(margin + (j + 0.85) * cell))
+        rows[:, j] = lines_in_strip(horizontal[:, a:b].mean(axis=1) / 255.0, cell, margin)
+        cols[:, j] = lines_in_strip(vertical[a:b, :].mean(axis=0) / 255.0, cell, margin)
+    row_fits, col_fits = fit_lines(rows, cell, margin), fit_lines(cols, cell, margin)
+    crossings = np.zeros((10, 10, 2))
+    for k in range(10):
+        for l in range(10):
+            x, y = margin + l * cell, margin + k * cell
+            for _ in range(3):  # the two curves are nearly straight: a few alternations converge
+                x = np.polyval(col_fits[l], y)
+                y = np.polyval(row_fits[k], x)
+            crossings[k, l] = (x, y)
+    photo = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(10, 10, 2)
+    return photo / scale
+
+
+def lattice_maps(lattice: np.ndarray, cell_size: int = CELL_SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """`cv2.remap` maps that resample a lattice's cells into a regular grid.
+
+    Parameters
+    ----------
+    lattice : np.ndarray
+        Shape (10, 10, 2), source pixel coordinates of the crossings.
+    cell_size : int
+        Side of one output cell (pixels).
+
+    Returns
+    -------
+    (np.ndarray, np.ndarray)
+        x and y maps, each shape (9 * cell_size, 9 * cell_size), float32:
+        bilinear between the four crossings around each output pixel.
+    """
+    t = (np.arange(9 * cell_size) + 0.5) / cell_size
+    j = np.minimum(t.astype(int), 8)
+    f = t - j
+    i, s = j[:, None], f[:, None, None]
+    jj, ff = j[None, :], f[None, :, None]
+    top = (1 - ff) * lattice[i, jj] + ff * lattice[i, jj + 1]
+    bottom = (1 - ff) * lattice[i + 1, jj] + ff * lattice[i + 1, jj + 1]
+    xy = ((1 - s) * top + s * bottom).astype(np.float32)
+    return xy[..., 0], xy[..., 1]
+
+
+def turn_lattice(lattice: np.ndarray, rotation: int) -> np.ndarray:
+    """The lattice re-indexed as the grid reads after turning the photo back by `rotation` degrees."""
+    return np.rot90(lattice, k=(rotation // 90) % 4, axes=(0, 1)).copy()
+
+
+def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int = GRID_SIZE,
+            lattice: np.ndarray | None = None) -> Rectified:
+    """Warp the grid inside `corners` to an upright square with a regular ruling.
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8, the whole photo.
     corners : np.ndarray
         Shape (4, 2), float32 pixels, TL TR BR BL as they appear in the photo.
     rotation : int
         Degrees (0, 90, 180, 270) the photo is turned: the grid is read after
         turning it back by this much, counter-clockwise.
     size : int
-        Side of the output square in pixels.
+        Side of the output square in pixels, a multiple of 9.
+    lattice : np.ndarray, optional
+        Shape (10, 10, 2): crossings as seen (from `find_lattice`), when the
+        caller already has them.
 
     Returns
     -------
@@ -65,13 +329,14 @@ def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int 
     """
     if rotation % 90:
         raise ValueError(f"rotation must be a multiple of 90 degrees, got {rotation}")
-    turns = (rotation // 90) % 4
-    # Photo corner k goes to square corner k - turns: a grid photographed turned
-    # 90 degrees clockwise has its upright top-left at the photo's top-right.
-    src = np.roll(np.asarray(corners, dtype=np.float32), -turns, axis=0)
-    H = cv2.getPerspectiveTransform(src, square_corners(size))
-    image = cv2.warpPerspective(gray, H, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return Rectified(image, H, np.linalg.inv(H))
+    seen = find_lattice(gray, corners) if lattice is None else lattice
+    upright = turn_lattice(seen, rotation)
+    cell = size // 9
+    grid_side = float(np.linalg.norm(upright[0, 9] - upright[0, 0]))
+    reduced, scale = reduce_for(gray, grid_side, size)
+    map_x, map_y = lattice_maps(upright * scale, cell)
+    image = cv2.remap(reduced, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return Rectified.from_lattice(image, upright)
 
 
 def rotate_cells(values: np.ndarray, rotation: int) -> np.ndarray:

@@ -1,29 +1,35 @@
-"""Build the digit model: real cells from labelled photos plus digits rendered in fonts.
+"""Build the cell classifier: marks cut from labelled photos, plus digits rendered in fonts.
 
-Real cells are cut from the training photos (never the validation split) using
-their ground-truth outlines when present, read at the orientation where the
-inked cells match the ground truth's givens (ties, common because clue
-patterns are symmetric, broken by a model fitted on the rendered digits). Rendered digits come from the
-TrueType fonts that matplotlib ships (DejaVu, STIX, Computer Modern), and any
-``.ttf``/``.otf`` under extra font folders, drawn with Pillow at varied size,
-weight, offset, blur and noise, and sent through the same cell pipeline as a
-photo's cells so that features match.
+Every training photo (never a validation one) is rectified at its
+ground-truth corners and its cells' marks are found exactly as when reading
+(`vision.cells`), then turned upright: with the rotation the labels give
+(``corners.csv`` of the in-progress photos) or, for ``.dat`` photos, the
+rotation at which the marked cells match the ground truth's digits (ties,
+common because clue patterns are symmetric, broken by how many printed digits
+a model fitted on rendered fonts reads right). Each marked cell gives a kind
+sample (its mark's features, labelled empty, printed, handwritten or
+candidates) and, for digits, a shape sample for the printed or handwritten
+digit model. Printed digits are also rendered in the TrueType fonts that
+matplotlib ships (DejaVu, STIX, Computer Modern) and any under extra font
+folders, drawn with Pillow at varied size, weight, offset, blur and noise into
+whole grids, and cut by the same cell pipeline.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
+from sklearn.neighbors import KNeighborsClassifier
 
-from .cells import CellInk, binarize_grid, digit_in_cell, find_cell_ink, remove_ruling
+from .cells import MARK_FEATURES, CellMarks, find_marks
 from .dataset import LabelledPhoto
-from .digits import DigitModel, features_of
-from .locate import locate_grids, order_corners
-from .rectify import CELL_SIZE, rectify, rotate_cells
+from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of
+from .locate import locate_grids
+from .rectify import CELL_SIZE, GRID_SIZE, rectify, rotate_cells
 
 #: Fonts in matplotlib's mpl-data that have ordinary digits.
 MATPLOTLIB_FONTS = (
@@ -34,98 +40,122 @@ MATPLOTLIB_FONTS = (
 )
 
 
-def choose_validation_split(photos: list[LabelledPhoto], target: int = 32) -> list[str]:
-    """A fixed validation split of about `target` photos, grouped by puzzle.
+@dataclass
+class Samples:
+    """Training samples collected so far.
 
-    Photos of the same puzzle (equal ground truth) go to the same side, so the
-    validation photos show puzzles never seen in training. Groups are taken in
-    the order of the SHA-1 of their puzzle string until `target` photos are
-    reached: the choice depends on the data alone, not on any result.
-
-    Returns
-    -------
-    list of str
-        Photo file names, sorted.
+    Attributes
+    ----------
+    kind_features : list of np.ndarray
+        Each shape (len(MARK_FEATURES),): one marked cell's features.
+    kind_labels : list of int
+        EMPTY, PRINTED, HANDWRITTEN or CANDIDATES.
+    printed_crops, handwritten_crops : list of np.ndarray
+        Binary digit crops (uint8, 255 = ink).
+    printed_labels, handwritten_labels : list of int
+        Their digits, 1..9.
     """
-    groups: dict[str, list[str]] = {}
-    for p in photos:
-        key = "".join(map(str, p.givens))
-        groups.setdefault(key, []).append(p.name)
-    chosen: list[str] = []
-    for key in sorted(groups, key=lambda k: hashlib.sha1(k.encode()).hexdigest()):
-        if len(chosen) >= target:
-            break
-        chosen.extend(groups[key])
-    return sorted(chosen)
+
+    kind_features: list = field(default_factory=list)
+    kind_labels: list = field(default_factory=list)
+    printed_crops: list = field(default_factory=list)
+    printed_labels: list = field(default_factory=list)
+    handwritten_crops: list = field(default_factory=list)
+    handwritten_labels: list = field(default_factory=list)
+
+    def add_cells(self, marks: CellMarks, cells: list[int]) -> None:
+        """Add every marked cell of an upright grid with its true class (a column of `CLASSES`)."""
+        for idx in np.flatnonzero(marks.present):
+            cls = cells[idx]
+            kind = kind_of(cls)
+            self.kind_features.append(marks.features[idx])
+            self.kind_labels.append(kind)
+            if kind == PRINTED:
+                self.printed_crops.append(marks.crops[idx])
+                self.printed_labels.append(cls)
+            elif kind == HANDWRITTEN:
+                self.handwritten_crops.append(marks.crops[idx])
+                self.handwritten_labels.append(cls - 9)
+
+    def classifier(self, k: int = 5) -> CellClassifier:
+        """The cell classifier fitted on these samples.
+
+        Raises
+        ------
+        ValueError
+            Some model would have no sample (no photo could be read, or no
+            handwritten digit among them).
+        """
+        if not self.kind_labels or not self.printed_labels or not self.handwritten_labels:
+            raise ValueError("not enough training samples: every kind needs marks from labelled photos "
+                             f"({len(self.kind_labels)} marks, {len(self.printed_labels)} printed, "
+                             f"{len(self.handwritten_labels)} handwritten digits)")
+        return CellClassifier(
+            np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
+            np.array(self.kind_labels, np.int64),
+            features_of(self.printed_crops), np.array(self.printed_labels, np.int64),
+            features_of(self.handwritten_crops), np.array(self.handwritten_labels, np.int64), k)
 
 
-def best_rotation(ink: CellInk, givens: list[int], reference: DigitModel | None = None) -> int:
-    """Rotation (degrees) at which cells read at rotation 0 match the ground truth.
+def best_rotation(marks: CellMarks, cells: list[int], reference: KNeighborsClassifier | None = None) -> int:
+    """Rotation (degrees) at which marks found at rotation 0 match the ground truth.
 
-    The inked cells are matched against the givens first. Clue patterns are
-    usually symmetric under a half turn, so ties are broken by how many crops
-    a `reference` model (for example one fitted on rendered fonts only) reads
-    as the ground-truth digit at each candidate rotation.
+    Marked cells are matched against the non-empty labels first. Clue
+    patterns are usually symmetric under a half turn, so ties are broken by
+    how many printed crops a `reference` model (fitted on rendered fonts)
+    reads as the ground-truth digit at each tied rotation.
 
     Parameters
     ----------
-    ink : CellInk
+    marks : CellMarks
         Cells of the grid rectified at rotation 0.
-    givens : list of int
-        81 upright ground-truth values.
-    reference : DigitModel, optional
-        Classifier used to break ties; without it the first tied rotation wins.
+    cells : list of int
+        81 upright ground-truth class columns.
+    reference : KNeighborsClassifier, optional
+        Printed digits classifier over `features_of` shapes; without it the
+        first tied rotation wins.
 
     Returns
     -------
     int
         0, 90, 180 or 270.
     """
-    truth = np.array(givens) > 0
-    agreement = [int((rotate_cells(ink.has_ink, r) == truth).sum()) for r in (0, 90, 180, 270)]
-    tied = [r for r, a in zip((0, 90, 180, 270), agreement) if a == max(agreement)]
+    truth = np.array(cells) > 0
+    rotations = (0, 90, 180, 270)
+    agreement = [int((rotate_cells(marks.present, r) == truth).sum()) for r in rotations]
+    tied = [r for r, a in zip(rotations, agreement) if a == max(agreement)]
     if len(tied) == 1 or reference is None:
         return tied[0]
     scores = []
     for rotation in tied:
-        crops, labels = _upright_samples(ink, givens, rotation)
-        probs = reference.predict_proba(features_of(crops))
-        scores.append(int((probs.argmax(axis=1) + 1 == np.array(labels)).sum()))
+        upright = marks.turned(rotation)
+        printed = [i for i in np.flatnonzero(upright.present) if kind_of(cells[i]) == PRINTED]
+        if not printed:
+            scores.append(0)
+            continue
+        read = reference.predict(features_of([upright.crops[i] for i in printed]))
+        scores.append(int((read == np.array([cells[i] for i in printed])).sum()))
     return tied[int(np.argmax(scores))]
 
 
-def _upright_samples(ink: CellInk, givens: list[int], rotation: int) -> tuple[list[np.ndarray], list[int]]:
-    """Crops turned upright and their ground-truth digits, for inked cells with a given."""
-    turn = rotation // 90
-    upright_index = rotate_cells(np.arange(81), rotation)
-    position = {int(old): new for new, old in enumerate(upright_index)}
-    crops, labels = [], []
-    for old in np.flatnonzero(ink.has_ink):
-        label = givens[position[int(old)]]
-        if label:
-            crops.append(np.ascontiguousarray(np.rot90(ink.crops[old], k=turn)))
-            labels.append(label)
-    return crops, labels
-
-
-def photo_samples(photo: LabelledPhoto, reference: DigitModel | None = None) -> tuple[list[np.ndarray], list[int]]:
-    """Upright digit crops and their labels from one labelled photo.
+def photo_marks(photo: LabelledPhoto, reference: KNeighborsClassifier | None = None) -> CellMarks | None:
+    """The upright cell marks of a labelled photo, or None when it cannot be read.
 
     Uses the photo's ground-truth corners when known, else the best located
-    grid; `reference` breaks orientation ties (see `best_rotation`). Returns
-    empty lists when the photo cannot be read.
+    grid; its rotation when known, else `best_rotation`.
     """
-    image = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
-    if image is None:
-        return [], []
+    gray = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
+    if gray is None:
+        return None
     corners = photo.corners
     if corners is None:
-        found = locate_grids(image)
+        found = locate_grids(gray)
         if not found:
-            return [], []
+            return None
         corners = found[0].corners
-    ink = find_cell_ink(rectify(image, order_corners(corners), 0).image)
-    return _upright_samples(ink, photo.givens, best_rotation(ink, photo.givens, reference))
+    marks = find_marks(rectify(gray, corners, 0).image)
+    rotation = photo.rotation if photo.rotation is not None else best_rotation(marks, photo.cells, reference)
+    return marks.turned(rotation)
 
 
 def font_files(extra_dirs: Iterable[str | Path] = ()) -> list[Path]:
@@ -146,14 +176,14 @@ def font_files(extra_dirs: Iterable[str | Path] = ()) -> list[Path]:
 
 
 def render_samples(fonts: list[Path], per_digit_per_font: int = 12, seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
-    """Digits 1..9 rendered in each font and cut by the photo cell pipeline.
+    """Digits 1..9 rendered in each font into whole grids and cut by the photo cell pipeline.
 
     Parameters
     ----------
     fonts : list of Path
         TrueType/OpenType font files.
     per_digit_per_font : int
-        Variants of each digit per font (size, weight, offset, blur, noise).
+        Variants of each digit per font (size, weight, offset, rotation, blur, noise).
     seed : int
         Random seed; the same seed gives the same samples.
 
@@ -166,37 +196,40 @@ def render_samples(fonts: list[Path], per_digit_per_font: int = 12, seed: int = 
 
     rng = np.random.default_rng(seed)
     n = CELL_SIZE
+    jobs = [(f, d) for f in fonts for d in range(1, 10) for _ in range(per_digit_per_font)]
     crops, labels = [], []
-    for font_path in fonts:
-        for digit in range(1, 10):
-            for _ in range(per_digit_per_font):
-                size = int(rng.uniform(0.5, 0.8) * n * 1.3)
-                try:
-                    font = ImageFont.truetype(str(font_path), size)
-                except OSError:
-                    break
-                canvas = Image.new("L", (3 * n, 3 * n), 255)
-                draw = ImageDraw.Draw(canvas)
-                cx = 1.5 * n + rng.uniform(-0.08, 0.08) * n
-                cy = 1.5 * n + rng.uniform(-0.08, 0.08) * n
-                draw.text((cx, cy), str(digit), fill=int(rng.uniform(0, 90)), font=font, anchor="mm")
-                cell = np.asarray(canvas, dtype=np.uint8).copy()
-                weight = rng.integers(-1, 2)
-                if weight:
-                    op = cv2.erode if weight > 0 else cv2.dilate  # erode the white paper = bolder ink
-                    cell = op(cell, np.ones((2, 2), np.uint8))
-                angle = rng.uniform(-4, 4)
-                M = cv2.getRotationMatrix2D((1.5 * n, 1.5 * n), angle, 1.0)
-                cell = cv2.warpAffine(cell, M, (3 * n, 3 * n), borderValue=255)
-                blur = rng.choice([0, 3, 5])
-                if blur:
-                    cell = cv2.GaussianBlur(cell, (blur, blur), 0)
-                cell = np.clip(cell + rng.normal(0, 6, cell.shape), 0, 255).astype(np.uint8)
-                ink = remove_ruling(binarize_grid(cell))[n : 2 * n, n : 2 * n]
-                crop, _ = digit_in_cell(ink)
-                if crop is not None:
-                    crops.append(crop)
-                    labels.append(digit)
+    for start in range(0, len(jobs), 81):
+        page = jobs[start : start + 81]
+        canvas = Image.new("L", (GRID_SIZE, GRID_SIZE), 255)
+        draw = ImageDraw.Draw(canvas)
+        for k in range(10):
+            draw.line([(k * n, 0), (k * n, GRID_SIZE)], fill=40, width=3 if k % 3 == 0 else 1)
+            draw.line([(0, k * n), (GRID_SIZE, k * n)], fill=40, width=3 if k % 3 == 0 else 1)
+        placed = {}
+        for idx, (font_path, digit) in enumerate(page):
+            try:
+                font = ImageFont.truetype(str(font_path), int(rng.uniform(0.5, 0.8) * n * 1.3))
+            except OSError:
+                continue
+            r, c = divmod(idx, 9)
+            cx = (c + 0.5 + rng.uniform(-0.08, 0.08)) * n
+            cy = (r + 0.5 + rng.uniform(-0.08, 0.08)) * n
+            draw.text((cx, cy), str(digit), fill=int(rng.uniform(0, 90)), font=font, anchor="mm")
+            placed[idx] = digit
+        grid = np.asarray(canvas, dtype=np.uint8).copy()
+        weight = rng.integers(-1, 2)
+        if weight:
+            op = cv2.erode if weight > 0 else cv2.dilate  # erode the white paper = bolder ink
+            grid = op(grid, np.ones((2, 2), np.uint8))
+        blur = int(rng.choice([0, 3, 5]))
+        if blur:
+            grid = cv2.GaussianBlur(grid, (blur, blur), 0)
+        grid = np.clip(grid + rng.normal(0, 6, grid.shape), 0, 255).astype(np.uint8)
+        marks = find_marks(grid)
+        for idx, digit in placed.items():
+            if marks.present[idx]:
+                crops.append(marks.crops[idx])
+                labels.append(digit)
     return crops, labels
 
 
@@ -205,39 +238,48 @@ def build_model(
     fonts: list[Path],
     k: int = 5,
     progress: Callable[[str], None] | None = None,
-) -> DigitModel:
-    """Fit the digit model from training photos and rendered fonts.
+) -> CellClassifier:
+    """Fit the cell classifier from training photos and rendered fonts.
 
     Parameters
     ----------
     photos : list of LabelledPhoto
         Training photos only (the caller leaves the validation split out).
     fonts : list of Path
-        Font files for rendered digits (may be empty).
+        Font files for rendered printed digits (may be empty).
     k : int
-        Neighbours for the KNN classifier.
+        Neighbours of each KNN model.
     progress : callable, optional
         Called with a short status line now and then.
 
     Returns
     -------
-    DigitModel
+    CellClassifier
+
+    Raises
+    ------
+    ValueError
+        Too few samples for some model (see `Samples.classifier`).
     """
-    crops: list[np.ndarray] = []
-    labels: list[int] = []
+    samples = Samples()
     reference = None
     if fonts:
         crops, labels = render_samples(fonts)
+        samples.printed_crops += crops
+        samples.printed_labels += labels
         if progress:
             progress(f"rendered {len(crops)} digits in {len(fonts)} fonts")
         if crops:
-            reference = DigitModel(features_of(crops), np.array(labels, dtype=np.int64), k)
+            reference = KNeighborsClassifier(n_neighbors=k).fit(features_of(crops), labels)
     for i, photo in enumerate(photos):
-        c, l = photo_samples(photo, reference)
-        crops += c
-        labels += l
+        marks = photo_marks(photo, reference)
+        if marks is not None:
+            samples.add_cells(marks, photo.cells)
         if progress and (i + 1) % 20 == 0:
-            progress(f"cut cells from {i + 1}/{len(photos)} photos ({len(crops)} digits in all)")
-    if not crops:
-        raise ValueError("no training digits: no photo could be read and no font was given")
-    return DigitModel(features_of(crops), np.array(labels, dtype=np.int64), k)
+            progress(f"cut cells from {i + 1}/{len(photos)} photos ({len(samples.kind_labels)} marks in all)")
+    if progress:
+        counts = np.bincount(np.array(samples.kind_labels, np.int64), minlength=4)
+        progress("marks: " + ", ".join(f"{n} {name}" for n, name in zip(counts, ("empty", "printed", "handwritten",
+                                                                                   "candidates"))))
+    return samples.classifier(k)
+
