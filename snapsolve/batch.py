@@ -23,21 +23,22 @@ from pathlib import Path
 
 from .inputs import WorkItem
 from .pipeline import Options, default_model, solve_image, solve_text
+from .results import InputResult
 
 
-def process_item(item: WorkItem, options: Options) -> dict:
-    """The JSON result of one work item; never raises (an unexpected failure becomes its `error`)."""
+def process_item(item: WorkItem, options: Options) -> InputResult:
+    """The result of one work item; never raises (an unexpected failure becomes its `error`)."""
     try:
         if item.kind == "error":
-            return {"input": item.label, "error": item.text, "seconds": 0.0, "grids": []}
+            return InputResult.failed(item.label, item.text)
         if item.kind == "puzzle":
             return solve_text(item.label, item.text, options)
         page = item.page if item.kind == "pdf_page" else None
         return solve_image(Path(item.path), options, default_model(), page=page, label=item.label)
     except Exception as exc:  # one bad input must never stop the batch
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        return {"input": item.label, "error": f"internal error: {type(exc).__name__}: {exc} "
-                f"({Path(where.filename).name}:{where.lineno})", "seconds": 0.0, "grids": []}
+        return InputResult.failed(item.label, f"internal error: {type(exc).__name__}: {exc} "
+                                              f"({Path(where.filename).name}:{where.lineno})")
 
 
 class ResultStore:
@@ -66,23 +67,25 @@ class ResultStore:
             return None
         return st.st_size, st.st_mtime_ns
 
-    def done(self, item: WorkItem) -> dict | None:
-        """The stored result of `item` when its file is unchanged since, else None."""
+    def done(self, item: WorkItem) -> InputResult | None:
+        """The stored result of `item` (marked cached) when its file is unchanged since, else None."""
         stamp = self._stamp(item)
         if stamp is None:
             return None
         row = self.db.execute("SELECT size, mtime_ns, result FROM results WHERE input = ?", (item.label,)).fetchone()
         if row and (row[0], row[1]) == stamp:
-            return json.loads(row[2])
+            result = InputResult.from_json(json.loads(row[2]))
+            result.cached = True
+            return result
         return None
 
-    def save(self, item: WorkItem, result: dict) -> None:
+    def save(self, item: WorkItem, result: InputResult) -> None:
         """Store and commit one result at once."""
         stamp = self._stamp(item)
         if stamp is None:
             return
         self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                        (item.label, stamp[0], stamp[1], result.get("error"), json.dumps(result)))
+                        (item.label, stamp[0], stamp[1], result.error, json.dumps(result.to_json())))
         self.db.commit()
 
     def close(self) -> None:
@@ -106,8 +109,8 @@ def _new_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
-              store: ResultStore | None = None) -> Iterator[tuple[WorkItem, dict, bool]]:
-    """Process work items, yielding (item, result, from_store) as each finishes.
+              store: ResultStore | None = None) -> Iterator[tuple[WorkItem, InputResult]]:
+    """Process work items, yielding (item, result) as each finishes (`result.cached` when from the store).
 
     Parameters
     ----------
@@ -122,7 +125,7 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
     for item in items:
         cached = store.done(item) if store else None
         if cached is not None:
-            yield item, cached, True
+            yield item, cached
         else:
             todo.append(item)
     if workers <= 1 or len(todo) <= 1:
@@ -133,7 +136,7 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
                 result = process_item(item, options)
                 if store:
                     store.save(item, result)
-                yield item, result, False
+                yield item, result
         return
     pending = iter(todo)
     pool = _new_pool(workers)
@@ -150,8 +153,7 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    result = {"input": item.label, "error": "internal error: the worker process died",
-                              "seconds": 0.0, "grids": []}
+                    result = InputResult.failed(item.label, "internal error: the worker process died")
                     pool.shutdown(cancel_futures=True)
                     pool = _new_pool(workers)
                     requeue = list(in_flight.values())
@@ -160,7 +162,7 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
                         in_flight[pool.submit(process_item, other, options)] = other
                 if store:
                     store.save(item, result)
-                yield item, result, False
+                yield item, result
                 nxt = next(pending, None)
                 if nxt is not None:
                     in_flight[pool.submit(process_item, nxt, options)] = nxt

@@ -11,14 +11,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from solver import SOLVED
 from solver.grading import LEVELS
-from solver.grid import format_board
+from solver.grid import cell_name, format_board
 
 from . import __version__
 from .batch import ResultStore, run_batch
 from .inputs import expand_inputs
 from .pipeline import Options
+from .results import GridResult, InputResult
 
 SUBCOMMANDS = ("solve", "evaluate", "train", "generate")
 
@@ -37,36 +37,58 @@ exit status: 0 every input solved, 1 some input failed, 2 usage error.
 """
 
 
-def _board(digits: str) -> str:
-    return format_board([0 if ch == "." else int(ch) for ch in digits])
+def side_by_side(left: str, right: str, gap: int = 6) -> str:
+    """Two multi-line blocks printed next to each other."""
+    a, b = left.splitlines(), right.splitlines()
+    width = max(len(line) for line in a)
+    return "\n".join(f"{x:<{width}}{' ' * gap}{y}".rstrip() for x, y in zip(a, b))
 
 
-def print_human(result: dict, options: Options) -> None:
-    """Print one result for a person: the read grid and the solution (or the hint, or steps)."""
-    out = sys.stdout
-    print(f"== {result['input']}", file=out)
-    for i, grid in enumerate(result["grids"]):
-        if len(result["grids"]) > 1:
-            print(f"-- grid {i + 1}", file=out)
-        extra = f", turned {grid['rotation']} degrees" if grid.get("rotation") else ""
-        conf = f", confidence {grid['confidence']:.2f}" if "confidence" in grid else ""
+def print_grid(grid: GridResult, options: Options, out) -> None:
+    """One grid for a person: the puzzle (and what the player wrote), then the solution, hint or steps."""
+    extra = f", turned {grid.rotation} degrees" if grid.rotation else ""
+    conf = f", confidence {grid.confidence:.2f}" if grid.confidence is not None else ""
+    if any(grid.entries) or grid.pencil_marks:
+        pencil = {m["cell"] for m in grid.pencil_marks}
+        written = format_board([grid.entries[i] or ("c" if i in pencil else 0) for i in range(81)])
+        print(side_by_side(f"printed{extra}{conf}:\n" + format_board(grid.givens),
+                           "written by hand (c: candidates):\n" + written), file=out)
+        progress = grid.progress
+        print(f"progress: {progress['entered']} of {progress['to_fill']} cells filled", file=out)
+    else:
         print(f"puzzle{extra}{conf}:", file=out)
-        print(_board(grid["givens"]), file=out)
-        if grid["status"] != SOLVED:
-            print(f"status: {grid['status'].replace('_', ' ')}", file=out)
-            continue
-        if options.hint:
-            hint = grid.get("hint")
-            print("hint: " + (hint["text"] if hint else "no logical step found; only search finishes this one"), file=out)
-        else:
-            if options.explain:
-                for n, step in enumerate(grid.get("steps", []), start=1):
-                    print(f"{n:3d}. {step['text']}", file=out)
-            searched = ", finished by search" if grid["needs_search"] else ""
-            print(f"solution (level {grid['level']}, score {grid['score']}{searched}):", file=out)
-            print(_board(grid["solution"]), file=out)
-        if grid.get("output"):
-            print(f"wrote {grid['output']}", file=out)
+        print(format_board(grid.givens), file=out)
+    if not grid.solved:
+        print(f"status: {grid.status.replace('_', ' ')}", file=out)
+        return
+    for m in grid.mistakes:
+        if not options.hint:
+            print(f"mistake: {cell_name(m.cell)} has {m.entered}, the solution has {m.solution}", file=out)
+    if options.hint:
+        hint = grid.hint
+        text = hint.text if hint is not None else "no logical step found; only search finishes this one"
+        print("hint: " + text, file=out)
+    else:
+        if options.explain:
+            if grid.mistakes:
+                print("(no steps from a position with mistakes: correct them first)", file=out)
+            for n, step in enumerate(grid.steps or [], start=1):
+                print(f"{n:3d}. {step.text}", file=out)
+        searched = ", finished by search" if grid.needs_search else ""
+        print(f"solution (level {grid.level}, score {grid.score}{searched}):", file=out)
+        print(format_board(grid.solution), file=out)
+    if grid.output:
+        print(f"wrote {grid.output}", file=out)
+
+
+def print_human(result: InputResult, options: Options) -> None:
+    """Print one result for a person: every grid read, with its solution (or hint, or steps)."""
+    out = sys.stdout
+    print(f"== {result.input}", file=out)
+    for i, grid in enumerate(result.grids):
+        if len(result.grids) > 1:
+            print(f"-- grid {i + 1}", file=out)
+        print_grid(grid, options, out)
     print(file=out)
 
 
@@ -81,19 +103,19 @@ def run_solve(args: argparse.Namespace) -> int:
     counts = {"grids": 0, "solved": 0, "failed": 0, "skipped": 0}
     bar = tqdm(total=len(items), unit="input", file=sys.stderr, disable=not sys.stderr.isatty() or len(items) < 2)
     try:
-        for _, result, cached in run_batch(items, options, args.workers, store):
-            counts["skipped"] += cached
-            counts["grids"] += len(result["grids"])
-            counts["solved"] += sum(1 for g in result["grids"] if g["status"] == SOLVED)
-            if result["error"]:
+        for _, result in run_batch(items, options, args.workers, store):
+            counts["skipped"] += result.cached
+            counts["grids"] += len(result.grids)
+            counts["solved"] += result.solved_grids
+            if result.error:
                 counts["failed"] += 1
-                bar.write(f"snapsolve: {result['input']}: {result['error']}", file=sys.stderr)
+                bar.write(f"snapsolve: {result.input}: {result.error}", file=sys.stderr)
             else:
-                for warning in result.get("warnings", []):
-                    bar.write(f"snapsolve: {result['input']}: warning: {warning}", file=sys.stderr)
+                for warning in result.warnings:
+                    bar.write(f"snapsolve: {result.input}: warning: {warning}", file=sys.stderr)
             if args.json:
-                print(json.dumps(dict(result, cached=True) if cached else result), flush=True)
-            elif result["grids"]:
+                print(json.dumps(result.to_json()), flush=True)
+            elif result.grids:
                 print_human(result, options)
             bar.update()
     finally:
@@ -134,24 +156,28 @@ def build_parser() -> argparse.ArgumentParser:
                             "already done (same path, size and modification time)")
     solve.set_defaults(func=run_solve)
 
-    evaluate = sub.add_parser("evaluate", help="reading accuracy on photos with imageN.dat ground truth",
-                              description="Read every photo in DIR that has an imageN.dat beside it and compare.")
+    evaluate = sub.add_parser("evaluate", help="reading accuracy on photos with imageN.dat or NAME.cells labels",
+                              description="Read every photo in DIR that has an imageN.dat or NAME.cells label file "
+                                          "beside it, solve it, and compare with the labels.")
     evaluate.add_argument("directory", type=Path, metavar="DIR")
     evaluate.add_argument("--split", choices=("all", "validation", "training"), default="all",
                           help="photos to use: the shipped validation split, the rest, or all (default)")
     evaluate.add_argument("--json", action="store_true", help="print the summary and per-photo results as one JSON object")
+    evaluate.add_argument("--confusion", action="store_true", help="also print the confusion matrix over all 20 classes")
     evaluate.set_defaults(func=lambda a: _lazy("evaluate", a))
 
-    train = sub.add_parser("train", help="rebuild the digit model from labelled photos and fonts",
-                           description="Fit the KNN digit model from the training photos (the validation "
-                                       "split is left out) and digits rendered in fonts. Needs the 'train' extra.")
-    train.add_argument("--data", type=Path, default=Path("../shared/datasets/sudoku-photos-train"),
-                       help="folder of imageN.jpg + imageN.dat (default: %(default)s)")
+    train = sub.add_parser("train", help="rebuild the cell model from labelled photos and fonts",
+                           description="Fit the KNN cell models (mark kind, printed digits, handwritten digits) "
+                                       "from the labelled photos (the validation split is left out) and digits "
+                                       "rendered in fonts. Needs the 'train' extra.")
+    train.add_argument("--data", type=Path, action="append", metavar="DIR",
+                       help="folder of photos with imageN.dat or NAME.cells labels (repeatable; default: both "
+                            "shared datasets)")
     train.add_argument("--output", type=Path, default=Path("models/digits.npz"), help="model file to write (default: %(default)s)")
     train.add_argument("--fonts", type=Path, action="append", default=[], metavar="DIR",
                        help="extra folder of .ttf/.otf fonts to render digits with (repeatable)")
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
-    train.set_defaults(func=lambda a: _lazy("train", a))
+    train.set_defaults(func=lambda a: _lazy("train", a), data=None)
 
     gen = sub.add_parser("generate", help="new puzzles with one solution at a chosen level",
                          description="Generate puzzles that have exactly one solution and grade at LEVEL "

@@ -7,13 +7,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.dataset import IMAGE_SUFFIXES
-from vision.image_io import HEIF_SUFFIXES, ImageReadError, pdf_page_count
+from vision.image_io import HEIF_SUFFIXES, IMAGE_SUFFIXES, ImageReadError, pdf_page_count
 
 #: Suffixes read as text files of puzzles (one 81-character puzzle per line).
 TEXT_SUFFIXES = {".txt", ".sdm", ".sdk", ".ss", ".csv"}
 #: Files a directory search picks up.
-SEARCHED_SUFFIXES = IMAGE_SUFFIXES | HEIF_SUFFIXES | {".pdf", ".png", ".tif", ".tiff", ".webp", ".bmp"}
+SEARCHED_SUFFIXES = IMAGE_SUFFIXES | HEIF_SUFFIXES | {".pdf"}
 
 
 @dataclass(frozen=True)

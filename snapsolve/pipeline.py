@@ -1,8 +1,10 @@
-"""The pipeline: one input (photo or puzzle text) in, one JSON-ready result out.
+"""The pipeline: one input (photo, PDF page or puzzle text) in, one `InputResult` out.
 
-Joins the two layers: ``vision`` locates and reads grids, ``solver`` solves and
-grades them, ``vision.overlay`` draws the answer. Results follow the JSON
-contract of DESIGN.md.
+Joins the two layers: ``vision`` locates and reads grids, `repair` decides
+which printed puzzle a reading shows and what the player wrote in it,
+``solver`` solves and grades the puzzle and checks the player's position, and
+``vision.overlay`` draws the answer (or the hint) on the photo. Results follow
+the JSON contract of ``docs/DESIGN.md`` (see `results`).
 """
 
 from __future__ import annotations
@@ -13,15 +15,16 @@ from pathlib import Path
 
 import numpy as np
 
-from solver import SOLVED, InvalidPuzzleError, Solution, format_puzzle, parse_puzzle, solve_puzzle
-from vision import (DigitModel, GridReading, ImageReadError, draw_digits, draw_hint, locate_grids, read_grid,
-                    read_image, to_gray, write_image)
+from solver import SOLVED, InvalidPuzzleError, Mistake, Solution, Step, parse_position, solve_puzzle
+from vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, locate_grids,
+                    read_grid, read_image, to_gray, write_image)
 from vision.image_io import render_pdf_page
 
 from .models import DIGIT_MODEL
-from .repair import UNSURE, choose_reading
+from .repair import UNSURE, Decision, choose_reading, read_entries
+from .results import GridResult, InputResult
 
-#: Fewest digits read for a second or later grid in a photo to count as a puzzle.
+#: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
 MIN_GIVENS_EXTRA_GRID = 17
 
 
@@ -36,9 +39,9 @@ class Options:
     output_dir : Path or None
         Folder for written images; None means beside the input.
     explain : bool
-        Include every logical step in the result.
+        Include every logical step from the player's position in the result.
     hint : bool
-        Only the next logical step: draw it instead of the solution.
+        Only the next step (or the first mistake): draw it instead of the solution.
     """
 
     write_image: bool = True
@@ -47,11 +50,11 @@ class Options:
     hint: bool = False
 
 
-_MODEL: DigitModel | None = None
+_MODEL: CellClassifier | None = None
 
 
-def default_model() -> DigitModel:
-    """The shipped digit model, loaded once per process.
+def default_model() -> CellClassifier:
+    """The shipped cell model, loaded once per process.
 
     Raises
     ------
@@ -62,52 +65,48 @@ def default_model() -> DigitModel:
     if _MODEL is None:
         if not DIGIT_MODEL.exists():
             raise FileNotFoundError(f"digit model {DIGIT_MODEL} is missing; rebuild it with 'snapsolve train'")
-        _MODEL = DigitModel.load(DIGIT_MODEL)
+        _MODEL = CellClassifier.load(DIGIT_MODEL)
     return _MODEL
 
 
-def solution_json(solution: Solution, options: Options) -> dict:
-    """The solver part of a grid's JSON object (givens, status, solution, grade, steps)."""
-    out = {
-        "givens": format_puzzle(solution.givens),
-        "status": solution.status,
-        "solution": format_puzzle(solution.solution) if solution.solution else None,
-        "level": solution.level,
-        "score": solution.score,
-        "techniques": solution.techniques,
-        "needs_search": solution.needs_search,
-    }
-    if options.explain:
-        out["steps"] = [s.to_json() for s in solution.steps]
-    if options.hint:
-        out["hint"] = solution.steps[0].to_json() if solution.steps else None
-    return out
+def solved_grid(solution: Solution, options: Options, **fields) -> GridResult:
+    """The solver's part of a grid's result (puzzle, status, grade, the player's position, steps or hint)."""
+    grid = GridResult(solution.givens, solution.status, solution.solution, solution.level, solution.score,
+                      solution.techniques, solution.needs_search, entries=list(solution.placed),
+                      mistakes=list(solution.mistakes), hint_requested=options.hint, **fields)
+    if solution.status == SOLVED:
+        if options.explain:
+            grid.steps = list(solution.remaining)
+        if options.hint:
+            grid.hint = solution.mistakes[0] if solution.mistakes else (solution.remaining[0] if solution.remaining
+                                                                         else None)
+    return grid
 
 
-def solve_text(label: str, line: str, options: Options) -> dict:
-    """Result for one 81-character puzzle line.
+def solve_text(label: str, line: str, options: Options) -> InputResult:
+    """Result for one puzzle line: 81 characters, optionally followed by 81 of placed digits.
 
     Parameters
     ----------
     label : str
         ``FILE:LINE`` (or ``-:LINE`` for standard input).
     line : str
-        The puzzle text.
+        The puzzle text (see `solver.parse_position`).
     options : Options
 
     Returns
     -------
-    dict
-        JSON object of DESIGN.md; ``error`` set for a malformed line.
+    InputResult
+        ``error`` set for a malformed line or a puzzle without exactly one solution.
     """
     start = time.perf_counter()
     try:
-        givens = parse_puzzle(line)
+        givens, placed = parse_position(line)
     except InvalidPuzzleError as exc:
-        return {"input": label, "error": str(exc), "seconds": round(time.perf_counter() - start, 4), "grids": []}
-    grid = solution_json(solve_puzzle(givens), options)
-    error = None if grid["status"] == SOLVED else grid["status"].replace("_", " ")
-    return {"input": label, "error": error, "seconds": round(time.perf_counter() - start, 4), "grids": [grid]}
+        return InputResult.failed(label, str(exc), time.perf_counter() - start)
+    grid = solved_grid(solve_puzzle(givens, placed=placed), options)
+    error = None if grid.solved else grid.status.replace("_", " ")
+    return InputResult(label, error, round(time.perf_counter() - start, 4), [grid])
 
 
 def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:
@@ -118,35 +117,74 @@ def output_path(input_path: Path, options: Options, page: int | None = None) -> 
     return folder / f"{stem}.{kind}.jpg"
 
 
-def read_grids(image: np.ndarray, model: DigitModel) -> list[GridReading]:
+def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     """Locate and read every grid of a photo, the main one first.
 
     Grids after the first count only when at least MIN_GIVENS_EXTRA_GRID
-    digits are read in them (a blank form or a partial neighbour is no puzzle).
+    printed digits are read in them (a blank form or a partial neighbour is no puzzle).
     """
     gray = to_gray(image)
     readings = []
     for i, candidate in enumerate(locate_grids(gray)):
         reading = read_grid(gray, candidate.corners, model)
-        if i == 0 or sum(1 for d in reading.digits if d) >= MIN_GIVENS_EXTRA_GRID:
+        if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(reading)
     return readings
 
 
-def annotate(image: np.ndarray, reading: GridReading, solution: Solution, options: Options) -> np.ndarray:
-    """Draw the missing digits (or, for a hint, the next step) onto the photo."""
+def decide(reading: GridReading) -> Decision:
+    """The puzzle a reading shows: the most probable printed givens with exactly one solution (or unsure)."""
+    return choose_reading(reading.given_probabilities)
+
+
+def read_puzzle(reading: GridReading, options: Options) -> tuple[GridResult, Solution | None]:
+    """Decide, solve and describe one grid read from a photo.
+
+    Returns
+    -------
+    (GridResult, Solution or None)
+        The grid's result, and the solver's result when the puzzle was solved.
+    """
+    decision = decide(reading)
+    entries, pencil = read_entries(reading.probabilities, decision.givens, decision.solution)
+    photo_fields = dict(
+        corners=np.round(reading.corners, 1).tolist(), rotation=reading.rotation,
+        confidence=round(reading.confidence, 4),
+        cell_confidence=[round(float(p), 3) for p in reading.cell_confidence],
+        repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes], warning=decision.warning,
+        pencil_marks=[{"cell": c, "digits": None} for c in pencil])
+    if decision.status != SOLVED:
+        grid = GridResult(decision.givens, decision.status, entries=entries, hint_requested=options.hint, **photo_fields)
+        return grid, None
+    solution = solve_puzzle(decision.givens, known=decision.count, placed=entries)
+    return solved_grid(solution, options, **photo_fields), solution
+
+
+def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options: Options) -> np.ndarray:
+    """Draw onto the photo: the hint (its step, or the first mistake ringed), or every missing digit and mistake.
+
+    Missing digits go only into cells the player has not written in (smaller,
+    and clear of the candidates, where there are pencil marks); wrong entries
+    get a red ring and the right digit small.
+    """
     inverse, corners = reading.rectified.inverse, reading.corners
     if options.hint:
-        if not solution.steps:
-            return image
-        step = solution.steps[0]
-        return draw_hint(image, inverse, corners, list(step.cells), dict(step.placements), list(step.eliminations))
-    missing = {i: d for i, d in enumerate(solution.solution) if not solution.givens[i]}
-    return draw_digits(image, inverse, corners, missing)
+        hint = grid.hint
+        if isinstance(hint, Mistake):
+            return draw_mistakes(image, inverse, corners, {hint.cell: None})
+        if isinstance(hint, Step):
+            return draw_hint(image, inverse, corners, list(hint.cells), dict(hint.placements), list(hint.eliminations))
+        return image
+    pencil = {m["cell"] for m in grid.pencil_marks}
+    missing = {i: d for i, d in enumerate(grid.solution) if not grid.givens[i] and not grid.entries[i]}
+    out = draw_digits(image, inverse, corners, missing, small=pencil)
+    if grid.mistakes:
+        out = draw_mistakes(out, inverse, corners, {m.cell: m.solution for m in grid.mistakes})
+    return out
 
 
-def solve_image(path: Path, options: Options, model: DigitModel | None = None, page: int | None = None,
-                label: str | None = None) -> dict:
+def solve_image(path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None,
+                label: str | None = None) -> InputResult:
     """Result for one photo or PDF page: every grid read, solved, graded and (optionally) drawn.
 
     Parameters
@@ -154,7 +192,7 @@ def solve_image(path: Path, options: Options, model: DigitModel | None = None, p
     path : Path
         An image file, or a PDF when `page` is given.
     options : Options
-    model : DigitModel, optional
+    model : CellClassifier, optional
         Defaults to the shipped model.
     page : int, optional
         0-based page of a PDF to render and read.
@@ -163,55 +201,42 @@ def solve_image(path: Path, options: Options, model: DigitModel | None = None, p
 
     Returns
     -------
-    dict
-        JSON object of DESIGN.md. ``error`` is set when the file cannot be
-        read, no grid is found, or the main grid is not solved; never raises
-        for bad input.
+    InputResult
+        ``error`` is set when the file cannot be read, no grid is found, or
+        the main grid is not solved; never raises for bad input.
     """
     start = time.perf_counter()
-    result: dict = {"input": label or str(path), "error": None, "seconds": 0.0, "grids": []}
+    label = label or str(path)
     try:
         image = read_image(path) if page is None else render_pdf_page(path, page)
     except (ImageReadError, OSError) as exc:
-        result["error"] = f"cannot read image: {exc}"
-        result["seconds"] = round(time.perf_counter() - start, 4)
-        return result
-    model = model or default_model()
-    readings = read_grids(image, model)
+        return InputResult.failed(label, f"cannot read image: {exc}", time.perf_counter() - start)
+    result = InputResult(label)
     annotated = image
-    warnings = []
-    for reading in readings:
-        decision = choose_reading(reading.probabilities)
-        solution = decision.solution
-        grid = {"corners": np.round(reading.corners, 1).tolist(), "rotation": reading.rotation}
-        grid.update(solution_json(solution, options))
-        grid["confidence"] = round(reading.confidence, 4)
-        grid["cell_confidence"] = [round(float(p), 3) for p in reading.cell_confidence]
-        grid["repaired"] = [{"cell": c, "read": a, "used": b} for c, a, b in decision.changes]
-        grid["warning"] = decision.warning
-        if decision.warning:
-            warnings.append(decision.warning)
-        if solution.status == SOLVED and options.write_image:
-            annotated = annotate(annotated, reading, solution, options)
-        result["grids"].append(grid)
-    result["warnings"] = warnings
-    if not readings:
-        result["error"] = "no Sudoku grid found in the image"
-    elif result["grids"][0]["status"] == UNSURE:
-        result["error"] = result["grids"][0]["warning"]
-    elif result["grids"][0]["status"] != SOLVED:
-        result["error"] = f"the grid read has {result['grids'][0]['status'].replace('_', ' ')}"
-    if options.write_image and any(g["status"] == SOLVED for g in result["grids"]):
+    for reading in read_grids(image, model or default_model()):
+        grid, solution = read_puzzle(reading, options)
+        if grid.warning:
+            result.warnings.append(grid.warning)
+        if solution is not None and options.write_image:
+            annotated = annotate(annotated, reading, grid, options)
+        result.grids.append(grid)
+    if not result.grids:
+        result.error = "no Sudoku grid found in the image"
+    elif result.grids[0].status == UNSURE:
+        result.error = result.grids[0].warning
+    elif not result.grids[0].solved:
+        result.error = f"the grid read has {result.grids[0].status.replace('_', ' ')}"
+    if options.write_image and result.solved_grids:
         target = output_path(path, options, page)
         if target.resolve() == path.resolve():
-            result["error"] = f"refusing to overwrite the input {path}"
+            result.error = f"refusing to overwrite the input {path}"
         else:
             try:
                 write_image(target, annotated)
-                for g in result["grids"]:
-                    if g["status"] == SOLVED:
-                        g["output"] = str(target)
+                for g in result.grids:
+                    if g.solved:
+                        g.output = str(target)
             except OSError as exc:
-                result["error"] = f"cannot write {target}: {exc}"
-    result["seconds"] = round(time.perf_counter() - start, 4)
+                result.error = f"cannot write {target}: {exc}"
+    result.seconds = round(time.perf_counter() - start, 4)
     return result

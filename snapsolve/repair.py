@@ -3,12 +3,16 @@
 A classifier alone turns one misread digit into "no solution". Knowing the
 rules does better: when the most probable reading breaks a rule or has no or
 several solutions, readings are tried in order of decreasing probability
-(changing up to MAX_CHANGES cells to their next most probable class, empty
-included) until one has exactly one solution. A reading is reported as
-``unsure`` instead of solved when it needed unlikely changes, or when a
-nearly-as-probable reading also has exactly one solution: then the photo does
-not say which puzzle it shows, and a wrong solution must not be presented as
-right.
+(changing up to MAX_CHANGES cells to their next most probable class: another
+printed digit, or no printed digit at all, which for a puzzle in progress
+means a handwritten digit, candidates or nothing) until one has exactly one
+solution. A reading is reported as ``unsure`` instead of solved when it needed
+unlikely changes, or when a nearly-as-probable reading also has exactly one
+solution *and a different one*: then the photo does not say which puzzle it
+shows, and a wrong solution must not be presented as right. (On a puzzle in
+progress, a correct handwritten digit taken for a given, or the other way
+round, leaves the solution as it is: that doubt does not make the answer
+unsure.)
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver import SOLVED, InvalidPuzzleError, Solution, solve_puzzle
+from solver import SOLVED, InvalidPuzzleError
 from solver.dlx import SearchResult, solve_unique
 from solver.grid import check_givens
 
@@ -41,25 +45,34 @@ UNSURE = "unsure"
 
 @dataclass
 class Decision:
-    """The reading chosen for a grid and how sure it is.
+    """The printed puzzle chosen for a grid and how sure it is.
 
     Attributes
     ----------
     givens : list of int
-        81 values, 0 for empty: the reading solved (or the most probable one).
-    solution : Solution
-        Solver result for `givens`; its status is ``unsure`` when the reading
-        cannot be trusted.
+        81 values, 0 for no printed digit: the reading chosen (or the most
+        probable one when none has exactly one solution).
+    status : str
+        ``solved`` (exactly one solution: `count` holds it), ``unsure``,
+        ``no_solution`` or ``multiple_solutions``.
+    count : SearchResult or None
+        Dancing Links' count for `givens` when it has exactly one solution.
     changes : list of (int, int, int)
-        (cell, digit read, digit used) for every repaired cell.
+        (cell, digit read, digit used) for every repaired cell, 0 for no printed digit.
     warning : str or None
         One line for a person when the reading was repaired or is unsure.
     """
 
     givens: list[int]
-    solution: Solution
+    status: str
+    count: SearchResult | None = None
     changes: list[tuple[int, int, int]] = field(default_factory=list)
     warning: str | None = None
+
+    @property
+    def solution(self) -> list[int] | None:
+        """The unique solution (81 values) when solved, else None."""
+        return self.count.solution if self.status == SOLVED and self.count else None
 
 
 def _alternatives(probabilities: np.ndarray) -> list[tuple[float, int, int]]:
@@ -68,7 +81,8 @@ def _alternatives(probabilities: np.ndarray) -> list[tuple[float, int, int]]:
     out = []
     for cell in range(81):
         p_best = probabilities[cell, best[cell]]
-        for cls in np.argsort(-probabilities[cell])[1:3]:
+        others = [int(c) for c in np.argsort(-probabilities[cell], kind="stable") if c != best[cell]]
+        for cls in others[:2]:
             p = probabilities[cell, cls]
             if p >= MIN_ALTERNATIVE_PROBABILITY:
                 out.append((math.log(p_best / p), cell, int(cls)))
@@ -95,7 +109,7 @@ def _readings_by_cost(options: list[tuple[float, int, int]]):
 
 def _describe(changes) -> str:
     def name(d):
-        return str(d) if d else "empty"
+        return f"printed {d}" if d else "no printed digit"
     return ", ".join(f"r{c // 9 + 1}c{c % 9 + 1} read as {name(a)}, taken as {name(b)}" for c, a, b in changes)
 
 
@@ -105,8 +119,8 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
     Parameters
     ----------
     probabilities : np.ndarray
-        Shape (81, 10), float: per cell, probability of empty (column 0) and
-        of digits 1..9.
+        Shape (81, 10), float: per cell, probability of no printed digit
+        (column 0) and of printed digits 1..9.
 
     Returns
     -------
@@ -135,11 +149,13 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
         searches += 1
         count = solve_unique(reading)
         if count.status == SOLVED:
+            if found and count.solution == found[0][2].solution:
+                continue  # same answer: a given read as an entry (or back) changes nothing
             found.append((cost, chosen, count))
             if len(found) == 2:
                 break
     if not found:
-        return Decision(best, Solution(best, first.status))
+        return Decision(best, first.status)
     cost, chosen, count = found[0]
     givens = list(best)
     changes = []
@@ -150,9 +166,9 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
     if len(found) > 1 or cost > MAX_REPAIR_COST:
         why = ("another reading fits as well" if len(found) > 1 else "the repair needs unlikely changes")
         detail = f" ({_describe(changes)})" if changes else ""
-        return Decision(givens, Solution(givens, UNSURE), changes, f"unsure of the digits read: {why}{detail}")
+        return Decision(givens, UNSURE, None, changes, f"unsure of the digits read: {why}{detail}")
     warning = f"repaired the reading: {_describe(changes)}" if changes else None
-    return Decision(givens, solve_puzzle(givens, known=count), changes, warning)
+    return Decision(givens, SOLVED, count, changes, warning)
 
 
 def _breaks_rules(givens: list[int]) -> bool:
@@ -161,3 +177,51 @@ def _breaks_rules(givens: list[int]) -> bool:
     except InvalidPuzzleError:
         return True
     return False
+
+
+#: A handwritten digit is taken as the solution's digit unless the classifier
+#: finds the digit it read at least this many times more probable: players
+#: mostly write the right digit, so a doubtful reading that disagrees with the
+#: solution is more likely a misreading than a mistake. (Prior odds of about 20
+#: to 1 that a given entry is right rather than one particular wrong digit.)
+ENTRY_ODDS = 20.0
+
+
+def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[int] | None
+                 ) -> tuple[list[int], list[int]]:
+    """The player's marks in the cells without a printed digit.
+
+    Parameters
+    ----------
+    probabilities : np.ndarray
+        Shape (81, 20): a reading's probabilities over `vision.digits.CLASSES`
+        (empty, printed 1-9, handwritten 1-9, candidates).
+    givens : list of int
+        81 values: the printed puzzle decided by `choose_reading`.
+    solution : list of int or None
+        Its unique solution, when known: a doubtful handwritten digit is read
+        in its light (see ENTRY_ODDS).
+
+    Returns
+    -------
+    (list of int, list of int)
+        Entries (81 values: handwritten digits, 0 elsewhere) and the cells
+        holding pencilled candidates, ascending.
+    """
+    entries = [0] * 81
+    pencil = []
+    for cell in range(81):
+        if givens[cell]:
+            continue
+        p = probabilities[cell]
+        handwritten = p[10:19]
+        kinds = (p[0], handwritten.sum(), p[19])
+        kind = int(np.argmax(kinds))
+        if kind == 2:
+            pencil.append(cell)
+        elif kind == 1:
+            read = int(np.argmax(handwritten)) + 1
+            if solution and read != solution[cell] and handwritten[read - 1] < ENTRY_ODDS * handwritten[solution[cell] - 1]:
+                read = solution[cell]
+            entries[cell] = read
+    return entries, pencil

@@ -1,0 +1,69 @@
+"""Cross-validated reading accuracy on the training photos: for tuning without touching validation.
+
+The training photos of both shared datasets (the validation split of
+models/validation.txt left out) are split into FOLDS groups by puzzle (photos
+of one puzzle always together); for each group a model is fitted on the
+others (`vision.training.build_model`, fonts included) and the group's photos
+are read and solved as `snapsolve evaluate` does. Prints the pooled figures
+per dataset. Decisions about features and thresholds are taken on these
+figures, never on the validation split.
+
+    python benchmarks/reading_cv.py [--folds 5] [--shared ../shared]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from snapsolve.evaluate import evaluate_photo, summarize  # noqa: E402
+from snapsolve.models import validation_names  # noqa: E402
+from vision.dataset import labelled_photos  # noqa: E402
+from vision.training import build_model, font_files  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    parser.add_argument("--verbose", action="store_true", help="list every photo read imperfectly")
+    args = parser.parse_args()
+    held_out = validation_names()
+    sets = {name: [p for p in labelled_photos(args.shared / "datasets" / name) if p.name not in held_out]
+            for name in ("sudoku-photos-train", "sudoku-photos-inprogress-train")}
+    photos = [p for group in sets.values() for p in group]
+    puzzles = sorted({p.puzzle for p in photos}, key=lambda s: hashlib.sha1(s.encode()).hexdigest())
+    fold_of = {puzzle: i % args.folds for i, puzzle in enumerate(puzzles)}
+    fonts = font_files()
+    entries: dict[str, list] = {name: [] for name in sets}
+    start = time.perf_counter()
+    for fold in range(args.folds):
+        model = build_model([p for p in photos if fold_of[p.puzzle] != fold], fonts)
+        for name, group in sets.items():
+            for photo in group:
+                if fold_of[photo.puzzle] == fold:
+                    entries[name].append(evaluate_photo(photo, model))
+        print(f"fold {fold + 1}/{args.folds} done, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    for name, found in entries.items():
+        s = summarize(found)
+        n = s["photos"]
+        print(f"{name}: {n} photos, solved right {s['solved_right']} ({100 * s['solved_right'] / n:.1f}%), "
+              f"solved wrong {s['solved_wrong']}, unsure {s['unsure']}, no grid {s['no_grid']}; cells "
+              f"{100 * s['cell_accuracy']:.2f}%, printed {100 * (s['printed_accuracy'] or 0):.2f}%, handwritten "
+              f"{100 * (s['handwritten_accuracy'] or 0):.2f}%, candidates {100 * (s['candidates_found'] or 0):.2f}%, "
+              f"empty {100 * (s['empty_accuracy'] or 0):.2f}%")
+        if args.verbose:
+            for e in found:
+                if e["wrong_cells"] or not e["solved_right"]:
+                    cells = ", ".join(f"r{c // 9 + 1}c{c % 9 + 1} {t}->{r}" for c, t, r in e["wrong_cells"][:6])
+                    print(f"  {e['photo']}: {e['error'] or e['status']}; {cells}")
+
+
+if __name__ == "__main__":
+    main()
