@@ -10,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 PHOTOS = SHARED / "datasets" / "sudoku-photos-train"
+INPROGRESS = SHARED / "datasets" / "sudoku-photos-inprogress-train"
 PUZZLES = SHARED / "puzzles"
 SAMPLES = ROOT / "samples"
 

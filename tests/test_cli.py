@@ -14,7 +14,7 @@ from solver.dlx import solve_unique
 from solver.grid import PEERS, is_valid_solution, parse_puzzle
 from vision.dataset import read_ground_truth
 from vision.locate import locate_grids
-from vision.rectify import rectify
+from vision.rectify import CELL_SIZE, GRID_SIZE, rectify
 
 from .conftest import SAMPLES, read_collection
 
@@ -43,24 +43,31 @@ def test_photo_json_contract(tmp_path, capsys):
     assert written.shape == cv2.imread(str(SAMPLES / "image1.jpg")).shape
 
 
+def drawn_per_cell(photo_path, drawn_path, colour="blue"):
+    """Pixels of drawn ink (blue digits, or red rings) in the inner part of each upright cell: 81 counts."""
+    photo = cv2.imread(str(photo_path)).astype(int)
+    drawn = cv2.imread(str(drawn_path)).astype(int)
+    if colour == "blue":
+        ink = (drawn[..., 0] - drawn[..., 2] > 80) & (photo[..., 0] - photo[..., 2] < 40)
+    else:
+        ink = (drawn[..., 2] - drawn[..., 0] > 80) & (photo[..., 2] - photo[..., 0] < 40)
+    gray = cv2.cvtColor(photo.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    H = rectify(gray, locate_grids(gray)[0].corners).homography
+    warped = cv2.warpPerspective(ink.astype(np.uint8), H, (GRID_SIZE, GRID_SIZE), flags=cv2.INTER_NEAREST)
+    n, m = CELL_SIZE, CELL_SIZE // 6
+    return [int(warped[r * n + m : (r + 1) * n - m, c * n + m : (c + 1) * n - m].sum()) for r in range(9) for c in range(9)]
+
+
 def test_drawn_digits_land_in_their_cells(tmp_path):
     """Blue ink appears in cells that were empty and stays out of cells with givens."""
     assert main(["--json", "-o", str(tmp_path), str(SAMPLES / "image1082.jpg")]) == 0
-    photo = cv2.imread(str(SAMPLES / "image1082.jpg")).astype(int)
-    drawn = cv2.imread(str(tmp_path / "image1082.solved.jpg")).astype(int)
-    blue = (drawn[..., 0] - drawn[..., 2] > 80) & (photo[..., 0] - photo[..., 2] < 40)
-    gray = cv2.cvtColor(photo.astype(np.uint8), cv2.COLOR_BGR2GRAY)
-    H = rectify(gray, locate_grids(gray)[0].corners).homography
-    size = 9 * 48
-    warped = cv2.warpPerspective(blue.astype(np.uint8), H, (size, size), flags=cv2.INTER_NEAREST)
+    counts = drawn_per_cell(SAMPLES / "image1082.jpg", tmp_path / "image1082.solved.jpg")
     truth = read_ground_truth(SAMPLES / "image1082.dat")
     for cell, given in enumerate(truth):
-        r, c = divmod(cell, 9)
-        inner = warped[r * 48 + 8 : r * 48 + 40, c * 48 + 8 : c * 48 + 40]
         if given:
-            assert inner.sum() == 0, f"ink drawn over the given at cell {cell}"
+            assert counts[cell] == 0, f"ink drawn over the given at cell {cell}"
         else:
-            assert inner.sum() > 20, f"no digit drawn in empty cell {cell}"
+            assert counts[cell] > 20, f"no digit drawn in empty cell {cell}"
 
 
 def test_human_output_prints_puzzle_and_solution(capsys):

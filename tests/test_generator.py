@@ -56,7 +56,7 @@ def test_printed_pages_read_back(tmp_path, capsys):
     read = set()
     for page in range(2):
         result = solve_image(pdf, Options(write_image=False), page=page)
-        read |= {g["givens"] for g in result["grids"] if g["status"] == "solved"}
+        read |= {format_puzzle(g.givens) for g in result.grids if g.solved}
     assert len(read & expected) / len(expected) >= 0.99
 
 

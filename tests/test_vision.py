@@ -1,19 +1,155 @@
-"""Grid location, digit reading and orientation on the shared photos."""
+"""Grid location, lattice, cell marks, cell classes and orientation.
+
+The first tests run on the photos in ``samples/`` alone; the others read the
+shared datasets and skip when they are absent. Accuracy bars are the figures
+of ``models/MODEL_CARD.md`` less at most one photo.
+"""
 
 import cv2
 import numpy as np
 import pytest
 
+from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
-from vision.cells import find_cell_ink
-from vision.dataset import labelled_photos, read_ground_truth
-from vision.digits import DigitModel, features_of
+from vision.cells import find_marks
+from vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
+from vision.digits import CLASSES, features_of
 from vision.locate import locate_grids, order_corners
 from vision.read import read_grid
-from vision.rectify import rectify, rotate_cells
-from vision.training import best_rotation, build_model, font_files, photo_samples, render_samples
+from vision.rectify import CELL_SIZE, GRID_SIZE, find_lattice, rectify
+from vision.render import draw_grid
+from vision.training import best_rotation, build_model, font_files, photo_marks, render_samples
 
-from .conftest import SAMPLES
+from .conftest import INPROGRESS, SAMPLES
+
+IN_PROGRESS_SAMPLE = SAMPLES / "02_25_honor_view_10_0.jpg"
+
+
+def cell(name: str) -> int:
+    """'r3c5' -> 22."""
+    return (int(name[1]) - 1) * 9 + int(name[3]) - 1
+
+
+@pytest.fixture(scope="module")
+def in_progress_reading(model):
+    gray = cv2.imread(str(IN_PROGRESS_SAMPLE), cv2.IMREAD_GRAYSCALE)
+    return read_grid(gray, locate_grids(gray)[0].corners, model)
+
+
+def test_in_progress_sample_read_cell_by_cell(in_progress_reading):
+    """Every cell of the held-out in-progress sample: printed, handwritten, candidates, empty."""
+    truth = read_cell_labels(IN_PROGRESS_SAMPLE.with_suffix(".cells"))
+    assert in_progress_reading.rotation == 0
+    assert in_progress_reading.text().split() == [CLASSES[c] for c in truth]
+
+
+def test_printed_and_handwritten_twins_told_apart(in_progress_reading):
+    """A printed 1 and a handwritten 1, a printed 7 and a handwritten 7, in the same photo."""
+    classes = in_progress_reading.classes
+    assert CLASSES[classes[cell("r6c2")]] == "1" and CLASSES[classes[cell("r5c8")]] == "h1"
+    assert CLASSES[classes[cell("r3c8")]] == "7" and CLASSES[classes[cell("r4c9")]] == "h7"
+    # and with conviction, not a coin toss
+    for name in ("r6c2", "r5c8", "r3c8", "r4c9"):
+        assert in_progress_reading.cell_confidence[cell(name)] > 0.9
+
+
+def test_candidates_and_show_through(in_progress_reading):
+    classes = in_progress_reading.classes
+    for name in ("r4c4", "r6c8", "r6c9"):  # "58" pencilled small in the corner
+        assert CLASSES[classes[cell(name)]] == "c"
+    # r5c5 holds only a faint mark: print from the other side of the page
+    faint = cell("r5c5")
+    assert in_progress_reading.marks.present[faint]
+    assert in_progress_reading.marks.features[faint][7] < 0.3  # relative contrast
+    assert classes[faint] == 0
+
+
+def test_lattice_follows_a_bent_page():
+    """A grid drawn on a page that bends: the found crossings follow the bend within 1.5 pixels."""
+    from PIL import Image, ImageDraw
+
+    side, origin = 540, 50
+    page = Image.new("L", (side + 2 * origin, side + 2 * origin), 235)
+    draw_grid(ImageDraw.Draw(page), (origin, origin), [0] * 81, side / 9, thin=2, thick=4, ink=30)
+    flat = np.asarray(page)
+    # a bend: rows sag by up to 14 px in the middle, columns lean by up to 8 px
+    h, w = flat.shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+
+    def bend(x, y):
+        return 8 * np.sin(np.pi * y / h), 14 * np.sin(np.pi * x / w)
+
+    dx, dy = bend(xs, ys)
+    bent = cv2.remap(flat, xs - dx, ys - dy, cv2.INTER_LINEAR, borderValue=235)
+    truth = np.zeros((10, 10, 2))
+    for k in range(10):
+        for l in range(10):
+            x, y = origin + l * side / 9, origin + k * side / 9
+            ox, oy = bend(x, y)  # inverse of the remap to first order: the bend is smooth and small
+            truth[k, l] = (x + ox, y + oy)
+    corners = np.array([truth[0, 0], truth[0, 9], truth[9, 9], truth[9, 0]], np.float32)
+    found = find_lattice(bent, corners)
+    assert np.abs(found - truth).max() < 1.5
+    # the four corners alone (a homography) miss the middle crossings by several pixels
+    square = np.array([[l * CELL_SIZE, k * CELL_SIZE] for k in range(10) for l in range(10)], np.float64)
+    H = cv2.getPerspectiveTransform(np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]],
+                                             np.float32), corners)
+    straight = cv2.perspectiveTransform(square.reshape(-1, 1, 2), H).reshape(10, 10, 2)
+    assert np.abs(straight - truth).max() > 6
+
+
+def test_marks_of_a_clean_rendered_grid():
+    """Every digit found in its cell, nothing in empty cells, crops tight around the digits."""
+    from PIL import Image, ImageDraw
+
+    givens = [0] * 81
+    for i in range(0, 81, 4):
+        givens[i] = i % 9 + 1
+    page = Image.new("L", (GRID_SIZE, GRID_SIZE), 250)
+    draw_grid(ImageDraw.Draw(page), (0, 0), givens, CELL_SIZE, thin=1, thick=3, ink=20)
+    marks = find_marks(np.asarray(page))
+    assert list(marks.present) == [bool(d) for d in givens]
+    heights = [marks.crops[i].shape[0] / CELL_SIZE for i in range(81) if givens[i]]
+    assert min(heights) > 0.3 and max(heights) < 0.8
+
+
+def test_no_grid_in_plain_paper_or_text():
+    paper = np.full((480, 640), 235, np.uint8)
+    assert locate_grids(paper) == []
+    text = paper.copy()
+    for y in range(30, 460, 24):
+        cv2.putText(text, "Lorem ipsum dolor sit amet, consectetur 12345", (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
+    assert locate_grids(text) == []
+
+
+def test_sample_photo_read_upright(model):
+    """A page photographed turned 90 degrees is read upright."""
+    gray = cv2.imread(str(SAMPLES / "image1040.jpg"), cv2.IMREAD_GRAYSCALE)
+    reading = read_grid(gray, locate_grids(gray)[0].corners, model)
+    assert reading.rotation == 90
+    assert reading.givens == read_ground_truth(SAMPLES / "image1040.dat")
+    assert reading.probabilities.shape == (81, len(CLASSES))
+    assert np.allclose(reading.probabilities.sum(axis=1), 1.0)
+
+
+def test_exif_orientation_is_honoured(tmp_path, model):
+    """A photo stored sideways with an EXIF 'rotate 90' tag is shown upright, then read upright."""
+    from PIL import Image
+
+    from vision.image_io import read_image
+
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    path = tmp_path / "exif.jpg"
+    Image.open(SAMPLES / "image1.jpg").save(path, exif=exif.tobytes())
+    image = read_image(path)
+    assert image.shape[:2] == (640, 480)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    reading = read_grid(gray, locate_grids(gray)[0].corners, model)
+    assert reading.givens == read_ground_truth(SAMPLES / "image1.dat")
+
+
+# --- the shared datasets -------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +160,14 @@ def photos(photos_dir):
 @pytest.fixture(scope="module")
 def validation(photos):
     names = validation_names()
-    held_out = [p for p in photos if p.name in names]
-    assert len(held_out) >= 30
-    return held_out
+    return [p for p in photos if p.name in names]
+
+
+@pytest.fixture(scope="module")
+def in_progress():
+    if not INPROGRESS.is_dir():
+        pytest.skip(f"shared in-progress photos {INPROGRESS} are not there")
+    return labelled_photos(INPROGRESS)
 
 
 def test_corners_match_outlines(photos):
@@ -48,98 +189,63 @@ def test_corners_match_outlines(photos):
     assert (errors < 0.03).mean() >= 0.97
 
 
-def test_no_grid_in_plain_paper_or_text():
-    paper = np.full((480, 640), 235, np.uint8)
-    assert locate_grids(paper) == []
-    text = paper.copy()
-    for y in range(30, 460, 24):
-        cv2.putText(text, "Lorem ipsum dolor sit amet, consectetur 12345", (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
-    assert locate_grids(text) == []
+def test_validation_photos_solved_right(validation, model):
+    """The 34 held-out printed photos: at least 33 solved right (model card: 34), none solved wrong."""
+    summary = summarize([evaluate_photo(p, model) for p in validation])
+    assert summary["photos"] == 34
+    assert summary["solved_right"] >= 33 and summary["solved_wrong"] == 0
+    assert summary["printed_accuracy"] >= 0.998
+
+
+def test_in_progress_validation(in_progress, model):
+    """Issue 10's bars on the 20 held-out in-progress photos (model card: 20 of 20, every kind 100%)."""
+    names = validation_names()
+    held_out = [p for p in in_progress if p.name in names]
+    summary = summarize([evaluate_photo(p, model) for p in held_out])
+    assert summary["photos"] == 20
+    assert summary["solved_right"] >= 19 and summary["solved_wrong"] == 0
+    assert summary["handwritten_accuracy"] >= 0.97
+    assert summary["cell_accuracy"] >= 0.995
+    assert summary["candidates_found"] >= 0.97
 
 
 @pytest.fixture(scope="module")
-def font_model():
+def font_reference():
+    """A printed-digit classifier fitted on rendered fonts only: independent of the model under test."""
+    from sklearn.neighbors import KNeighborsClassifier
+
     crops, labels = render_samples(font_files())
-    return DigitModel(features_of(crops), np.array(labels), 5)
+    return KNeighborsClassifier(n_neighbors=5).fit(features_of(crops), labels)
 
 
-def test_held_out_cells_classified(validation, model, font_model):
-    """Digits cut at the ground-truth corners of the validation photos (never trained on)."""
-    right = total = ink_right = 0
-    for photo in validation:
-        crops, labels = photo_samples(photo, font_model)
-        probs = model.predict_proba(features_of(crops))
-        right += int((probs.argmax(axis=1) + 1 == np.array(labels)).sum())
-        total += len(labels)
-        gray = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
-        ink = find_cell_ink(rectify(gray, order_corners(photo.corners)).image)
-        rotation = best_rotation(ink, photo.givens, font_model)
-        ink_right += int((rotate_cells(ink.has_ink, rotation) == (np.array(photo.givens) > 0)).sum())
-    assert total > 700
-    assert right / total >= 0.995
-    assert ink_right / (81 * len(validation)) >= 0.998
-
-
-def test_validation_photos_read_without_error(validation, model):
-    """Issue 2's bar: at least 85% of validation photos with zero wrong cells."""
-    perfect = 0
-    for photo in validation:
-        gray = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
-        found = locate_grids(gray)
-        if found and read_grid(gray, found[0].corners, model).digits == photo.givens:
-            perfect += 1
-    assert perfect / len(validation) >= 0.85
-
-
-def test_rotated_photos_are_read_upright(photos, model, font_model):
+def test_rotated_photos_are_read_upright(photos, model, font_reference):
     rotated = []
     for photo in photos:
         if photo.corners is None:
             continue
         gray = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
-        ink = find_cell_ink(rectify(gray, order_corners(photo.corners)).image)
-        truth_rotation = best_rotation(ink, photo.givens, font_model)
-        if truth_rotation:
-            found = locate_grids(gray)
+        marks = find_marks(rectify(gray, order_corners(photo.corners)).image)
+        truth_rotation = best_rotation(marks, photo.cells, font_reference)
+        found = locate_grids(gray)
+        if truth_rotation and found:
             rotated.append((photo.name, truth_rotation, read_grid(gray, found[0].corners, model).rotation))
     assert len(rotated) >= 5  # the shared set has several photos taken sideways
-    assert all(want == got for _, want, got in rotated), rotated
+    assert sum(want == got for _, want, got in rotated) >= len(rotated) - 1, rotated
 
 
-def test_sample_photo_read_exactly(model):
-    gray = cv2.imread(str(SAMPLES / "image1040.jpg"), cv2.IMREAD_GRAYSCALE)
-    reading = read_grid(gray, locate_grids(gray)[0].corners, model)
-    assert reading.rotation == 90
-    assert reading.digits == read_ground_truth(SAMPLES / "image1040.dat")
-    assert reading.probabilities.shape == (81, 10)
-    assert np.allclose(reading.probabilities.sum(axis=1), 1.0)
-
-
-def test_rebuilt_model_reads_held_out_cells(photos, validation, font_model):
-    """`snapsolve train`'s recipe, from the training photos only, reads held-out digits well."""
-    names = {p.name for p in validation}
-    rebuilt = build_model([p for p in photos if p.name not in names], font_files())
-    crops, labels = [], []
-    for photo in validation:
-        c, l = photo_samples(photo, font_model)
-        crops += c
-        labels += l
-    probs = rebuilt.predict_proba(features_of(crops))
-    assert (probs.argmax(axis=1) + 1 == np.array(labels)).mean() >= 0.995
-
-
-def test_exif_orientation_is_honoured(tmp_path, model):
-    """A photo stored sideways with an EXIF 'rotate 90' tag is shown upright, then read upright."""
-    from PIL import Image
-
-    from vision.image_io import read_image
-
-    exif = Image.Exif()
-    exif[0x0112] = 6
-    path = tmp_path / "exif.jpg"
-    Image.open(SAMPLES / "image1.jpg").save(path, exif=exif.tobytes())
-    image = read_image(path)
-    assert image.shape[:2] == (640, 480)
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    reading = read_grid(gray, locate_grids(gray)[0].corners, model)
-    assert reading.digits == read_ground_truth(SAMPLES / "image1.dat")
+def test_rebuilt_model_reads_held_out_cells(photos, in_progress, font_reference):
+    """`snapsolve train`'s recipe, from the training photos only, reads the held-out cells of both sets."""
+    names = validation_names()
+    everything = photos + in_progress
+    rebuilt = build_model([p for p in everything if p.name not in names], font_files())
+    right = total = 0
+    for photo in everything:
+        if photo.name not in names:
+            continue
+        marks = photo_marks(photo, font_reference)
+        probs = rebuilt.predict_proba(marks)
+        read = probs.argmax(axis=1)
+        right += int((read == np.array(photo.cells)).sum())
+        total += 81
+    assert total == 81 * 54
+    assert right / total >= 0.998
