@@ -1,21 +1,29 @@
-"""Median time per photo of the whole pipeline (decode, locate, read, solve, grade), no image written.
+"""Median time per photo of the whole pipeline (decode, locate, read, solve, grade), in one process.
 
-Usage: python benchmarks/pipeline_speed.py [DIR] [--size 640x480] [--runs 3]
+Usage: python benchmarks/pipeline_speed.py [DIR] [--size 640x480|any] [--runs 3] [--write-image]
 
 Times `snapsolve.pipeline.solve_image` on every photo of DIR with the given
-pixel size (default: the shared training photos at 640x480), after one warm-up
-call that loads the model. Prints the median over all photos and runs, and the
-median of each run (the machines are shared and noisy: compare medians).
+pixel size (default: the shared training photos at 640x480; ``--size any`` for
+every photo, such as the 12-megapixel in-progress photos), after one warm-up
+call that loads the model, with one thread (as a batch worker runs). No image
+is written unless ``--write-image`` (then into a temporary folder). Prints the
+median over all photos and runs, and the median of each run (the machines are
+shared and noisy: compare medians).
+
+    python benchmarks/pipeline_speed.py
+    python benchmarks/pipeline_speed.py ../shared/datasets/sudoku-photos-inprogress-train --size any
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
 import cv2
+from threadpoolctl import threadpool_limits
 
 from snapsolve.pipeline import Options, default_model, solve_image
 
@@ -25,18 +33,25 @@ DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", nargs="?", type=Path, default=DEFAULT_DIR)
-    parser.add_argument("--size", default="640x480", help="WIDTHxHEIGHT of the photos to time (default 640x480)")
+    parser.add_argument("--size", default="640x480",
+                        help="WIDTHxHEIGHT of the photos to time, or 'any' (default 640x480)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--write-image", action="store_true", help="also draw and write the annotated image")
     args = parser.parse_args()
-    width, height = map(int, args.size.split("x"))
     photos = []
     for path in sorted(args.directory.glob("*.jpg")):
+        if args.size == "any":
+            photos.append(path)
+            continue
+        width, height = map(int, args.size.split("x"))
         image = cv2.imread(str(path), cv2.IMREAD_REDUCED_GRAYSCALE_8)
         if image is not None and abs(image.shape[1] * 8 - width) <= 8 and abs(image.shape[0] * 8 - height) <= 8:
             photos.append(path)
     if not photos:
         raise SystemExit(f"no {args.size} photos in {args.directory}")
-    options = Options(write_image=False)
+    threadpool_limits(1)
+    out = tempfile.TemporaryDirectory()
+    options = Options(write_image=args.write_image, output_dir=Path(out.name))
     model = default_model()
     solve_image(photos[0], options, model)  # warm-up
     all_times, run_medians = [], []

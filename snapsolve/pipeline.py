@@ -18,7 +18,7 @@ import numpy as np
 from solver import SOLVED, InvalidPuzzleError, Mistake, Solution, Step, parse_position, solve_puzzle
 from vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, locate_grids,
                     read_grid, read_image, to_gray, write_image)
-from vision.image_io import render_pdf_page
+from vision.image_io import reduction_for, render_pdf_page
 
 from .models import DIGIT_MODEL
 from .repair import UNSURE, Decision, choose_reading, read_entries
@@ -26,6 +26,11 @@ from .results import GridResult, InputResult
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
 MIN_GIVENS_EXTRA_GRID = 17
+#: Photos are read decoded at half or a quarter of their size while their
+#: shorter side stays at least this many pixels (a 12-megapixel phone photo
+#: at half size still gives a grid some 130 pixels per cell); annotated images
+#: are drawn on the full-size photo.
+READ_SIDE = 1200
 
 
 @dataclass
@@ -207,18 +212,24 @@ def solve_image(path: Path, options: Options, model: CellClassifier | None = Non
     """
     start = time.perf_counter()
     label = label or str(path)
+    reduce = 1
     try:
-        image = read_image(path) if page is None else render_pdf_page(path, page)
+        if page is None:
+            reduce = reduction_for(path, READ_SIDE)
+            image = read_image(path, reduce)
+        else:
+            image = render_pdf_page(path, page)
     except (ImageReadError, OSError) as exc:
         return InputResult.failed(label, f"cannot read image: {exc}", time.perf_counter() - start)
     result = InputResult(label)
-    annotated = image
+    to_draw = []
     for reading in read_grids(image, model or default_model()):
+        reading = reading.scaled(reduce)  # in the full photo's pixels
         grid, solution = read_puzzle(reading, options)
         if grid.warning:
             result.warnings.append(grid.warning)
-        if solution is not None and options.write_image:
-            annotated = annotate(annotated, reading, grid, options)
+        if solution is not None:
+            to_draw.append((reading, grid))
         result.grids.append(grid)
     if not result.grids:
         result.error = "no Sudoku grid found in the image"
@@ -232,11 +243,14 @@ def solve_image(path: Path, options: Options, model: CellClassifier | None = Non
             result.error = f"refusing to overwrite the input {path}"
         else:
             try:
+                annotated = image if reduce == 1 else read_image(path)
+                for reading, grid in to_draw:
+                    annotated = annotate(annotated, reading, grid, options)
                 write_image(target, annotated)
                 for g in result.grids:
                     if g.solved:
                         g.output = str(target)
-            except OSError as exc:
+            except (OSError, ImageReadError) as exc:
                 result.error = f"cannot write {target}: {exc}"
     result.seconds = round(time.perf_counter() - start, 4)
     return result

@@ -86,24 +86,32 @@ class CellMarks:
     def turned(self, rotation: int) -> CellMarks:
         """The same marks as read after turning the grid image by `rotation` degrees counter-clockwise.
 
-        Cell order follows `vision.rectify.rotate_cells`; crops are turned;
-        the position features (centre_x, centre_y, and height/width) are
-        turned with them.
+        Cell order follows `vision.rectify.rotate_cells`; crops and the
+        features that depend on direction (`turn_features`) are turned with them.
         """
         turns = (rotation // 90) % 4
         if turns == 0:
             return self
         order = rotate_cells(np.arange(81), rotation)
-        features = self.features[order].copy()
-        h, w, x, y = (MARK_FEATURES.index(n) for n in ("height", "width", "centre_x", "centre_y"))
-        for _ in range(turns):  # a quarter turn counter-clockwise: (x, y) -> (y, 1 - x)
-            features[:, [h, w]] = features[:, [w, h]]
-            cx = features[:, x].copy()
-            features[:, x] = features[:, y]
-            features[:, y] = np.where(self.present[order], 1.0 - cx, 0.0)
+        features = turn_features(self.features[order], turns)
+        features[~self.present[order]] = 0.0
         crops = [None if self.crops[i] is None else np.ascontiguousarray(np.rot90(self.crops[i], k=turns))
                  for i in order]
         return CellMarks(self.present[order], features, crops)
+
+
+def turn_features(features: np.ndarray, turns: int) -> np.ndarray:
+    """Mark features (n, len(MARK_FEATURES)) of marks turned by `turns` quarter turns counter-clockwise.
+
+    Height and width swap; the centre (x, y), as a share of the cell, goes
+    to (y, 1 - x) per quarter turn. Returns a new float32 array.
+    """
+    out = np.array(features, np.float32, copy=True)
+    h, w, x, y = (MARK_FEATURES.index(n) for n in ("height", "width", "centre_x", "centre_y"))
+    for _ in range(turns % 4):
+        out[:, [h, w]] = out[:, [w, h]]
+        out[:, [x, y]] = np.stack([out[:, y], 1.0 - out[:, x]], axis=1)
+    return out
 
 
 def binarize_grid(grid_image: np.ndarray) -> np.ndarray:

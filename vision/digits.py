@@ -290,13 +290,19 @@ class CellClassifier:
         cells = np.flatnonzero(marks.present)
         if cells.size == 0:
             return probs
-        kind = self._kind.proba(kind_features(marks.features[cells]))
+        kind = self.kind_probabilities(marks.features[cells])
         shapes = features_of([marks.crops[i] for i in cells])
         probs[cells, 0] = kind[:, EMPTY]
         probs[cells, 1:10] = kind[:, PRINTED, None] * self._printed.proba(shapes)
         probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * self._handwritten.proba(shapes)
         probs[cells, CANDIDATES_CLASS] = kind[:, CANDIDATES]
         return probs
+
+    def kind_probabilities(self, features: np.ndarray) -> np.ndarray:
+        """Shape (m, 4) float64: probability of each kind (`KINDS`) from mark features alone (m, len(MARK_FEATURES))."""
+        if len(features) == 0:
+            return np.zeros((0, 4))
+        return self._kind.proba(kind_features(features))
 
     def printed_distances(self, crops: list) -> np.ndarray:
         """Shape (m,) float64: distance from each crop's shape to the nearest printed digit.

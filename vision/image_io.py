@@ -40,7 +40,13 @@ def _read_heif(path: str | Path) -> np.ndarray:
     return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
 
 
-def read_image(path: str | Path) -> np.ndarray:
+#: OpenCV's flags for decoding at 1/1, 1/2, 1/4 and 1/8 of the size (JPEG decodes
+#: straight to the smaller size, much faster; other formats are resized).
+_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+            8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
     """Decode an image file to BGR, honouring EXIF orientation.
 
     Parameters
@@ -48,6 +54,8 @@ def read_image(path: str | Path) -> np.ndarray:
     path : str or Path
         Any format OpenCV decodes (JPEG, PNG, TIFF, WebP, BMP, ...). Gray,
         16-bit and alpha images are converted to 8-bit BGR.
+    reduce : int
+        1, 2, 4 or 8: decode at 1/`reduce` of the width and height.
 
     Returns
     -------
@@ -67,18 +75,47 @@ def read_image(path: str | Path) -> np.ndarray:
         raise ImageReadError("empty file")
     check_pixel_count(path)
     if Path(path).suffix.lower() in HEIF_SUFFIXES:
-        return _read_heif(path)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        image = _read_heif(path)
+        return image if reduce == 1 else cv2.resize(image, None, fx=1 / reduce, fy=1 / reduce,
+                                                    interpolation=cv2.INTER_AREA)
+    image = cv2.imdecode(data, _REDUCED[reduce])
     if image is None:
         raise ImageReadError("not a readable image (unknown format or corrupt data)")
-    if image.shape[0] * image.shape[1] > MAX_PIXELS:
-        raise ImageReadError(f"image of {image.shape[1]}x{image.shape[0]} pixels is over the {MAX_PIXELS:,}-pixel limit")
+    if image.shape[0] * image.shape[1] * reduce * reduce > MAX_PIXELS:
+        raise ImageReadError(f"image of {image.shape[1] * reduce}x{image.shape[0] * reduce} pixels is over the "
+                             f"{MAX_PIXELS:,}-pixel limit")
     return image
+
+
+def reduction_for(path: str | Path, min_side: int) -> int:
+    """The largest decoding reduction (1, 2 or 4) that keeps the image's shorter side at least `min_side` pixels.
+
+    Reads only the file's header (Pillow); 1 when the size cannot be told.
+    """
+    size = header_size(path)
+    if size is None:
+        return 1
+    reduce = 1
+    while reduce < 4 and min(size) // (2 * reduce) >= min_side:
+        reduce *= 2
+    return reduce
 
 
 def to_gray(image: np.ndarray) -> np.ndarray:
     """Shape (H, W) uint8 gray version of a BGR (H, W, 3) or gray (H, W) uint8 image."""
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def header_size(path: str | Path) -> tuple[int, int] | None:
+    """(width, height) in pixels from an image file's header (Pillow), or None for a format Pillow does not know."""
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = None  # the limit is ours, checked by the callers
+    try:
+        with Image.open(path) as im:
+            return im.size
+    except Exception:  # not a format Pillow knows: OpenCV may still decode it
+        return None
 
 
 def check_pixel_count(path: str | Path) -> None:
@@ -89,16 +126,9 @@ def check_pixel_count(path: str | Path) -> None:
     ImageReadError
         The header declares more than MAX_PIXELS pixels.
     """
-    from PIL import Image
-
-    Image.MAX_IMAGE_PIXELS = None  # the limit is ours, checked below
-    try:
-        with Image.open(path) as im:
-            width, height = im.size
-    except Exception:  # not a format Pillow knows: OpenCV may still decode it
-        return
-    if width * height > MAX_PIXELS:
-        raise ImageReadError(f"image of {width}x{height} pixels is over the {MAX_PIXELS:,}-pixel limit")
+    size = header_size(path)
+    if size and size[0] * size[1] > MAX_PIXELS:
+        raise ImageReadError(f"image of {size[0]}x{size[1]} pixels is over the {MAX_PIXELS:,}-pixel limit")
 
 
 def render_pdf_page(path: str | Path, page: int, dpi: int = 200) -> np.ndarray:

@@ -25,6 +25,9 @@ WORK_SIZE = 800
 SCORE_SIZE = 180
 #: Minimum line-pattern score (0..1) for a candidate to count as a grid.
 MIN_GRID_SCORE = 0.35
+#: A candidate grown from one box to the whole grid is kept when it scores at
+#: least this share of the box's own score.
+GROWN_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,43 @@ def grid_line_score(ink: np.ndarray, corners: np.ndarray) -> float:
     return float(np.clip(min(scores), 0.0, 1.0))
 
 
+def grow_from_box(ink: np.ndarray, quad: np.ndarray) -> GridCandidate | None:
+    """The whole grid when `quad` is only one of its 3x3 boxes.
+
+    A border broken by a shadow, cut by the frame or fused with text can
+    leave a single box as the best closed outline. Each of the nine
+    placements of the quad as a box is extrapolated to a full grid (through
+    the quad's homography) and scored by its 9x9 ruling; the best one that
+    stays nearly inside the image is returned.
+
+    Parameters
+    ----------
+    ink : np.ndarray
+        Shape (H, W), uint8 ink mask.
+    quad : np.ndarray
+        Shape (4, 2), float32, TL TR BR BL in `ink`'s pixels.
+
+    Returns
+    -------
+    GridCandidate or None
+        In `ink`'s pixels; None when no placement fits in the image.
+    """
+    h, w = ink.shape[:2]
+    box = cv2.getPerspectiveTransform(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32), quad.astype(np.float32))
+    best = None
+    for i in range(3):
+        for j in range(3):
+            unit = np.array([[-j, -i], [3 - j, -i], [3 - j, 3 - i], [-j, 3 - i]], np.float64).reshape(-1, 1, 2)
+            grid = cv2.perspectiveTransform(unit, box).reshape(4, 2).astype(np.float32)
+            margin = 0.03 * max(h, w)
+            if (grid < -margin).any() or (grid[:, 0] > w + margin).any() or (grid[:, 1] > h + margin).any():
+                continue
+            score = grid_line_score(ink, grid)
+            if best is None or score > best.score:
+                best = GridCandidate(grid, score)
+    return best
+
+
 def ruled_lines(ink: np.ndarray) -> np.ndarray:
     """Long horizontal and vertical strokes of an ink mask (morphological opening).
 
@@ -207,6 +247,9 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
         score = grid_line_score(ink, quad)
         if score >= MIN_GRID_SCORE:
             candidates.append(GridCandidate(quad / scale, score))
+            grown = grow_from_box(ink, quad)
+            if grown is not None and grown.score >= max(MIN_GRID_SCORE, GROWN_SHARE * score):
+                candidates.append(GridCandidate(grown.corners / scale, grown.score))
     candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
     chosen: list[GridCandidate] = []
     for cand in candidates:

@@ -33,14 +33,30 @@ def _blank_canvas(corners: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarr
 
 
 def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int) -> np.ndarray:
-    """Blend a drawn canvas (side x side) into the photo through `inverse` (GRID_SIZE square -> photo)."""
+    """Blend a drawn canvas (side x side) into the photo through `inverse` (GRID_SIZE square -> photo).
+
+    Only the photo's rectangle under the grid is warped and blended, so a
+    12-megapixel photo costs no more than its grid.
+    """
     scale = GRID_SIZE / side
     to_photo = inverse @ np.diag([scale, scale, 1.0])
     h, w = photo.shape[:2]
-    warped = cv2.warpPerspective(canvas, to_photo, (w, h), flags=cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(mask, to_photo, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32) / 255.0
-    out = photo.astype(np.float32) * (1 - alpha[..., None]) + warped.astype(np.float32) * alpha[..., None]
-    return out.astype(np.uint8)
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float64).reshape(-1, 1, 2)
+    outline = cv2.perspectiveTransform(square, to_photo).reshape(-1, 2)
+    x0, y0 = np.clip(np.floor(outline.min(axis=0)).astype(int) - 2, 0, [w, h])
+    x1, y1 = np.clip(np.ceil(outline.max(axis=0)).astype(int) + 2, 0, [w, h])
+    out = photo.copy()
+    if x1 <= x0 or y1 <= y0:
+        return out
+    to_roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ to_photo
+    size = (int(x1 - x0), int(y1 - y0))
+    warped = cv2.warpPerspective(canvas, to_roi, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(mask, to_roi, size, flags=cv2.INTER_LINEAR)
+    drawn = alpha > 0  # blend only where something was drawn: a few per cent of the grid
+    a = alpha[drawn].astype(np.uint16)[:, None]
+    roi = out[y0:y1, x0:x1]
+    roi[drawn] = ((roi[drawn] * (255 - a) + warped[drawn] * a + 127) // 255).astype(np.uint8)
+    return out
 
 
 def _put_digit(canvas: np.ndarray, mask: np.ndarray, text: str, centre: tuple[float, float], height: float,

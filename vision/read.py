@@ -1,9 +1,8 @@
 """Read one located grid: rectify, find each cell's mark, classify it, choose the orientation.
 
-Orientation is decided from all marks at once: the digit crops are compared
-with the printed digits in each of the four turns, and the turn whose crops
-lie nearest to them (smallest median nearest-neighbour distance) wins. A
-single 6 or 9 cannot tell, twenty-odd digits together can.
+Orientation is decided from the marks together (`best_turn`): their shape
+tells upright from sideways, and the printed digits they resemble tell up from
+down.
 """
 
 from __future__ import annotations
@@ -12,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import CellMarks, find_marks
-from .digits import CLASSES, CellClassifier
-from .rectify import Rectified, find_lattice, rectify
+from .cells import MARK_FEATURES, CellMarks, find_marks, turn_features
+from .digits import CLASSES, PRINTED, CellClassifier
+from .rectify import GRID_SIZE, Rectified, find_lattice, rectify, reduce_for
 
 
 @dataclass(frozen=True)
@@ -72,22 +71,45 @@ class GridReading:
         """Probability of the most probable reading: product over cells of their top probability."""
         return float(np.prod(self.cell_confidence))
 
+    def scaled(self, factor: float) -> GridReading:
+        """The same reading located in a photo `factor` times as large (corners, lattice, homographies)."""
+        if factor == 1:
+            return self
+        return GridReading(self.corners * np.float32(factor), self.rotation, self.probabilities,
+                           self.rectified.scaled(factor), self.marks)
+
     def text(self) -> str:
         """The most probable reading as 81 ``.cells`` tokens (``.``, ``1``-``9``, ``h1``-``h9``, ``c``)."""
         return " ".join(CLASSES[c] for c in self.classes)
 
 
-def best_turn(crops: list, model: CellClassifier) -> int:
-    """Quarter turns (0..3, counter-clockwise) after which the crops look most like printed digits.
+#: Most crops compared with the printed digits to choose between a half turn and none.
+TURN_CROPS = 16
 
-    All four turns of all crops are measured in one nearest-neighbour query;
-    the turn with the smallest median distance wins.
+
+def best_turn(marks: CellMarks, model: CellClassifier) -> int:
+    """Quarter turns (0..3, counter-clockwise) after which the grid's marks read upright.
+
+    First the axis: digits are taller than wide, so when the digit-sized marks
+    are mostly wider than tall, the photo is on its side (one or three quarter
+    turns). Then the direction: the TURN_CROPS marks most like printed digits
+    by their layout (handwriting is no guide to orientation) are compared, in
+    both remaining turns, with the printed digits in one nearest-neighbour
+    query; the turn with the smaller median distance wins. A single 6 or 9
+    cannot tell, a dozen digits together can.
     """
-    if not crops:
+    height, width = (MARK_FEATURES.index(n) for n in ("height", "width"))
+    digits = np.flatnonzero(marks.present & (np.maximum(marks.features[:, height], marks.features[:, width]) > 0.35))
+    if digits.size == 0:
         return 0
-    turned = [np.ascontiguousarray(np.rot90(c, k=turn)) for turn in range(4) for c in crops]
-    distances = model.printed_distances(turned).reshape(4, len(crops))
-    return int(np.argmin(np.median(distances, axis=1)))
+    sideways = bool(np.median(marks.features[digits, width] / np.maximum(marks.features[digits, height], 1e-6)) > 1)
+    turns = (1, 3) if sideways else (0, 2)
+    printed = model.kind_probabilities(turn_features(marks.features[digits], turns[0]))[:, PRINTED]
+    chosen = digits[np.argsort(-printed, kind="stable")[:TURN_CROPS]]
+    crops = [marks.crops[i] for i in chosen]
+    turned = [np.ascontiguousarray(np.rot90(c, k=turn)) for turn in turns for c in crops]
+    distances = model.printed_distances(turned).reshape(2, len(crops))
+    return turns[int(np.argmin(np.median(distances, axis=1)))]
 
 
 def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rotation: int | None = None) -> GridReading:
@@ -108,10 +130,14 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rota
     -------
     GridReading
     """
-    seen = rectify(gray, corners, 0, lattice=find_lattice(gray, corners))
+    corners = np.asarray(corners, np.float32)
+    side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
+    reduced, scale = reduce_for(gray, side, GRID_SIZE)  # one pyramid for the lattice and the resampling
+    small = corners * np.float32(scale)
+    seen = rectify(reduced, small, 0, lattice=find_lattice(reduced, small)).scaled(1 / scale)
     marks = find_marks(seen.image)
     if rotation is None:
-        rotation = 90 * best_turn([c for c in marks.crops if c is not None], model)
+        rotation = 90 * best_turn(marks, model)
     upright = marks.turned(rotation)
     probs = model.predict_proba(upright)
-    return GridReading(np.asarray(corners, np.float32), rotation, probs, seen.turned(rotation), upright)
+    return GridReading(corners, rotation, probs, seen.turned(rotation), upright)

@@ -72,6 +72,10 @@ class Rectified:
         H = cv2.getPerspectiveTransform(outer, square_corners(image.shape[0]))
         return cls(image, lattice, H, np.linalg.inv(H))
 
+    def scaled(self, factor: float) -> Rectified:
+        """The same grid for a photo `factor` times as large (lattice and homographies follow; the image stays)."""
+        return self if factor == 1 else Rectified.from_lattice(self.image, self.lattice * factor)
+
     def turned(self, rotation: int) -> Rectified:
         """The same grid read after turning it back by `rotation` degrees (see `rectify`)."""
         turns = (rotation // 90) % 4
