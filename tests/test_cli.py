@@ -44,7 +44,11 @@ def test_photo_json_contract(tmp_path, capsys):
 
 
 def drawn_per_cell(photo_path, drawn_path, colour="blue"):
-    """Pixels of drawn ink (blue digits, or red rings) in the inner part of each upright cell: 81 counts."""
+    """Pixels of drawn ink (blue digits, or red rings) in each upright cell: 81 counts.
+
+    Digits are counted in the inner two thirds of a cell, rings (which hug the
+    cell's border) in all of it but a pixel along the ruling.
+    """
     photo = cv2.imread(str(photo_path)).astype(int)
     drawn = cv2.imread(str(drawn_path)).astype(int)
     if colour == "blue":
@@ -54,7 +58,7 @@ def drawn_per_cell(photo_path, drawn_path, colour="blue"):
     gray = cv2.cvtColor(photo.astype(np.uint8), cv2.COLOR_BGR2GRAY)
     H = rectify(gray, locate_grids(gray)[0].corners).homography
     warped = cv2.warpPerspective(ink.astype(np.uint8), H, (GRID_SIZE, GRID_SIZE), flags=cv2.INTER_NEAREST)
-    n, m = CELL_SIZE, CELL_SIZE // 6
+    n, m = CELL_SIZE, (CELL_SIZE // 6 if colour == "blue" else 2)
     return [int(warped[r * n + m : (r + 1) * n - m, c * n + m : (c + 1) * n - m].sum()) for r in range(9) for c in range(9)]
 
 

@@ -1,0 +1,148 @@
+"""Puzzles in progress: the sample photo end to end, mistakes, and hints from where the player stands."""
+
+import io
+import json
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from snapsolve.cli import main
+from snapsolve.pipeline import Options, annotate, read_grids, read_puzzle
+from solver import find_mistakes, parse_position, remaining_steps, solve_puzzle, solve_unique
+from solver.grid import cell_name, parse_puzzle
+from vision.dataset import read_cell_labels
+from vision.digits import CLASSES
+from vision.image_io import read_image
+
+from .conftest import SAMPLES, read_collection
+from .test_cli import drawn_per_cell
+
+PHOTO = SAMPLES / "02_25_honor_view_10_0.jpg"
+LABELS = [CLASSES[c] for c in read_cell_labels(PHOTO.with_suffix(".cells"))]
+
+
+def _json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_photo_in_progress_end_to_end(tmp_path, capsys):
+    """Givens are the printed digits only, entries the handwriting, no mistakes; digits drawn only in free cells."""
+    assert main(["--json", "-o", str(tmp_path), str(PHOTO)]) == 0
+    (result,) = _json_lines(capsys.readouterr().out)
+    grid = result["grids"][0]
+    assert grid["givens"] == "".join(t if t.isdigit() else "." for t in LABELS)
+    assert grid["entries"] == "".join(t[1] if t.startswith("h") else "." for t in LABELS)
+    assert [m["cell"] for m in grid["pencil_marks"]] == [i for i, t in enumerate(LABELS) if t == "c"]
+    assert grid["mistakes"] == [] and grid["status"] == "solved"
+    assert grid["progress"] == {"entered": 15, "to_fill": 81 - sum(t.isdigit() for t in LABELS)}
+    solution = grid["solution"]
+    assert all(grid["entries"][i] in (".", solution[i]) for i in range(81))
+    counts = drawn_per_cell(PHOTO, tmp_path / (PHOTO.stem + ".solved.jpg"))
+    for i, token in enumerate(LABELS):
+        if token == "." or token == "c":
+            assert counts[i] > 10, f"no digit drawn in free cell {cell_name(i)}"
+        else:
+            assert counts[i] == 0, f"ink drawn over {token} in {cell_name(i)}"
+
+
+def test_text_output_shows_givens_and_entries_apart(capsys):
+    assert main(["--no-image", str(PHOTO)]) == 0
+    out = capsys.readouterr().out
+    assert "printed" in out and "written by hand" in out and "progress: 15 of" in out
+    assert "mistake" not in out
+
+
+@pytest.fixture(scope="module")
+def position():
+    """A top1465 puzzle, its solution, and a position with four right placements and one wrong one."""
+    line = read_collection("top1465.txt")[3]
+    givens = parse_puzzle(line)
+    solution = solve_unique(givens).solution
+    empty = [i for i, g in enumerate(givens) if not g]
+    placed = [0] * 81
+    for cell in empty[:4]:
+        placed[cell] = solution[cell]
+    wrong_cell = empty[10]
+    wrong = solution[wrong_cell] % 9 + 1
+    return line, givens, solution, placed, wrong_cell, wrong
+
+
+def test_mistakes_api(position):
+    line, givens, solution, placed, wrong_cell, wrong = position
+    assert find_mistakes(placed, solution) == []
+    with_mistake = list(placed)
+    with_mistake[wrong_cell] = wrong
+    (mistake,) = find_mistakes(with_mistake, solution)
+    assert (mistake.cell, mistake.entered, mistake.solution) == (wrong_cell, wrong, solution[wrong_cell])
+    assert mistake.text == f"{cell_name(wrong_cell)}: the {wrong} is wrong"
+    result = solve_puzzle(givens, placed=with_mistake)
+    assert result.mistakes == [mistake] and result.remaining == []
+    # the puzzle, its grade and its steps are the printed puzzle's, whatever was placed
+    plain = solve_puzzle(givens)
+    assert (result.level, result.score, result.steps) == (plain.level, plain.score, plain.steps)
+
+
+def test_steps_continue_from_the_players_position(position):
+    line, givens, solution, placed, _, _ = position
+    steps = remaining_steps(givens, placed)
+    filled = {c for c in range(81) if givens[c] or placed[c]}
+    assert steps and all(c not in filled for step in steps for c, _ in step.placements)
+    values = [g or p for g, p in zip(givens, placed)]
+    for step in steps:
+        for c, d in step.placements:
+            assert solution[c] == d
+            values[c] = d
+    assert values == solution
+    assert solve_puzzle(givens, placed=placed).remaining == steps
+
+
+def test_position_text_form_hint_and_explain(position, capsys, monkeypatch):
+    line, givens, solution, placed, wrong_cell, wrong = position
+    with_mistake = list(placed)
+    with_mistake[wrong_cell] = wrong
+    text = "".join(str(d) if d else "." for d in with_mistake)
+    assert parse_position(line + " " + text) == (givens, with_mistake)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line} {text}\n"))
+    assert main(["--json", "--hint", "-"]) == 0
+    (r,) = _json_lines(capsys.readouterr().out)
+    grid = r["grids"][0]
+    assert grid["entries"] == text
+    assert grid["mistakes"] == [{"cell": wrong_cell, "entered": wrong, "solution": solution[wrong_cell]}]
+    assert grid["hint"] == {"technique": "mistake", "placements": [], "eliminations": [[wrong_cell, wrong]],
+                            "text": f"{cell_name(wrong_cell)}: the {wrong} is wrong"}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line} {text}\n"))
+    assert main(["-"]) == 0
+    out = capsys.readouterr().out
+    assert f"mistake: {cell_name(wrong_cell)} has {wrong}, the solution has {solution[wrong_cell]}" in out
+    # without the mistake, the hint is the next step from the position, on a cell still free
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line} {''.join(str(d) if d else '.' for d in placed)}\n"))
+    assert main(["--hint", "--explain", "-"]) == 0
+    out = capsys.readouterr().out
+    first = remaining_steps(givens, placed)[0]
+    assert "hint: " + first.text in out
+
+
+def test_a_wrong_entry_on_a_photo_is_ringed_and_hinted(model, tmp_path):
+    """The sample photo read with one handwritten digit taken as a wrong one: mistake, hint, red ring."""
+    image = read_image(PHOTO)
+    reading = read_grids(image, model)[0]
+    entry = next(i for i, t in enumerate(LABELS) if t.startswith("h"))
+    right = int(LABELS[entry][1])
+    wrong = right % 9 + 1
+    reading.probabilities[entry] = 0.0
+    reading.probabilities[entry, 9 + wrong] = 1.0  # certain of the wrong digit: no doubt to resolve
+    grid, solution = read_puzzle(reading, Options(hint=True))
+    assert [(m.cell, m.entered, m.solution) for m in grid.mistakes] == [(entry, wrong, right)]
+    assert grid.hint == grid.mistakes[0] and solution.remaining == []
+    hinted = annotate(image, reading, grid, Options(hint=True))
+    out = tmp_path / "hint.jpg"
+    cv2.imwrite(str(out), hinted)
+    rings = drawn_per_cell(PHOTO, out, colour="red")
+    assert rings[entry] > 20 and sum(rings) - rings[entry] < rings[entry] // 5
+    grid, _ = read_puzzle(reading, Options())
+    solved = annotate(image, reading, grid, Options())
+    cv2.imwrite(str(out), solved)
+    rings = drawn_per_cell(PHOTO, out, colour="red")
+    assert rings[entry] > 20 and np.argmax(rings) == entry
