@@ -80,7 +80,7 @@ def normalize_digit(crop: np.ndarray) -> np.ndarray:
     Parameters
     ----------
     crop : np.ndarray
-        Shape (h, w), uint8 binary, 255 = ink.
+        Shape (h, w), uint8 ink strength, 0 = paper.
 
     Returns
     -------
@@ -149,7 +149,8 @@ def features_of(crops: list) -> np.ndarray:
     Parameters
     ----------
     crops : list of np.ndarray
-        Each shape (h, w), uint8 binary, 255 = ink.
+        Each shape (h, w), uint8 ink strength (0 = paper), such as
+        `vision.cells.CellMarks.crops`.
 
     Returns
     -------

@@ -51,7 +51,7 @@ class Samples:
     kind_labels : list of int
         EMPTY, PRINTED, HANDWRITTEN or CANDIDATES.
     printed_crops, handwritten_crops : list of np.ndarray
-        Binary digit crops (uint8, 255 = ink).
+        Digit crops (uint8 ink strength, as `vision.cells.CellMarks.crops`).
     printed_labels, handwritten_labels : list of int
         Their digits, 1..9.
     """
@@ -190,7 +190,7 @@ def render_samples(fonts: list[Path], per_digit_per_font: int = 12, seed: int = 
     Returns
     -------
     (list of np.ndarray, list of int)
-        Binary digit crops (uint8, 255 = ink) and their digits.
+        Digit crops (uint8 ink strength) and their digits.
     """
     from PIL import Image, ImageDraw, ImageFont
 
