@@ -25,8 +25,8 @@ import numpy as np
 from snapsolve.batch import run_batch
 from snapsolve.inputs import expand_inputs
 from snapsolve.pipeline import Options
-from solver.grid import format_puzzle, parse_puzzle
-from vision.render import render_page
+from snapsolve.solver.grid import format_puzzle, parse_puzzle
+from snapsolve.vision.render import render_page
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 

@@ -15,10 +15,10 @@ import argparse
 import statistics
 import time
 
-from solver.dlx import search_solutions
-from solver.generator import generate
-from solver.grading import LEVELS
-from solver.solve import solve_puzzle
+from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.generator import generate
+from snapsolve.solver.grading import LEVELS
+from snapsolve.solver.solve import solve_puzzle
 
 
 def main() -> None:

@@ -30,9 +30,9 @@ import random
 import statistics
 import time
 
-from solver.dlx import search_solutions
-from solver.generator import dig, generate, minimal_puzzle, random_solution
-from solver.grading import LEVELS
+from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.generator import dig, generate, minimal_puzzle, random_solution
+from snapsolve.solver.grading import LEVELS
 
 
 def _givens(puzzle) -> int:

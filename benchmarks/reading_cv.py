@@ -19,13 +19,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from snapsolve.evaluate import evaluate_photo, summarize
+from snapsolve.models import validation_names
+from snapsolve.vision.dataset import labelled_photos
+from snapsolve.vision.training import build_model, font_files
 
-from snapsolve.evaluate import evaluate_photo, summarize  # noqa: E402
-from snapsolve.models import validation_names  # noqa: E402
-from vision.dataset import labelled_photos  # noqa: E402
-from vision.training import build_model, font_files  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:

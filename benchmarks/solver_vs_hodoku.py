@@ -25,8 +25,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from solver.grid import parse_puzzle
-from solver.solve import solve_puzzle
+from snapsolve.solver.grid import parse_puzzle
+from snapsolve.solver.solve import solve_puzzle
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]

@@ -21,17 +21,17 @@ import numpy as np
 
 from snapsolve.pipeline import default_model, read_grids
 from snapsolve.repair import choose_reading
-from solver.dlx import solve_unique
-from solver.grid import parse_puzzle
-from vision.render import render_puzzle
-from vision.synthetic import LEVELS, distort
+from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.grid import parse_puzzle
+from snapsolve.vision.render import render_puzzle
+from snapsolve.vision.synthetic import LEVELS, distort
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 
 
 def fonts() -> list:
     try:
-        from vision.training import font_files
+        from snapsolve.vision.training import font_files
         return [None] + font_files()
     except ImportError:
         return [None]

@@ -1,19 +1,46 @@
 """Shipped model data, installed as ``snapsolve.models``.
 
-- ``digits.npz``: the KNN digit model (features, labels, k), rebuilt by
-  ``snapsolve train``.
+- ``digits.npz``: the KNN cell model (mark kinds, printed and handwritten
+  digit shapes, k), rebuilt by ``snapsolve train``.
 - ``validation.txt``: the fixed validation split of the training photos
   (never trained on).
 - ``MODEL_CARD.md``: how the model was built and how well it reads.
+
+Files are found with `importlib.resources`, so they are read from wherever the
+package is installed, never from the current folder.
 """
 
+from __future__ import annotations
+
+import os
+from importlib import resources
 from pathlib import Path
 
-DIGIT_MODEL = Path(__file__).with_name("digits.npz")
-VALIDATION_SPLIT = Path(__file__).with_name("validation.txt")
+#: Environment variable naming a cell model file to use instead of the shipped one.
+MODEL_ENV = "SNAPSOLVE_MODEL"
 
 
-def validation_names(path: Path = VALIDATION_SPLIT) -> set[str]:
-    """Photo file names of the validation split (lines not starting with '#')."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+def shipped_file(name: str) -> Path:
+    """Path of a file of this package (``digits.npz``, ``validation.txt``, ...), whether or not it exists.
+
+    Raises
+    ------
+    RuntimeError
+        The package is not installed as plain files (a zip import), so there is no path to write to.
+    """
+    file = resources.files(__name__).joinpath(name)
+    if not isinstance(file, Path):
+        raise RuntimeError(f"snapsolve.models is not installed as files ({file}); give a model file with --model")
+    return file
+
+
+def digit_model_path() -> Path:
+    """The cell model to read: ``$SNAPSOLVE_MODEL`` when set, else the shipped ``digits.npz``."""
+    chosen = os.environ.get(MODEL_ENV)
+    return Path(chosen).expanduser() if chosen else shipped_file("digits.npz")
+
+
+def validation_names() -> set[str]:
+    """Photo file names of the validation split (lines of ``validation.txt`` not starting with '#')."""
+    text = resources.files(__name__).joinpath("validation.txt").read_text(encoding="utf-8")
+    return {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}

@@ -1,12 +1,18 @@
-"""Batch work: run work items on several processes, stream results, remember what is done.
+"""Batch work: run work items on several processes, report them in input order, remember what is done.
 
-Results come back as they finish (not in input order) from a
-`concurrent.futures.ProcessPoolExecutor`; at most a few items per worker are
-in flight, so a folder of thousands of pages does not fill memory. With a
-result store (SQLite), each result is committed as soon as it arrives, and a
-rerun skips every input whose file still has the same path, size and
-modification time: killing the process at any moment loses nothing already
-reported.
+Work goes to a `pebble.ProcessPool` of ``spawn``-started workers: a worker
+imports the installed package whatever the current folder holds (a ``spawn``
+child takes the parent's ``sys.path``, which for the console script does not
+hold the current folder), and a worker that dies (killed, out of memory, a
+crash in a decoder) costs only the input it held: pebble fails that one task
+with `pebble.ProcessExpired` and starts a new worker, and the batch goes on.
+
+Results are yielded in input order, each as soon as every input before it is
+done; a bounded window of inputs is in flight, so a folder of thousands of
+pages does not fill memory. With a result store (SQLite), each result is
+committed as soon as it arrives, and a rerun skips every input whose file
+still has the same path, size and modification time: killing the process at
+any moment loses nothing already finished.
 """
 
 from __future__ import annotations
@@ -14,27 +20,42 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import sqlite3
 import traceback
-from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from pathlib import Path
 
 from .inputs import WorkItem
-from .pipeline import Options, default_model, solve_image, solve_text
+from .puzzle import Options, solve_text
 from .results import InputResult
+
+#: Seconds a writer waits for another process holding the result store.
+STORE_TIMEOUT = 60.0
+#: Inputs in flight per worker (queued in the pool or being read).
+IN_FLIGHT_PER_WORKER = 2
+#: How far (in inputs) finished results may run ahead of the first unfinished one.
+WINDOW_PER_WORKER = 16
 
 
 def process_item(item: WorkItem, options: Options) -> InputResult:
-    """The result of one work item; never raises (an unexpected failure becomes its `error`)."""
+    """The result of one work item; never raises (an unexpected failure becomes its `error`).
+
+    Photos and PDF pages import the vision stage (OpenCV, scikit-learn) on
+    first use; puzzle text does not.
+    """
     try:
         if item.kind == "error":
             return InputResult.failed(item.label, item.text)
         if item.kind == "puzzle":
             return solve_text(item.label, item.text, options)
+        from .pipeline import default_model, solve_image
+
         page = item.page if item.kind == "pdf_page" else None
         return solve_image(Path(item.path), options, default_model(), page=page, label=item.label)
+    except FileNotFoundError as exc:  # the digit model is missing
+        return InputResult.failed(item.label, str(exc))
     except Exception as exc:  # one bad input must never stop the batch
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return InputResult.failed(item.label, f"internal error: {type(exc).__name__}: {exc} "
@@ -47,11 +68,21 @@ class ResultStore:
     Parameters
     ----------
     path : str or Path
-        Database file; created when missing.
+        Database file; created when missing. Several processes may use it at
+        once: an input is one row (its label is the key), so a result stored
+        by two processes is still stored once.
+
+    Raises
+    ------
+    sqlite3.Error
+        The file is not an SQLite database or cannot be opened.
     """
 
     def __init__(self, path: str | Path):
-        self.db = sqlite3.connect(str(path))
+        # Several snapsolve processes may share one file: WAL lets readers and a
+        # writer work together, and writers wait for each other (up to `timeout`
+        # seconds) instead of failing with "database is locked".
+        self.db = sqlite3.connect(str(path), timeout=STORE_TIMEOUT)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("CREATE TABLE IF NOT EXISTS results (input TEXT PRIMARY KEY, size INTEGER, "
                         "mtime_ns INTEGER, error TEXT, result TEXT NOT NULL)")
@@ -92,79 +123,126 @@ class ResultStore:
         self.db.close()
 
 
-def _warm_worker() -> None:
-    """Worker start: one thread for NumPy/scikit-learn (the processes are the parallelism), load the model."""
+def _warm_worker(load_model: bool) -> None:
+    """Worker start: one thread for NumPy/scikit-learn (the processes are the parallelism), the model loaded."""
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)
-    default_model()
+    if load_model:
+        try:
+            from .pipeline import default_model
+
+            default_model()
+        except Exception:  # reported per input by process_item
+            pass
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
-    # forkserver, not fork: a fork taken after OpenMP (scikit-learn's nearest-neighbour
-    # search) has run in this process can hang in the child.
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["snapsolve.batch"])  # workers fork with the imports done
-    return ProcessPoolExecutor(max_workers=workers, initializer=_warm_worker, mp_context=context)
+def _death_message(exc: BaseException) -> str:
+    code = getattr(exc, "exitcode", None)
+    if isinstance(code, int) and code < 0:
+        try:
+            how = f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"killed by signal {-code}"
+    elif code is not None:
+        how = f"exit code {code}"
+    else:
+        how = "no exit code"
+    return f"the worker process died while reading this input ({how})"
 
 
-def run_batch(items: list[WorkItem], options: Options, workers: int = 1,
-              store: ResultStore | None = None) -> Iterator[tuple[WorkItem, InputResult]]:
-    """Process work items, yielding (item, result) as each finishes (`result.cached` when from the store).
+def _result_of(item: WorkItem, future: Future) -> InputResult:
+    from pebble import ProcessExpired
+
+    try:
+        return future.result()
+    except ProcessExpired as exc:
+        return InputResult.failed(item.label, _death_message(exc))
+    except Exception as exc:  # the pool itself failed (cannot start a worker, ...)
+        return InputResult.failed(item.label, f"internal error: {type(exc).__name__}: {exc}")
+
+
+def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: ResultStore | None = None,
+              on_done: Callable[[WorkItem, InputResult], None] | None = None
+              ) -> Iterator[tuple[WorkItem, InputResult]]:
+    """Process work items and yield ``(item, result)`` in input order (`result.cached` when from the store).
 
     Parameters
     ----------
     items : list of WorkItem
     options : Options
     workers : int
-        Processes to use; 1 runs everything in this process.
+        Processes to use. 1, or a single input to do, runs in this process
+        with no pool; never more workers than inputs to do.
     store : ResultStore, optional
-        Skip items already done and save every new result.
+        Skip items already done and save every new result as it finishes.
+    on_done : callable, optional
+        Called with ``(item, result)`` as each input finishes (completion
+        order, before it is yielded): for a progress bar.
+
+    Notes
+    -----
+    A worker that dies gives its input an error result ("the worker process
+    died ...") and is replaced; the other inputs are not affected.
     """
+    slots: list[InputResult | None] = [None] * len(items)
     todo = []
-    for item in items:
+    for index, item in enumerate(items):
         cached = store.done(item) if store else None
         if cached is not None:
-            yield item, cached
+            slots[index] = cached
+            if on_done:
+                on_done(item, cached)
         else:
-            todo.append(item)
-    if workers <= 1 or len(todo) <= 1:
+            todo.append(index)
+    workers = max(1, min(workers, len(todo)))
+    next_out = 0
+
+    def finish(index: int, result: InputResult) -> None:
+        if store:
+            store.save(items[index], result)
+        slots[index] = result
+        if on_done:
+            on_done(items[index], result)
+
+    if workers == 1:
         from threadpoolctl import threadpool_limits
 
-        with threadpool_limits(max(1, workers)):  # --workers 1 means one core
-            for item in todo:
-                result = process_item(item, options)
-                if store:
-                    store.save(item, result)
-                yield item, result
+        with threadpool_limits(1 if len(todo) > 1 else None):
+            for index in todo:
+                while next_out < index:  # cached results before this one
+                    yield items[next_out], slots[next_out]
+                    next_out += 1
+                finish(index, process_item(items[index], options))
+                yield items[index], slots[index]
+                next_out = index + 1
+        while next_out < len(items):
+            yield items[next_out], slots[next_out]
+            next_out += 1
         return
+
+    from pebble import ProcessPool
+
+    needs_model = any(items[i].kind in ("image", "pdf_page") for i in todo)
+    pool = ProcessPool(max_workers=workers, initializer=_warm_worker, initargs=(needs_model,),
+                       context=multiprocessing.get_context("spawn"))
     pending = iter(todo)
-    pool = _new_pool(workers)
+    upcoming = next(pending, None)
+    in_flight: dict[Future, int] = {}
     try:
-        in_flight = {}
-        for item in pending:
-            in_flight[pool.submit(process_item, item, options)] = item
-            if len(in_flight) >= 4 * workers:
-                break
-        while in_flight:
-            finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in finished:
-                item = in_flight.pop(future)
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    result = InputResult.failed(item.label, "internal error: the worker process died")
-                    pool.shutdown(cancel_futures=True)
-                    pool = _new_pool(workers)
-                    requeue = list(in_flight.values())
-                    in_flight.clear()
-                    for other in requeue:
-                        in_flight[pool.submit(process_item, other, options)] = other
-                if store:
-                    store.save(item, result)
-                yield item, result
-                nxt = next(pending, None)
-                if nxt is not None:
-                    in_flight[pool.submit(process_item, nxt, options)] = nxt
+        while upcoming is not None or in_flight:
+            while (upcoming is not None and len(in_flight) < IN_FLIGHT_PER_WORKER * workers
+                   and upcoming < next_out + WINDOW_PER_WORKER * workers):
+                in_flight[pool.schedule(process_item, (items[upcoming], options))] = upcoming
+                upcoming = next(pending, None)
+            if in_flight:
+                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    index = in_flight.pop(future)
+                    finish(index, _result_of(items[index], future))
+            while next_out < len(items) and slots[next_out] is not None:
+                yield items[next_out], slots[next_out]
+                next_out += 1
     finally:
-        pool.shutdown(cancel_futures=True)
+        pool.stop()
+        pool.join()

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
 from tqdm import tqdm
 
-from solver.grading import LEVELS
-from solver.grid import cell_name, format_board
+from .solver.grading import LEVELS
+from .solver.grid import cell_name, format_board
 
 from . import __version__
 from .batch import ResultStore, run_batch
 from .inputs import expand_inputs
-from .pipeline import Options
+from .puzzle import Options
 from .results import GridResult, InputResult
 
 SUBCOMMANDS = ("solve", "evaluate", "train", "generate")
@@ -32,6 +34,9 @@ examples:
   snapsolve evaluate DIR                reading accuracy against imageN.dat ground truth
   snapsolve train                       rebuild the digit model from the training photos
   snapsolve generate --level hard --count 8 -o hard.pdf
+
+environment:
+  SNAPSOLVE_MODEL=FILE                  read cells with this model (from 'snapsolve train --output FILE')
 
 exit status: 0 every input solved, 1 some input failed, 2 usage error.
 """
@@ -103,7 +108,7 @@ def run_solve(args: argparse.Namespace) -> int:
     counts = {"grids": 0, "solved": 0, "failed": 0, "skipped": 0}
     bar = tqdm(total=len(items), unit="input", file=sys.stderr, disable=not sys.stderr.isatty() or len(items) < 2)
     try:
-        for _, result in run_batch(items, options, args.workers, store):
+        for _, result in run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update()):
             counts["skipped"] += result.cached
             counts["grids"] += len(result.grids)
             counts["solved"] += result.solved_grids
@@ -117,7 +122,6 @@ def run_solve(args: argparse.Namespace) -> int:
                 print(json.dumps(result.to_json()), flush=True)
             elif result.grids:
                 print_human(result, options)
-            bar.update()
     finally:
         bar.close()
         if store:
@@ -150,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--explain", action="store_true", help="list every logical step of the solution")
     solve.add_argument("--hint", action="store_true", help="give only the next logical step (drawn on photos)")
     solve.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
-                       help="processes to use (default: all %(default)s cores); results stream as they finish")
+                       help="processes to use (default: all %(default)s cores; never more than inputs); results "
+                            "are printed in input order as soon as all before them are done")
     solve.add_argument("--db", type=Path, metavar="FILE",
                        help="SQLite file of results: each is committed when done, and a rerun skips inputs "
                             "already done (same path, size and modification time)")
@@ -172,8 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
                                        "rendered in fonts. Needs the 'train' extra.")
     train.add_argument("--data", type=Path, action="append", metavar="DIR",
                        help="folder of photos with imageN.dat or NAME.cells labels (repeatable; default: both "
-                            "shared datasets)")
-    train.add_argument("--output", type=Path, default=Path("models/digits.npz"), help="model file to write (default: %(default)s)")
+                            "datasets in ../shared/datasets beside the source checkout)")
+    train.add_argument("--output", type=Path, metavar="FILE",
+                       help="model file to write (default: the one snapsolve reads: $SNAPSOLVE_MODEL when set, "
+                            "else the installed snapsolve/models/digits.npz)")
     train.add_argument("--fonts", type=Path, action="append", default=[], metavar="DIR",
                        help="extra folder of .ttf/.otf fonts to render digits with (repeatable)")
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
@@ -198,9 +205,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _lazy(name: str, args: argparse.Namespace) -> int:
-    from . import evaluate, generate, train
-
-    return {"evaluate": evaluate.run, "train": train.run, "generate": generate.run}[name](args)
+    """Run subcommand `name`, importing only its module (``generate`` needs neither OpenCV nor scikit-learn)."""
+    return importlib.import_module(f".{name}", __package__).run(args)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -223,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except (FileNotFoundError, ValueError, ImportError) as exc:
         print(f"snapsolve: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:
+        print(f"snapsolve: result database {getattr(args, 'db', '')}: {exc}", file=sys.stderr)
         return 1
 
 

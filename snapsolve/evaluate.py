@@ -17,11 +17,11 @@ import time
 
 import numpy as np
 
-from solver import SOLVED, solve_unique
-from vision import ImageReadError, read_image
-from vision.dataset import LabelledPhoto, labelled_photos
-from vision.digits import CLASSES, KINDS, kind_of
-from vision.locate import order_corners
+from .solver import SOLVED, solve_unique
+from .vision import ImageReadError, read_image
+from .vision.dataset import LabelledPhoto, labelled_photos
+from .vision.digits import CLASSES, KINDS, kind_of
+from .vision.locate import order_corners
 
 from .models import validation_names
 from .pipeline import decide, default_model, read_grids

@@ -9,13 +9,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from solver.generator import generate
-from solver.grid import format_puzzle
-from vision.render import render_page
+from .solver.generator import generate
+from .solver.grid import format_puzzle
 
 
 def write_pages(puzzles, level: str, path: Path, per_page: int) -> list[Path]:
     """Render puzzles onto pages: one multi-page PDF, or PNG files (NAME-1.png, ... when several)."""
+    from .vision.render import render_page  # only pages need the drawing code (and OpenCV)
+
     pages = []
     for start in range(0, len(puzzles), per_page):
         chunk = puzzles[start : start + per_page]

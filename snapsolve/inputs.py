@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.image_io import HEIF_SUFFIXES, IMAGE_SUFFIXES, ImageReadError, pdf_page_count
+from .vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES, ImageReadError, pdf_page_count
 
 #: Suffixes read as text files of puzzles (one 81-character puzzle per line).
 TEXT_SUFFIXES = {".txt", ".sdm", ".sdk", ".ss", ".csv"}

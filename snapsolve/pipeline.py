@@ -1,4 +1,4 @@
-"""The pipeline: one input (photo, PDF page or puzzle text) in, one `InputResult` out.
+"""The photo pipeline: one photo or PDF page in, one `InputResult` out.
 
 Joins the two layers: ``vision`` locates and reads grids, `repair` decides
 which printed puzzle a reading shows and what the player wrote in it,
@@ -10,19 +10,18 @@ the JSON contract of ``docs/DESIGN.md`` (see `results`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from solver import SOLVED, InvalidPuzzleError, Mistake, Solution, Step, parse_position, solve_puzzle
-from vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, locate_grids,
-                    read_grid, read_image, to_gray, write_image)
-from vision.image_io import reduction_for, render_pdf_page
-
-from .models import DIGIT_MODEL
+from .models import MODEL_ENV, digit_model_path
+from .puzzle import Options, solved_grid
 from .repair import UNSURE, Decision, choose_reading, read_entries
 from .results import GridResult, InputResult
+from .solver import SOLVED, Mistake, Solution, Step, solve_puzzle
+from .vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, locate_grids,
+                    read_grid, read_image, to_gray, write_image)
+from .vision.image_io import reduction_for, render_pdf_page
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
 MIN_GIVENS_EXTRA_GRID = 17
@@ -33,85 +32,27 @@ MIN_GIVENS_EXTRA_GRID = 17
 READ_SIDE = 1200
 
 
-@dataclass
-class Options:
-    """What to produce for each input.
-
-    Attributes
-    ----------
-    write_image : bool
-        Write ``NAME.solved.jpg`` (or ``NAME.hint.jpg``).
-    output_dir : Path or None
-        Folder for written images; None means beside the input.
-    explain : bool
-        Include every logical step from the player's position in the result.
-    hint : bool
-        Only the next step (or the first mistake): draw it instead of the solution.
-    """
-
-    write_image: bool = True
-    output_dir: Path | None = None
-    explain: bool = False
-    hint: bool = False
-
-
 _MODEL: CellClassifier | None = None
 
 
 def default_model() -> CellClassifier:
-    """The shipped cell model, loaded once per process.
+    """The cell model (``$SNAPSOLVE_MODEL`` or the shipped one), loaded once per process.
 
     Raises
     ------
     FileNotFoundError
         The model file is missing (rebuild it with ``snapsolve train``).
+    ValueError
+        The file is not a cell model.
     """
     global _MODEL
     if _MODEL is None:
-        if not DIGIT_MODEL.exists():
-            raise FileNotFoundError(f"digit model {DIGIT_MODEL} is missing; rebuild it with 'snapsolve train'")
-        _MODEL = CellClassifier.load(DIGIT_MODEL)
+        path = digit_model_path()
+        if not path.exists():
+            raise FileNotFoundError(f"digit model {path} is missing (${MODEL_ENV} or the shipped file); "
+                                    "rebuild it with 'snapsolve train'")
+        _MODEL = CellClassifier.load(path)
     return _MODEL
-
-
-def solved_grid(solution: Solution, options: Options, **fields) -> GridResult:
-    """The solver's part of a grid's result (puzzle, status, grade, the player's position, steps or hint)."""
-    grid = GridResult(solution.givens, solution.status, solution.solution, solution.level, solution.score,
-                      solution.techniques, solution.needs_search, entries=list(solution.placed),
-                      mistakes=list(solution.mistakes), hint_requested=options.hint, **fields)
-    if solution.status == SOLVED:
-        if options.explain:
-            grid.steps = list(solution.remaining)
-        if options.hint:
-            grid.hint = solution.mistakes[0] if solution.mistakes else (solution.remaining[0] if solution.remaining
-                                                                         else None)
-    return grid
-
-
-def solve_text(label: str, line: str, options: Options) -> InputResult:
-    """Result for one puzzle line: 81 characters, optionally followed by 81 of placed digits.
-
-    Parameters
-    ----------
-    label : str
-        ``FILE:LINE`` (or ``-:LINE`` for standard input).
-    line : str
-        The puzzle text (see `solver.parse_position`).
-    options : Options
-
-    Returns
-    -------
-    InputResult
-        ``error`` set for a malformed line or a puzzle without exactly one solution.
-    """
-    start = time.perf_counter()
-    try:
-        givens, placed = parse_position(line)
-    except InvalidPuzzleError as exc:
-        return InputResult.failed(label, str(exc), time.perf_counter() - start)
-    grid = solved_grid(solve_puzzle(givens, placed=placed), options)
-    error = None if grid.solved else grid.status.replace("_", " ")
-    return InputResult(label, error, round(time.perf_counter() - start, 4), [grid])
 
 
 def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:
@@ -153,7 +94,7 @@ def read_puzzle(reading: GridReading, options: Options) -> tuple[GridResult, Sol
     decision = decide(reading)
     entries, pencil = read_entries(reading.probabilities, decision.givens, decision.solution)
     photo_fields = dict(
-        corners=np.round(reading.corners, 1).tolist(), rotation=reading.rotation,
+        corners=np.round(reading.corners.astype(np.float64), 1).tolist(), rotation=reading.rotation,
         confidence=round(reading.confidence, 4),
         cell_confidence=[round(float(p), 3) for p in reading.cell_confidence],
         repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes], warning=decision.warning,

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solver import SOLVED, InvalidPuzzleError
-from solver.dlx import SearchResult, solve_unique
-from solver.grid import check_givens
+from .solver import SOLVED, InvalidPuzzleError
+from .solver.dlx import SearchResult, solve_unique
+from .solver.grid import check_givens
 
 #: Most cells changed from their most probable class.
 MAX_CHANGES = 3

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solver import SOLVED, Mistake, Step
-from solver.grid import format_puzzle
+from .solver import SOLVED, Mistake, Step
+from .solver.grid import format_puzzle
 
 
 def _digits(text: str | None) -> list[int] | None:

@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from snapsolve.cli import main
 from snapsolve.pipeline import Options, solve_image
-from solver.grid import InvalidPuzzleError, parse_puzzle
-from vision.dataset import read_ground_truth
-from vision.image_io import ImageReadError, read_image
-from vision.render import render_page
+from snapsolve.solver.grid import InvalidPuzzleError, parse_puzzle
+from snapsolve.vision.dataset import read_ground_truth
+from snapsolve.vision.formats import ImageReadError
+from snapsolve.vision.image_io import read_image
+from snapsolve.vision.render import render_page
 
 from .conftest import SAMPLES, read_collection
 

@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 
 from snapsolve.cli import main
-from solver.dlx import solve_unique
-from solver.grid import PEERS, is_valid_solution, parse_puzzle
-from vision.dataset import read_ground_truth
-from vision.locate import locate_grids
-from vision.rectify import CELL_SIZE, GRID_SIZE, rectify
+from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.grid import PEERS, is_valid_solution, parse_puzzle
+from snapsolve.vision.dataset import read_ground_truth
+from snapsolve.vision.locate import locate_grids
+from snapsolve.vision.rectify import CELL_SIZE, GRID_SIZE, rectify
 
 from .conftest import SAMPLES, read_collection
 

@@ -6,10 +6,10 @@ import pytest
 
 from snapsolve.cli import main
 from snapsolve.pipeline import Options, solve_image
-from solver.dlx import search_solutions
-from solver.generator import generate
-from solver.grid import format_puzzle, parse_puzzle
-from solver.solve import solve_puzzle
+from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.generator import generate
+from snapsolve.solver.grid import format_puzzle, parse_puzzle
+from snapsolve.solver.solve import solve_puzzle
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "unfair", "extreme"])
@@ -63,7 +63,7 @@ def test_printed_pages_read_back(tmp_path, capsys):
 def test_reduce_givens_reaches_22_and_stays_minimal():
     import random
 
-    from solver.generator import dig, minimal_puzzle, random_solution, reduce_givens
+    from snapsolve.solver.generator import dig, minimal_puzzle, random_solution, reduce_givens
 
     rng = random.Random(8)
     for attempt in range(4):
@@ -86,7 +86,7 @@ def test_alternative_solution_agrees_with_counting():
     single cells and half-turn pairs of 17-clue puzzles from the shared collection."""
     import random
 
-    from solver.generator import alternative_solution
+    from snapsolve.solver.generator import alternative_solution
 
     from .conftest import read_collection, sample_of
 

@@ -1,6 +1,6 @@
 import pytest
 
-from solver.grid import (BOXES, HOUSES, PEERS, InvalidPuzzleError, check_givens, format_board, format_puzzle,
+from snapsolve.solver.grid import (BOXES, HOUSES, PEERS, InvalidPuzzleError, check_givens, format_board, format_puzzle,
                          initial_candidates, is_valid_solution, parse_puzzle)
 
 PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"

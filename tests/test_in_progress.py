@@ -10,11 +10,11 @@ import pytest
 
 from snapsolve.cli import main
 from snapsolve.pipeline import Options, annotate, read_grids, read_puzzle
-from solver import find_mistakes, parse_position, remaining_steps, solve_puzzle, solve_unique
-from solver.grid import cell_name, parse_puzzle
-from vision.dataset import read_cell_labels
-from vision.digits import CLASSES
-from vision.image_io import read_image
+from snapsolve.solver import find_mistakes, parse_position, remaining_steps, solve_puzzle, solve_unique
+from snapsolve.solver.grid import cell_name, parse_puzzle
+from snapsolve.vision.dataset import read_cell_labels
+from snapsolve.vision.digits import CLASSES
+from snapsolve.vision.image_io import read_image
 
 from .conftest import SAMPLES, read_collection
 from .test_cli import drawn_per_cell

@@ -4,10 +4,10 @@ import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
 from snapsolve.repair import ENTRY_ODDS, UNSURE, choose_reading, read_entries
-from solver.dlx import solve_unique
-from solver.grid import parse_puzzle
-from vision.dataset import labelled_photos
-from vision.image_io import read_image
+from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.grid import parse_puzzle
+from snapsolve.vision.dataset import labelled_photos
+from snapsolve.vision.image_io import read_image
 
 from .conftest import INPROGRESS, read_collection
 

@@ -6,10 +6,10 @@ runs check fixed samples; ``pytest -m slow`` checks whole collections.
 
 import pytest
 
-from solver.dlx import MULTIPLE_SOLUTIONS, solve_unique
-from solver.grid import parse_puzzle
-from solver.logic import solve_logically
-from solver.solve import solve_puzzle
+from snapsolve.solver.dlx import MULTIPLE_SOLUTIONS, solve_unique
+from snapsolve.solver.grid import parse_puzzle
+from snapsolve.solver.logic import solve_logically
+from snapsolve.solver.solve import solve_puzzle
 
 from .conftest import read_collection, sample_of
 

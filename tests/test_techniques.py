@@ -5,12 +5,12 @@ candidates so that exactly one pattern exists; the expected result is worked
 out from the technique's definition in the comments, not taken from the code.
 """
 
-from solver import als, chains, fish, intersections, single_digit, subsets, uniqueness, wings
-from solver.board import Board
-from solver.dlx import solve_unique
-from solver.grid import parse_puzzle
-from solver.logic import next_step
-from solver.singles import find_full_house, find_hidden_single, find_naked_single
+from snapsolve.solver import als, chains, fish, intersections, single_digit, subsets, uniqueness, wings
+from snapsolve.solver.board import Board
+from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.grid import parse_puzzle
+from snapsolve.solver.logic import next_step
+from snapsolve.solver.singles import find_full_house, find_hidden_single, find_naked_single
 
 from .conftest import read_collection
 

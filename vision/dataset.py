@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .digits import CLASSES
-from .image_io import IMAGE_SUFFIXES
+from .formats import IMAGE_SUFFIXES
 
 
 @dataclass(frozen=True)

@@ -9,18 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-#: Images with more pixels than this are refused (a 600 dpi A3 scan is ~70 Mpx).
-MAX_PIXELS = 100_000_000
-
-
-#: Image files OpenCV decodes.
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
-#: Phone photos that need the optional ``heic`` extra (pillow-heif).
-HEIF_SUFFIXES = {".heic", ".heif"}
-
-
-class ImageReadError(ValueError):
-    """A file that cannot be decoded as an image."""
+from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError
 
 
 def _read_heif(path: str | Path) -> np.ndarray:
@@ -158,20 +147,6 @@ def render_pdf_page(path: str | Path, page: int, dpi: int = 200) -> np.ndarray:
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     return np.ascontiguousarray(image[:, :, :3])
-
-
-def pdf_page_count(path: str | Path) -> int:
-    """Number of pages of a PDF. Raises ImageReadError when it is not a readable PDF."""
-    import pypdfium2 as pdfium
-
-    try:
-        doc = pdfium.PdfDocument(str(path))
-    except pdfium.PdfiumError as exc:
-        raise ImageReadError(f"not a readable PDF: {exc}") from None
-    try:
-        return len(doc)
-    finally:
-        doc.close()
 
 
 def write_image(path: str | Path, image: np.ndarray, quality: int = 90) -> None:

@@ -1,0 +1,77 @@
+"""A puzzle as text in, its result out: the solver's half of the pipeline, with no image code.
+
+`solve_text` serves puzzle files and standard input; `solved_grid` turns the
+solver's `Solution` into the grid's result for photos too. Importing this
+module does not load OpenCV or scikit-learn.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .results import GridResult, InputResult
+from .solver import SOLVED, InvalidPuzzleError, Solution, parse_position, solve_puzzle
+
+
+@dataclass
+class Options:
+    """What to produce for each input.
+
+    Attributes
+    ----------
+    write_image : bool
+        Write ``NAME.solved.jpg`` (or ``NAME.hint.jpg``).
+    output_dir : Path or None
+        Folder for written images; None means beside the input.
+    explain : bool
+        Include every logical step from the player's position in the result.
+    hint : bool
+        Only the next step (or the first mistake): draw it instead of the solution.
+    """
+
+    write_image: bool = True
+    output_dir: Path | None = None
+    explain: bool = False
+    hint: bool = False
+
+
+def solved_grid(solution: Solution, options: Options, **fields) -> GridResult:
+    """The solver's part of a grid's result (puzzle, status, grade, the player's position, steps or hint)."""
+    grid = GridResult(solution.givens, solution.status, solution.solution, solution.level, solution.score,
+                      solution.techniques, solution.needs_search, entries=list(solution.placed),
+                      mistakes=list(solution.mistakes), hint_requested=options.hint, **fields)
+    if solution.status == SOLVED:
+        if options.explain:
+            grid.steps = list(solution.remaining)
+        if options.hint:
+            grid.hint = solution.mistakes[0] if solution.mistakes else (solution.remaining[0] if solution.remaining
+                                                                         else None)
+    return grid
+
+
+def solve_text(label: str, line: str, options: Options) -> InputResult:
+    """Result for one puzzle line: 81 characters, optionally followed by 81 of placed digits.
+
+    Parameters
+    ----------
+    label : str
+        ``FILE:LINE`` (or ``-:LINE`` for standard input).
+    line : str
+        The puzzle text (see `solver.parse_position`).
+    options : Options
+
+    Returns
+    -------
+    InputResult
+        ``error`` set for a malformed line or a puzzle without exactly one solution.
+    """
+    start = time.perf_counter()
+    try:
+        givens, placed = parse_position(line)
+    except InvalidPuzzleError as exc:
+        return InputResult.failed(label, str(exc), time.perf_counter() - start)
+    grid = solved_grid(solve_puzzle(givens, placed=placed), options)
+    error = None if grid.solved else grid.status.replace("_", " ")
+    return InputResult(label, error, round(time.perf_counter() - start, 4), [grid])

@@ -1,0 +1,117 @@
+"""The batch's processes: input order, no pool for one input, a dying worker, the installed package
+whatever the current folder holds, imports only what a command needs, one database shared by two runs."""
+
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from snapsolve.batch import ResultStore, run_batch
+from snapsolve.inputs import WorkItem, expand_inputs
+from snapsolve.puzzle import Options
+
+from .conftest import SAMPLES, read_collection
+
+SCRIPT = Path(sys.executable).with_name("snapsolve")
+PHOTOS = sorted(str(p) for p in SAMPLES.glob("*.jpg"))
+
+
+def _puzzle_items(lines):
+    return [WorkItem("puzzle", f"p:{n}", "", line) for n, line in enumerate(lines, start=1)]
+
+
+def test_results_come_in_input_order(tmp_path):
+    # Hard puzzles first, easy ones after: with two workers the easy ones finish first.
+    hard = read_collection("forum_hardest_1106_part.txt")[:6]
+    easy = read_collection("17clue.txt")[:10]
+    items = _puzzle_items(hard + easy)
+    done_order = []
+    out = [item.label for item, _ in run_batch(items, Options(write_image=False), workers=2,
+                                               on_done=lambda item, result: done_order.append(item.label))]
+    assert out == [item.label for item in items]
+    assert sorted(done_order) == sorted(out)
+
+
+def test_one_input_starts_no_pool(monkeypatch):
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started for one input")
+
+    monkeypatch.setattr("pebble.ProcessPool", no_pool)
+    items = _puzzle_items(read_collection("top1465.txt")[:1])
+    [(_, result)] = list(run_batch(items, Options(write_image=False), workers=8))
+    assert result.error is None and result.grids[0].solved
+
+
+def test_a_killed_worker_costs_only_its_input(tmp_path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for i in range(16):
+        shutil.copy(PHOTOS[i % len(PHOTOS)], folder / f"photo{i:02d}.jpg")
+    items = list(expand_inputs([str(folder)]))
+    killed = []
+
+    def kill_one_worker(item, result):
+        if not killed:  # every worker is busy with a photo by now
+            worker = multiprocessing.active_children()[0]
+            os.kill(worker.pid, signal.SIGKILL)
+            killed.append(worker.pid)
+
+    results = [r for _, r in run_batch(items, Options(write_image=False), workers=2, on_done=kill_one_worker)]
+    assert [r.input for r in results] == [item.label for item in items]  # nothing lost, nothing twice
+    died = [r for r in results if r.error]
+    assert len(died) == 1 and "worker process died" in died[0].error and "SIGKILL" in died[0].error
+    assert all(r.grids and r.grids[0].solved for r in results if not r.error)
+
+
+@pytest.mark.skipif(not SCRIPT.exists(), reason="the snapsolve console script is not installed beside python")
+def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
+    """Run where `snapsolve/`, `vision/` and `solver/` folders would shadow the package if workers imported them."""
+    for name in ("snapsolve", "vision", "solver"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("raise ImportError('a folder of the current directory')\n")
+    run = subprocess.run([str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS[:3]], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    results = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [r["input"] for r in results] == PHOTOS[:3]
+    assert all(r["error"] is None and r["grids"][0]["status"] == "solved" for r in results)
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-"], ["generate", "--count", "1", "--seed", "3"]])
+def test_commands_without_photos_import_no_opencv_or_sklearn(argv):
+    code = ("import sys\nfrom snapsolve.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'cv2', 'sklearn'}), file=sys.stderr)")
+    run = subprocess.run([sys.executable, "-c", code, *argv], input=read_collection("top1465.txt")[0] + "\n",
+                         capture_output=True, text=True, timeout=120)
+    assert run.stderr.strip().splitlines()[-1] == "[]", run.stderr
+    assert run.stdout.strip()
+
+
+def test_two_processes_share_one_database(tmp_path):
+    lines = read_collection("17clue.txt")[:40]
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("\n".join(lines) + "\n")
+    db = tmp_path / "results.sqlite"
+    command = [sys.executable, "-m", "snapsolve", "--json", "--workers", "1", "--db", str(db), str(puzzles)]
+    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    for run, (out, err) in zip(runs, outputs):
+        assert run.returncode == 0, err
+        assert "locked" not in err
+        assert len(out.splitlines()) == 40
+    rows = sqlite3.connect(db).execute("SELECT input, error FROM results").fetchall()
+    assert sorted(r[0] for r in rows) == sorted(f"{puzzles}:{n}" for n in range(1, 41))
+    assert all(r[1] is None for r in rows)
+    store = ResultStore(db)  # a third run finds every input done
+    assert all(store.done(item) is not None for item in expand_inputs([str(puzzles)]))
+    store.close()
+
