@@ -2,8 +2,8 @@
 
 import pytest
 
-from solver.dlx import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, search_solutions, solve_unique
-from solver.grid import is_valid_solution, parse_puzzle
+from snapsolve.solver.dlx import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, search_solutions, solve_unique
+from snapsolve.solver.grid import is_valid_solution, parse_puzzle
 
 from .conftest import read_collection, sample_of
 
@@ -17,7 +17,7 @@ def _check_unique(lines):
 
 
 def test_top1465_all_unique_and_valid():
-    lines = read_collection("top1465.txt")
+    lines = read_collection("top1465.txt", whole=True)
     assert len(lines) == 1465
     _check_unique(lines)
 
@@ -32,7 +32,7 @@ def test_17clue_sample_unique_and_valid():
 
 @pytest.mark.slow
 def test_all_17clue_unique_and_valid():
-    _check_unique(read_collection("17clue.txt"))
+    _check_unique(read_collection("17clue.txt", whole=True))
 
 
 def test_serg_benchmark_has_several_solutions():
