@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from .board import Board
 from .grid import HOUSES, PEER_BITS, cell_name, digits_of, set_bits
 from .steps import Step
+from .techniques import title
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ def find_als_xz(board: Board) -> Iterator[Step]:
             links = "/".join(map(str, rcc))
             yield Step("als_xz", eliminations=tuple(sorted(set(elims))), cells=tuple(set_bits(a.cells | b.cells)),
                        houses=(a.house, b.house),
-                       text=f"ALS-XZ: A = {a.name()}, B = {b.name()}, restricted common {links}"
+                       text=f"{title('als_xz')}: A = {a.name()}, B = {b.name()}, restricted common {links}"
                             + ("; doubly linked, so both sets are locked" if len(rcc) >= 2 else
                                f"; A or B holds {' and '.join(str(d) for d in sorted({d for _, d in elims}))}"))
 
@@ -195,6 +196,6 @@ def find_als_xy_wing(board: Board) -> Iterator[Step]:
                 if elims:
                     yield Step("als_xy_wing", eliminations=tuple(sorted(elims)),
                                cells=tuple(set_bits(a.cells | b.cells | c.cells)), houses=(c.house, a.house, b.house),
-                               text=f"ALS-XY-Wing: pivot C = {c.name()}, A = {a.name()} (restricted common {x}), "
+                               text=f"{title('als_xy_wing')}: pivot C = {c.name()}, A = {a.name()} (restricted common {x}), "
                                     f"B = {b.name()} (restricted common {y}); A or B holds "
                                     + " and ".join(map(str, digits_of(zs))))

@@ -10,99 +10,168 @@ constraint families of 81 columns each:
 - box ``b`` holds digit ``d``;
 
 and one matrix row per candidate (cell, digit), covering exactly four columns.
-Columns already satisfied by filled cells are left out and only the candidates
-still open are turned into rows, so search starts from whatever the logical
-solver has already achieved. The column with the fewest rows is chosen first
-(Knuth's S heuristic).
+
+Speed (pure Python, measured by benchmarks/exact_search.py):
+
+- singles before search: naked and hidden singles are propagated on 9-bit
+  candidate masks first, so the matrix holds only what singles cannot settle
+  (columns of filled cells are left out, and so are the rows of removed
+  candidates);
+- singles during search: when covering drops a column to one row (a naked or
+  hidden single) or to none (a dead end), the column is pushed on a short
+  list, and the next column is taken from that list before any scan; only
+  when no such column is waiting is the ring of columns scanned for the
+  fewest rows (Knuth's S heuristic, stopping at the first size-1 column);
+- flat link arrays: L, R, U, D, C are plain Python lists over one node
+  numbering (root 0, headers 1..324, then four nodes per matrix row), built
+  without NumPy.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
+from .grid import HOUSES, PEERS, InvalidPuzzleError, box_of, check_givens, initial_candidates
 
-from .grid import InvalidPuzzleError, box_of, check_givens, initial_candidates
-
-#: COLUMN_KEYS[cell, digit - 1]: the four constraint columns (cell, row-digit, column-digit,
-#: box-digit) of a candidate as indices 0..323; array of shape (81, 9, 4), int64.
-COLUMN_KEYS = np.array([
-    [(cell, 81 + cell // 9 * 9 + d - 1, 162 + cell % 9 * 9 + d - 1, 243 + box_of(cell) * 9 + d - 1)
-     for d in range(1, 10)]
-    for cell in range(81)
-], dtype=np.int64)
-_BITS = np.arange(9, dtype=np.int64)
-# The three house constraints of every candidate, as contiguous (81, 9) arrays (faster to gather from).
-_ROW_DIGIT, _COLUMN_DIGIT, _BOX_DIGIT = (np.ascontiguousarray(COLUMN_KEYS[:, :, k]) for k in (1, 2, 3))
+#: COLUMNS_OF[cell * 9 + digit - 1]: the four constraint columns (1..324: cell, row-digit, column-digit,
+#: box-digit) of a candidate.
+COLUMNS_OF = [
+    (1 + cell, 82 + cell // 9 * 9 + d, 163 + cell % 9 * 9 + d, 244 + box_of(cell) * 9 + d)
+    for cell in range(81) for d in range(9)
+]
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
 MULTIPLE_SOLUTIONS = "multiple_solutions"
 
 
-class _Matrix:
-    """The sparse 0/1 matrix as four parallel link arrays (toroidal lists).
+def propagate_singles(values: list[int], cands: list[int]) -> bool:
+    """Place naked and hidden singles until none is left, in place.
 
-    Node 0 is the root; nodes 1..n_columns are column headers; row nodes
-    follow in groups of four, row k at ``first + 4k``. ``C[node]`` is the
-    node's column header, ``S[header]`` the number of rows left in a column,
-    ``row_cell[k]`` and ``row_digit[k]`` the candidate of matrix row k. The
-    arrays are computed with NumPy in bulk and searched as Python lists.
+    Parameters
+    ----------
+    values : list of int
+        81 values, 0 for empty; singles are written into it.
+    cands : list of int
+        81 candidate masks (bit d-1 for digit d; 0 for a filled cell), kept
+        consistent with `values`.
+
+    Returns
+    -------
+    bool
+        False when a contradiction shows (an empty cell without candidates,
+        or a digit without a place in a house); the arrays are then partly
+        updated and must not be used.
+
+    Source: SudokuWiki "Naked Singles" and "Hidden Singles" (HoDoKu: Full
+    House, Naked Single, Hidden Single), on bitmasks as in tdoku's write-up.
+    """
+    while True:
+        changed = False
+        for cell in range(81):
+            if values[cell]:
+                continue
+            m = cands[cell]
+            if not m:
+                return False
+            if m & (m - 1) == 0:
+                _place(values, cands, cell, m)
+                changed = True
+        for house in HOUSES:
+            once = twice = placed = 0
+            for c in house:
+                m = cands[c]
+                twice |= once & m
+                once |= m
+                if values[c]:
+                    placed |= 1 << (values[c] - 1)
+            if (once | placed) != 0x1FF:
+                return False
+            singles = once & ~twice & ~placed
+            while singles:
+                bit = singles & -singles
+                singles ^= bit
+                for c in house:
+                    if cands[c] & bit:
+                        _place(values, cands, c, bit)
+                        changed = True
+                        break
+        if not changed:
+            return True
+
+
+def _place(values: list[int], cands: list[int], cell: int, bit: int) -> None:
+    values[cell] = bit.bit_length()
+    cands[cell] = 0
+    keep = ~bit
+    for p in PEERS[cell]:
+        cands[p] &= keep
+
+
+class _Matrix:
+    """The sparse 0/1 matrix as flat link lists (toroidal, Knuth's layout).
+
+    Node 0 is the root, nodes 1..324 the column headers (only the columns
+    still open are linked into the header ring); matrix row k has its four
+    nodes at ``325 + 4k .. 328 + 4k``. ``C[node]`` is the node's column,
+    ``S[column]`` the rows left in it, ``row_candidate[k]`` the candidate
+    ``cell * 9 + digit - 1`` of row k.
     """
 
-    def __init__(self, grid: list[int], candidates: list[int], rng=None):
-        values = np.array(grid, dtype=np.int64)
-        filled = np.zeros(324, dtype=bool)
-        cells = np.flatnonzero(values)
-        filled[COLUMN_KEYS[cells, values[cells] - 1].ravel()] = True
-        col_index = np.cumsum(~filled)
-        n = int(col_index[-1])
-        # Matrix rows: the open candidates of empty cells whose four constraints are all still open.
-        open_ = (np.array(candidates, dtype=np.int64)[:, None] >> _BITS & 1).astype(bool)
-        open_ &= (values == 0)[:, None]
-        open_ &= ~(filled[_ROW_DIGIT] | filled[_COLUMN_DIGIT] | filled[_BOX_DIGIT])
-        row_cell, row_digit = np.nonzero(open_)
+    def __init__(self, values: list[int], cands: list[int], rng=None):
+        open_columns = [0] * 325
+        for cell in range(81):
+            if not values[cell]:
+                open_columns[1 + cell] = 1
+        for h, house in enumerate(HOUSES):
+            missing = 0x1FF
+            for c in house:
+                if values[c]:
+                    missing &= ~(1 << (values[c] - 1))
+            base = (82, 163, 244)[h // 9] + h % 9 * 9
+            for d in range(9):
+                if missing >> d & 1:
+                    open_columns[base + d] = 1
+        L = [0] * 325
+        R = [0] * 325
+        prev = 0
+        for col in range(1, 325):
+            if open_columns[col]:
+                R[prev] = col
+                L[col] = prev
+                prev = col
+        R[prev] = 0
+        L[0] = prev
+        U = list(range(325))
+        D = list(range(325))
+        C = list(range(325))
+        S = [0] * 325
+        rows = [cell * 9 + d for cell in range(81) if cands[cell] for d in range(9) if cands[cell] >> d & 1]
         if rng is not None:
-            order = list(range(len(row_cell)))
-            rng.shuffle(order)
-            row_cell, row_digit = row_cell[order], row_digit[order]
-        n_rows = len(row_cell)
-        first = n + 1
-        total = first + 4 * n_rows
-        # Left/right: each row's four nodes in a ring; the headers in a ring with the root.
-        R = list(range(1, total + 1))
-        L = list(range(-1, total - 1))
-        L[0], R[n] = n, 0
-        L[first::4] = range(first + 3, total, 4)
-        R[first + 3::4] = range(first, total, 4)
-        C = np.concatenate([np.arange(first), col_index[COLUMN_KEYS[row_cell, row_digit]].ravel()])
-        # Up/down: the nodes of each column in row order, in a ring with the header.
-        U = np.arange(total)
-        D = np.arange(total)
-        nodes = np.argsort(C[first:].astype(np.int16), kind="stable") + first  # int16: radix sort
-        cols = C[nodes]
-        if len(nodes):
-            head = np.ones(len(nodes), dtype=bool)
-            head[1:] = cols[1:] != cols[:-1]
-            tail = np.ones(len(nodes), dtype=bool)
-            tail[:-1] = head[1:]
-            D[nodes[:-1]] = nodes[1:]
-            U[nodes[1:]] = nodes[:-1]
-            D[nodes[tail]] = cols[tail]
-            U[nodes[head]] = cols[head]
-            D[cols[head]] = nodes[head]
-            U[cols[tail]] = nodes[tail]
-        S = np.bincount(C[first:], minlength=n + 1)
-        self.L, self.R, self.U, self.D = L, R, U.tolist(), D.tolist()
-        self.C, self.S = C.tolist(), S.tolist()
-        self.first = first
-        self.row_cell, self.row_digit = row_cell.tolist(), (row_digit + 1).tolist()
+            rng.shuffle(rows)
+        node = 325
+        for cand in rows:
+            L.extend((node + 3, node, node + 1, node + 2))
+            R.extend((node + 1, node + 2, node + 3, node))
+            for col in COLUMNS_OF[cand]:
+                C.append(col)
+                up = U[col]
+                U.append(up)
+                D.append(col)
+                D[up] = node
+                U[col] = node
+                S[col] += 1
+                node += 1
+        self.L, self.R, self.U, self.D, self.C, self.S = L, R, U, D, C, S
+        self.row_candidate = rows
 
-    def search(self, limit: int) -> list[dict[int, int]]:
-        """All exact covers, up to `limit`, as {cell: digit} assignments."""
+    def search(self, limit: int) -> list[list[int]]:
+        """Exact covers, up to `limit`, each as the list of its rows' candidates (``cell * 9 + digit - 1``)."""
         L, R, U, D, C, S = self.L, self.R, self.U, self.D, self.C, self.S
-        solutions: list[dict[int, int]] = []
+        row_candidate = self.row_candidate
+        solutions: list[list[int]] = []
         partial: list[int] = []
+        forced: list[int] = []  # columns that dropped to 0 or 1 rows: taken before any scan
 
         def cover(c: int) -> None:
             R[L[c]] = R[c]
@@ -111,9 +180,15 @@ class _Matrix:
             while i != c:
                 j = R[i]
                 while j != i:
-                    U[D[j]] = U[j]
-                    D[U[j]] = D[j]
-                    S[C[j]] -= 1
+                    d = D[j]
+                    u = U[j]
+                    U[d] = u
+                    D[u] = d
+                    col = C[j]
+                    s = S[col] - 1
+                    S[col] = s
+                    if s < 2:
+                        forced.append(col)
                     j = R[j]
                 i = D[i]
 
@@ -130,22 +205,32 @@ class _Matrix:
             R[L[c]] = c
             L[R[c]] = c
 
-        def recurse() -> None:
-            if R[0] == 0:
-                rows = [(node - self.first) >> 2 for node in partial]
-                solutions.append({self.row_cell[k]: self.row_digit[k] for k in rows})
-                return
+        def choose() -> int:
+            while forced:
+                c = forced.pop()
+                if S[c] < 2 and R[L[c]] == c:  # still open and still a single (or empty)
+                    return c
             best, best_size = 0, 1 << 30
             c = R[0]
-            while c != 0:
-                if S[c] < best_size:
-                    best, best_size = c, S[c]
-                    if best_size <= 1:
+            while c:
+                s = S[c]
+                if s < best_size:
+                    best, best_size = c, s
+                    if s < 2:
                         break
                 c = R[c]
-            if best_size == 0:
-                return
+            return best
+
+        def recurse() -> bool:
+            if R[0] == 0:
+                solutions.append([row_candidate[(node - 325) >> 2] for node in partial])
+                return len(solutions) >= limit
+            best = choose()
+            if S[best] == 0:
+                forced.clear()
+                return False
             cover(best)
+            done = False
             r = D[best]
             while r != best:
                 partial.append(r)
@@ -153,16 +238,18 @@ class _Matrix:
                 while j != r:
                     cover(C[j])
                     j = R[j]
-                recurse()
+                done = recurse()
                 j = L[r]
                 while j != r:
                     uncover(C[j])
                     j = L[j]
                 partial.pop()
-                if len(solutions) >= limit:
+                if done:
                     break
+                forced.clear()
                 r = D[r]
             uncover(best)
+            return done
 
         recurse()
         return solutions
@@ -192,14 +279,23 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
     list of list of int
         Up to `limit` complete 81-value grids, in search order.
     """
+    values = list(grid)
     if candidates is None:
-        candidates = initial_candidates(grid)
-    matrix = _Matrix(grid, candidates, rng)
+        cands = initial_candidates(grid)
+    else:
+        cands = [0 if v else m for v, m in zip(values, candidates)]
+        for cell, v in enumerate(values):  # the filled cells' digits leave their peers
+            if v:
+                keep = ~(1 << (v - 1))
+                for p in PEERS[cell]:
+                    cands[p] &= keep
+    if not propagate_singles(values, cands):
+        return []
     out = []
-    for assignment in matrix.search(limit):
-        solution = list(grid)
-        for cell, d in assignment.items():
-            solution[cell] = d
+    for rows in _Matrix(values, cands, rng).search(limit):
+        solution = list(values)
+        for cand in rows:
+            solution[cand // 9] = cand % 9 + 1
         out.append(solution)
     return out
 

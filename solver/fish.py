@@ -18,6 +18,7 @@ from itertools import combinations
 from .board import Board
 from .grid import box_of, house_name
 from .steps import Step
+from .techniques import title
 
 FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
 
@@ -104,7 +105,7 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                         continue
                     # Cheap test first: does any other line hold the digit in a cover line?
                     if any(positions[l] & union for l in range(9) if l not in base):
-                        yield from _fish_step(board, digit, rows, base, union, 0, base_name, positions)
+                        yield from _fish_step(digit, rows, base, union, 0, base_name, positions)
                     continue
                 if count <= size or count > size + 3:
                     continue
@@ -123,11 +124,12 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
                     fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
                     sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
                     name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
-                    yield from _fish_step(board, digit, rows, base, cover_mask, box_of(fins[0]) + 1, name,
-                                          positions, fins)
+                    yield from _fish_step(digit, rows, base, cover_mask, box_of(fins[0]) + 1, name, positions)
 
 
-def _fish_step(board, digit, rows, base, cover_mask, fin_box, name, positions, fins=()) -> Iterator[Step]:
+def _fish_step(digit, rows, base, cover_mask, fin_box, name, positions) -> Iterator[Step]:
+    """The step of a fish on `digit`: base lines `base`, cover lines `cover_mask`, fins in box `fin_box` (1..9,
+    0 for none); eliminations are the cover lines' other candidates (in the fin box only, when finned)."""
     base_set = set(base)
     elims = []
     for x in range(9):
@@ -148,10 +150,9 @@ def _fish_step(board, digit, rows, base, cover_mask, fin_box, name, positions, f
     cells = tuple(_cell(b, x, rows) for b in base for x in range(9) if positions[b] >> x & 1)
     fin_text = f" with fins in box {fin_box}" if fin_box else ""
     yield Step(name, eliminations=tuple(elims), cells=cells, houses=tuple(base_houses + cover_houses),
-               text=f"{name.replace('_', ' ').title()}: {digit} in {', '.join(house_name(h) for h in base_houses)} "
+               text=f"{title(name)}: {digit} in {', '.join(house_name(h) for h in base_houses)} "
                     f"lies in {', '.join(house_name(h) for h in cover_houses)}{fin_text}, so it leaves the rest "
-                    f"of those {'columns' if rows else 'rows'}" + (" in that box" if fin_box else ""),
-               extra={"fins": tuple(fins)})
+                    f"of those {'columns' if rows else 'rows'}" + (" in that box" if fin_box else ""))
 
 
 def find_x_wing(board: Board) -> Iterator[Step]:

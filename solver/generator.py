@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .dlx import search_solutions
-from .grading import LEVELS, TECHNIQUES
 from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, box_of, initial_candidates
 from .solve import Solution, solve_puzzle
+from .techniques import LEVELS, rank
 
 
 @dataclass(frozen=True)
@@ -279,7 +279,7 @@ def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random
     while LEVELS.index(graded.level) > target:
         # Give back the cell whose digit the hardest step of the path was about.
         empty = [c for c in range(81) if not current[c]]
-        hard_step = max(graded.steps, key=lambda s: _step_rank(s.technique), default=None)
+        hard_step = max(graded.steps, key=lambda s: rank(s.technique), default=None)
         focus = [c for c, _ in (hard_step.placements + hard_step.eliminations)] if hard_step else []
         choices = [c for c in focus if not current[c]] or empty
         cell = rng.choice(choices)
@@ -289,10 +289,6 @@ def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random
     if graded.level != level:
         return None
     return Generated(current, graded)
-
-
-def _step_rank(technique: str) -> int:
-    return LEVELS.index(TECHNIQUES[technique][1]) * 10000 + TECHNIQUES[technique][0]
 
 
 def generate(level: str, count: int, seed: int | None = None, symmetric: bool = False,

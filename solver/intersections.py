@@ -13,6 +13,7 @@ from itertools import combinations
 from .board import Board, cells_with
 from .grid import HOUSES, box_of, cell_name, digits_of, house_name
 from .steps import Step
+from .techniques import title
 
 
 def _eliminate(board: Board, digit: int, house: int, keep: set[int]) -> tuple[tuple[int, int], ...]:
@@ -32,7 +33,7 @@ def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
                     elims = _eliminate(board, d, h, set(cells))
                     if elims:
                         yield Step("locked_candidates_pointing", eliminations=elims, cells=tuple(cells), houses=(b, h),
-                                   text=f"Locked Candidates (Pointing): in {house_name(b)}, {d} lies only in "
+                                   text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
                                         f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
 
 
@@ -49,7 +50,7 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
                 elims = _eliminate(board, d, b, set(cells))
                 if elims:
                     yield Step("locked_candidates_claiming", eliminations=elims, cells=tuple(cells), houses=(h, b),
-                               text=f"Locked Candidates (Claiming): in {house_name(h)}, {d} lies only in "
+                               text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
                                     f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
 
 
@@ -118,7 +119,7 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
                             if elims:
                                 yield Step("sue_de_coq", eliminations=tuple(sorted(set(elims))),
                                            cells=tuple(sorted(used)), houses=(line, box),
-                                           text=f"Sue de Coq: {', '.join(cell_name(c) for c in core)} "
+                                           text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
                                                 f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
                                                 f"({_digit_list(vl)}) in {house_name(line)} and "
                                                 f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "

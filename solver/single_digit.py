@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from .board import Board, cells_with, conjugate_pairs, sees
 from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name
 from .steps import Step
+from .techniques import title
 
 
 def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int]) -> tuple[tuple[int, int], ...]:
@@ -41,7 +42,7 @@ def find_skyscraper(board: Board) -> Iterator[Step]:
                             if elims:
                                 yield Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2),
                                            houses=(h1, h2),
-                                           text=f"Skyscraper: {digit} in {house_name(h1)} and {house_name(h2)} "
+                                           text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
                                                 f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
                                                 f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
 
@@ -65,7 +66,7 @@ def find_two_string_kite(board: Board) -> Iterator[Step]:
                         if elims:
                             yield Step("two_string_kite", eliminations=elims, cells=(row_end, row_far, col_end, col_far),
                                        houses=(hr, hc, 18 + box_of(row_end)),
-                                       text=f"2-String Kite: {digit} in {house_name(hr)} and {house_name(hc)}, "
+                                       text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
                                             f"joined in box {box_of(row_end) + 1}; one of {cell_name(row_far)}, "
                                             f"{cell_name(col_far)} is {digit}")
 
@@ -102,7 +103,7 @@ def find_empty_rectangle(board: Board) -> Iterator[Step]:
                                 continue
                             yield Step("empty_rectangle", eliminations=((target, digit),), cells=tuple(cells) + (near, far),
                                        houses=(18 + b, h),
-                                       text=f"Empty Rectangle: {digit} in box {b + 1} lies on row {er_row + 1} and "
+                                       text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
                                             f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
                                             f"{cell_name(far)} it cannot be in {cell_name(target)}")
 
@@ -128,6 +129,6 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
                         if elims:
                             yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
                                        houses=(h1, h2),
-                                       text=f"Turbot Fish: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                                       text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
                                             f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
                                             f"{cell_name(far1)}, {cell_name(far2)} is {digit}")

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from .board import Board
 from .grid import HOUSES, cell_name, digits_of, house_name
 from .steps import Step
+from .techniques import title
 
 
 def find_full_house(board: Board) -> Iterator[Step]:
@@ -27,7 +28,7 @@ def find_full_house(board: Board) -> Iterator[Step]:
                 placements=((cell, missing),),
                 cells=(cell,),
                 houses=(h,),
-                text=f"Full House: {cell_name(cell)} is the last empty cell of {house_name(h)}, so it is {missing}",
+                text=f"{title('full_house')}: {cell_name(cell)} is the last empty cell of {house_name(h)}, so it is {missing}",
             )
 
 
@@ -40,7 +41,7 @@ def find_naked_single(board: Board) -> Iterator[Step]:
                 "naked_single",
                 placements=((cell, d),),
                 cells=(cell,),
-                text=f"Naked Single: {d} is the only candidate left in {cell_name(cell)}",
+                text=f"{title('naked_single')}: {d} is the only candidate left in {cell_name(cell)}",
             )
 
 
@@ -64,6 +65,6 @@ def find_hidden_single(board: Board) -> Iterator[Step]:
                 placements=((cell, d),),
                 cells=(cell,),
                 houses=(h,),
-                text=f"Hidden Single: in {house_name(h)}, {d} fits only in {cell_name(cell)}",
+                text=f"{title('hidden_single')}: in {house_name(h)}, {d} fits only in {cell_name(cell)}",
             )
 

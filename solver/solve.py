@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .dlx import NO_SOLUTION, SOLVED, SearchResult, solve_unique
-from .grid import InvalidPuzzleError, check_givens, is_valid_solution
+from .grid import InvalidPuzzleError, cell_name, check_givens, is_valid_solution
 from .grading import grade, technique_counts
 from .logic import solve_logically
 from .position import Mistake, find_mistakes, remaining_steps
@@ -96,7 +96,9 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
     Raises
     ------
     LogicError
-        A logical step contradicted the unique solution (a finder's bug).
+        A logical step contradicted the unique solution (a finder's bug):
+        see `check_steps`. The Dancing Links solution never replaces a
+        logical path that breaks the rules.
     """
     placed = list(placed) if placed is not None else [0] * 81
     try:
@@ -115,14 +117,15 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
         if not is_valid_solution(givens, logic.board.values):
             raise LogicError(f"logical steps filled the grid with a wrong solution ({_last_techniques(logic.steps)})")
         solution = logic.board.values
+        check_steps(logic.steps, solution)
     else:
         exact = count()
         if exact.status != SOLVED:
             return Solution(list(givens), exact.status, placed=placed)
         solution = exact.solution
-        wrong = [c for c, v in enumerate(logic.board.values) if v and v != solution[c]]
-        if wrong or logic.board.is_broken():
-            raise LogicError(f"logical steps contradicted the unique solution ({_last_techniques(logic.steps)})")
+        check_steps(logic.steps, solution)  # names the first false step
+        if logic.board.is_broken():
+            raise LogicError(f"logical steps broke the grid ({_last_techniques(logic.steps)})")
     needs_search = not logic.solved
     level, score = grade(logic.steps, needs_search)
     mistakes = find_mistakes(placed, solution)
@@ -132,8 +135,36 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
         remaining = []
     else:
         remaining = remaining_steps(givens, placed, unique=lambda: True)
+        check_steps(remaining, solution)
     return Solution(list(givens), SOLVED, list(solution), logic.steps, needs_search, level, score,
                     placed, mistakes, remaining)
+
+
+def check_steps(steps: list[Step], solution: list[int]) -> None:
+    """Raise `LogicError` unless every step agrees with the unique solution.
+
+    Parameters
+    ----------
+    steps : list of Step
+        Logical steps, in the order applied.
+    solution : list of int
+        The unique solution, 81 values.
+
+    Raises
+    ------
+    LogicError
+        A placement that differs from the solution, or an elimination of the
+        solution's digit: a bug in the finder that made the step. The
+        solution is never substituted for the steps (a soundness bug must
+        show, not be hidden).
+    """
+    for k, step in enumerate(steps):
+        wrong = [(c, d) for c, d in step.placements if solution[c] != d]
+        wrong += [(c, d) for c, d in step.eliminations if solution[c] == d]
+        if wrong:
+            c, d = wrong[0]
+            raise LogicError(f"step {k + 1} ({step.technique}) {'places' if (c, d) in step.placements else 'removes'} "
+                             f"{d} at {cell_name(c)}, against the unique solution: {step.text}")
 
 
 def _last_techniques(steps: list[Step]) -> str:

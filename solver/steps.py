@@ -7,7 +7,9 @@ and explanations print them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from .techniques import title
 
 
 @dataclass(frozen=True)
@@ -37,10 +39,14 @@ class Step:
     cells: tuple[int, ...] = ()
     houses: tuple[int, ...] = ()
     text: str = ""
-    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def title(self) -> str:
+        """The technique's display title, from `techniques.TECHNIQUES` (``"X-Wing"``)."""
+        return title(self.technique)
 
     def to_json(self) -> dict:
-        """The DESIGN.md JSON form: technique, placements, eliminations, text."""
+        """The JSON form of `docs/DESIGN.md`: technique, placements, eliminations, text."""
         return {
             "technique": self.technique,
             "placements": [list(p) for p in self.placements],

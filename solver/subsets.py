@@ -16,6 +16,7 @@ from itertools import combinations
 from .board import Board
 from .grid import HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
 from .steps import Step
+from .techniques import title
 
 SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -54,7 +55,7 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
             name = f"{'locked' if locked else 'naked'}_{SIZE_NAMES[size]}"
             where = " and ".join(house_name(x) for x in houses)
             yield Step(name, eliminations=tuple(sorted(set(elims))), cells=group, houses=tuple(houses),
-                       text=f"{name.replace('_', ' ').title()}: {', '.join(cell_name(c) for c in group)} hold only "
+                       text=f"{title(name)}: {', '.join(cell_name(c) for c in group)} hold only "
                             f"{_digits_text(union)}, so these leave the rest of {where}")
 
 
@@ -78,7 +79,7 @@ def _hidden(board: Board, size: int) -> Iterator[Step]:
             if elims:
                 name = f"hidden_{SIZE_NAMES[size]}"
                 yield Step(name, eliminations=elims, cells=cells, houses=(h,),
-                           text=f"Hidden {SIZE_NAMES[size].title()}: in {house_name(h)}, "
+                           text=f"{title(name)}: in {house_name(h)}, "
                                 f"{_digits_text(keep)} fit only in {', '.join(cell_name(c) for c in cells)}, "
                                 f"so those cells hold nothing else")
 

@@ -16,6 +16,7 @@ from itertools import combinations
 from .board import Board, cells_with, sees
 from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_name, digits_of
 from .steps import Step
+from .techniques import title
 
 
 #: Every rectangle of cells (TL, TR, BL, BR) in two rows, two columns and two boxes.
@@ -61,7 +62,7 @@ def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]
 
 
 def _text(kind: str, cells, a: int, b: int, rest: str) -> str:
-    return (f"Unique Rectangle Type {kind}: {', '.join(cell_name(c) for c in cells)} would be a deadly pattern "
+    return (f"{title('unique_rectangle_' + kind)}: {', '.join(cell_name(c) for c in cells)} would be a deadly pattern "
             f"on {a}/{b}; {rest}")
 
 
@@ -190,7 +191,7 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
                 column = cells_with(cands, COLUMNS[d % 9], x)
                 if sorted(row) == sorted((d, row_mate)) and sorted(column) == sorted((d, column_mate)):
                     yield Step("hidden_rectangle", eliminations=((d, y),), cells=cells,
-                               text=f"Hidden Rectangle: {', '.join(cell_name(c) for c in cells)} would be a deadly "
+                               text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
                                     f"pattern on {a}/{b}; {cell_name(floor)} holds only {a}/{b} and {x} is locked to "
                                     f"the rectangle in both lines through {cell_name(d)}, so {cell_name(d)} is not {y}")
 
@@ -207,6 +208,6 @@ def find_bug_plus_1(board: Board) -> Iterator[Step]:
         if len(cells_with(cands, row, d)) == 3 and len(cells_with(cands, COLUMNS[cell % 9], d)) == 3 \
                 and len(cells_with(cands, BOXES[box_of(cell)], d)) == 3:
             yield Step("bug_plus_1", placements=((cell, d),), cells=(cell,),
-                       text=f"BUG+1: every other empty cell has two candidates; {cell_name(cell)} must be {d} "
+                       text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must be {d} "
                             f"or the grid would have two solutions")
             return

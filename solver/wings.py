@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from .board import Board, conjugate_pairs, sees
 from .grid import PEERS, cell_name, digits_of
 from .steps import Step
+from .techniques import title
 
 
 def find_xy_wing(board: Board) -> Iterator[Step]:
@@ -32,7 +33,7 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
                 if elims:
                     x, y = digits_of(pm)
                     yield Step("xy_wing", eliminations=elims, cells=(pivot, a, b),
-                               text=f"XY-Wing: pivot {cell_name(pivot)} ({x}/{y}) with pincers {cell_name(a)} and "
+                               text=f"{title('xy_wing')}: pivot {cell_name(pivot)} ({x}/{y}) with pincers {cell_name(a)} and "
                                     f"{cell_name(b)}; one pincer is {z}")
 
 
@@ -54,7 +55,7 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
                               and sees(c, a) and sees(c, b) and sees(c, pivot))
                 if elims:
                     yield Step("xyz_wing", eliminations=elims, cells=(pivot, a, b),
-                               text=f"XYZ-Wing: pivot {cell_name(pivot)} ({'/'.join(map(str, digits_of(pm)))}) with "
+                               text=f"{title('xyz_wing')}: pivot {cell_name(pivot)} ({'/'.join(map(str, digits_of(pm)))}) with "
                                     f"pincers {cell_name(a)} and {cell_name(b)}; one of the three is {z}")
 
 
@@ -79,5 +80,5 @@ def find_w_wing(board: Board) -> Iterator[Step]:
                                   if c not in (a, b) and cands[c] & ybit and sees(c, a) and sees(c, b))
                     if elims:
                         yield Step("w_wing", eliminations=elims, cells=(a, b, p, q), houses=(h,),
-                                   text=f"W-Wing: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
+                                   text=f"{title('w_wing')}: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
                                         f"link on {x} {cell_name(p)}-{cell_name(q)}; one of them is {y}")

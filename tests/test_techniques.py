@@ -5,7 +5,7 @@ candidates so that exactly one pattern exists; the expected result is worked
 out from the technique's definition in the comments, not taken from the code.
 """
 
-from snapsolve.solver import als, chains, fish, intersections, single_digit, subsets, uniqueness, wings
+from snapsolve.solver import als, chains, coloring, fish, forcing, intersections, single_digit, subsets, uniqueness, wings
 from snapsolve.solver.board import Board
 from snapsolve.solver.dlx import solve_unique
 from snapsolve.solver.grid import parse_puzzle
@@ -296,7 +296,7 @@ def test_hidden_rectangle():
 def test_simple_colors_trap():
     keep = _cols_only({0: {0, 6}, 5: {2, 6}}) & _rows_only({6: {0, 5}})
     board = make_board(only={8: keep})
-    step = first(chains.find_simple_colors, board)
+    step = first(coloring.find_simple_colors, board)
     assert elims(step) == [(3, 8), (4, 8), (19, 8), (20, 8)]
 
 
@@ -305,7 +305,7 @@ def test_simple_colors_wrap():
     # Colour A = r1c1, r5c5, r2c2; r1c1 and r2c2 share box 1, so colour A is false.
     keep = _cols_only({0: {0, 4}, 4: {4, 1}}) & _rows_only({4: {0, 4}, 1: {4, 1}})
     board = make_board(only={8: keep})
-    step = first(chains.find_simple_colors, board)
+    step = first(coloring.find_simple_colors, board)
     assert "wrap" in step.text and elims(step) == [(cell(0, 0), 8), (cell(1, 1), 8), (cell(4, 4), 8)]
 
 
@@ -342,7 +342,7 @@ def test_multi_colors():
     # so they are not both 7 and one of their partners r5c1, r2c8 is: r5c8, seeing both, loses 7.
     keep = _cols_only({0: {0, 4}}) & _rows_only({1: {2, 7}})
     board = make_board(only={7: keep})
-    step = first(chains.find_multi_colors, board)
+    step = first(coloring.find_multi_colors, board)
     assert step.eliminations == ((cell(4, 7), 7),)
 
 
@@ -413,10 +413,10 @@ def test_continuous_nice_loop():
 
 
 def test_forcing_chain_contradiction():
-    step = first(chains.find_forcing_chain, _aic_board())
+    step = first(forcing.find_forcing_chain, _aic_board())
     assert step.eliminations == ((0, 9),) and "contradiction" in step.text
 
 
 def test_forcing_net_contradiction():
-    step = first(chains.find_forcing_net, _aic_board())
+    step = first(forcing.find_forcing_net, _aic_board())
     assert step.eliminations == ((0, 9),)

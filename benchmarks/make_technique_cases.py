@@ -1,0 +1,190 @@
+"""Write tests/data/techniques.txt: per-technique positions with hodoku-py's findings (the independent source).
+
+Usage:
+  pip install -e '.[bench]'
+  python benchmarks/make_technique_cases.py [--per 3] [--out tests/data/techniques.txt]
+
+Positions come from HoDoKu's own solution paths (hodoku-py's solve loop,
+replayed step by step) on the level sample and on puzzle collections. At each
+position, every technique of `solver.techniques.TECHNIQUES` that still needs
+cases and that HoDoKu's order reaches there (no earlier technique fires: the
+same context our ladder gives a finder) is asked of hodoku-py's finder (``SudokuStepFinder.find_all``); the
+elimination (or placement) sets of all steps it reports are written as the
+expected result. Nothing here runs this project's finders: expected results
+are hodoku-py's alone.
+
+Must-not-fire cases: a firing position is perturbed by giving one cell of the
+pattern back one candidate it lost (a near-pattern); when hodoku-py then finds
+no step of the technique, the perturbed position is written with ``none``.
+
+Line format (``|``-separated):
+  technique | 81 tokens: ``=d`` placed, else the candidate digits | expected
+where expected is ``none`` or ``;``-separated sets of ``-r1c2:5`` eliminations
+and ``+r1c2:5`` placements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+from hodoku.core.grid import Grid
+from hodoku.core.scoring import SOLVER_STEPS, STEP_CONFIG
+from hodoku.core.types import SolutionType
+from hodoku.solver.solver import _apply_step
+from hodoku.solver.step_finder import SudokuStepFinder
+
+from snapsolve.solver.techniques import TECHNIQUES  # names and HoDoKu types only
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "puzzles"
+
+#: Our technique -> the hodoku-py SolutionTypes it corresponds to (hodoku-py splits some Java types).
+EXTRA_TYPES = {
+    "simple_colors": ["SIMPLE_COLORS_TRAP", "SIMPLE_COLORS_WRAP"],
+    "multi_colors": ["MULTI_COLORS_1", "MULTI_COLORS_2"],
+    "forcing_chain": ["FORCING_CHAIN_CONTRADICTION", "FORCING_CHAIN_VERITY"],
+    "forcing_net": ["FORCING_NET_CONTRADICTION", "FORCING_NET_VERITY"],
+}
+#: Too slow to ask at every position (asked only when HoDoKu's own path uses them).
+PATH_ONLY = {"forcing_chain", "forcing_net", "continuous_nice_loop", "aic", "x_chain", "xy_chain", "als_xz",
+             "als_xy_wing"}
+
+
+def types_of(name: str, hodoku: str) -> list[SolutionType]:
+    return [SolutionType[t] for t in EXTRA_TYPES.get(name, [hodoku])]
+
+
+def cell_name(c: int) -> str:
+    return f"r{c // 9 + 1}c{c % 9 + 1}"
+
+
+def position_text(values: list[int], cands: list[int]) -> str:
+    return " ".join(f"={v}" if v else "".join(str(d) for d in range(1, 10) if cands[c] >> (d - 1) & 1)
+                    for c, (v) in enumerate(values))
+
+
+def effect(step) -> frozenset[str]:
+    out = {f"-{cell_name(c.index)}:{c.value}" for c in step.candidates_to_delete}
+    if step.type in (SolutionType.FULL_HOUSE, SolutionType.NAKED_SINGLE, SolutionType.HIDDEN_SINGLE,
+                     SolutionType.BUG_PLUS_1, SolutionType.FORCING_CHAIN_VERITY, SolutionType.FORCING_NET_VERITY,
+                     SolutionType.FORCING_CHAIN_CONTRADICTION, SolutionType.FORCING_NET_CONTRADICTION):
+        out |= {f"+{cell_name(i)}:{v}" for i, v in zip(step.indices, step.values)}
+    return frozenset(out)
+
+
+def grid_from(values: list[int], cands: list[int]) -> Grid:
+    grid = Grid()
+    grid.set_sudoku("".join(str(v) for v in values))
+    for c in range(81):
+        if not values[c]:
+            for d in range(1, 10):
+                if grid.candidates[c] >> (d - 1) & 1 and not cands[c] >> (d - 1) & 1:
+                    grid.del_candidate(c, d)
+    return grid
+
+
+def findings(values, cands, types) -> set[frozenset[str]]:
+    grid = grid_from(values, cands)
+    finder = SudokuStepFinder(grid)
+    out = set()
+    for t in types:
+        for step in finder.find_all(t):
+            if step.type in types:
+                e = effect(step)
+                if e:
+                    out.add(e)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--per", type=int, default=3, help="firing cases per technique")
+    parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "techniques.txt")
+    parser.add_argument("--seed", type=int, default=3)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    puzzles = [l.split()[0] for l in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
+               if l.strip() and not l.startswith("#")]
+    top = [l.strip()[:81] for l in (SHARED / "top1465.txt").read_text().splitlines() if l.strip()]
+    puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
+    wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
+    cases: dict[str, list[tuple[str, set]]] = {name: [] for name in wanted}
+    negatives: dict[str, list[str]] = {name: [] for name in wanted}
+    seen_positions = set()
+    for k, puzzle in enumerate(puzzles):
+        grid = Grid()
+        grid.set_sudoku(puzzle)
+        finder = SudokuStepFinder(grid)
+        for _ in range(200):
+            if grid.is_solved():
+                break
+            step = next((s for cfg in SOLVER_STEPS if (s := finder.get_step(cfg.solution_type)) is not None), None)
+            if step is None:
+                break
+            values, cands = list(grid.values), list(grid.candidates)
+            key = position_text(values, cands)
+            if key not in seen_positions:
+                seen_positions.add(key)
+                reached = STEP_CONFIG[step.type].index  # HoDoKu tried every technique before this one: none fired
+                for name, types in wanted.items():
+                    if len(cases[name]) >= args.per or STEP_CONFIG[types[0]].index > reached:
+                        continue
+                    if name in PATH_ONLY and step.type not in types:
+                        continue
+                    found = findings(values, cands, types)
+                    if not found:
+                        continue
+                    cases[name].append((key, found))
+                    if name not in PATH_ONLY and len(negatives[name]) < 2:
+                        negative = near_miss(values, cands, types, found, rng)
+                        if negative:
+                            negatives[name].append(negative)
+            _apply_step(grid, step)
+            finder = SudokuStepFinder(grid)
+        write(args.out, wanted, cases, negatives)
+        print(f"{k + 1}/{len(puzzles)} puzzles; missing: "
+              f"{[n for n in wanted if len(cases[n]) < args.per]}", file=sys.stderr)
+        if all(len(cases[n]) >= args.per for n in wanted):
+            break
+    write(args.out, wanted, cases, negatives)
+
+
+def write(out: Path, wanted, cases, negatives) -> None:
+    """Write the cases found so far (called after every puzzle, so an interrupted run keeps them)."""
+    lines = ["# technique | position (=d placed, else candidates) | expected (hodoku-py 0.2 find_all) or none",
+             "# Generated by benchmarks/make_technique_cases.py from hodoku-py's finders; do not edit by hand."]
+    for name in wanted:
+        for key, found in cases[name]:
+            lines.append(f"{name} | {key} | " + " ; ".join(" ".join(sorted(e)) for e in sorted(found, key=sorted)))
+        for key in negatives[name]:
+            lines.append(f"{name} | {key} | none")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}: {sum(map(len, cases.values()))} firing, {sum(map(len, negatives.values()))} "
+          f"must-not-fire; without cases: {[n for n in wanted if not cases[n]]}", file=sys.stderr)
+
+
+def near_miss(values, cands, types, found, rng) -> str | None:
+    """A position one candidate away from a firing one where hodoku-py finds no step of these types."""
+    digits = {int(e.split(":")[1]) for effect_set in found for e in effect_set}
+    empty = [c for c in range(81) if not values[c]]
+    tries = [(c, d) for c in empty for d in digits if not cands[c] >> (d - 1) & 1
+             and all(values[p] != d for p in range(81) if p != c and _sees(p, c))]
+    rng.shuffle(tries)
+    for c, d in tries[:40]:
+        trial = list(cands)
+        trial[c] |= 1 << (d - 1)
+        if not findings(values, trial, types):
+            return position_text(values, trial)
+    return None
+
+
+def _sees(a: int, b: int) -> bool:
+    return a // 9 == b // 9 or a % 9 == b % 9 or (a // 27 == b // 27 and a % 9 // 3 == b % 9 // 3)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+"""Colouring: simple_colors and multi_colors.
+
+Technique write-ups: HoDoKu "Coloring" (tech_col.php); SudokuWiki "Simple
+Colouring" and "Multi-Colouring". The conjugate pairs of one digit (the only
+two places for it in a house) link cells into clusters; in each cluster the
+digit alternates, so the two colours of a cluster are "all true" and "all
+false" in some order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .board import Board, conjugate_pairs
+from .grid import PEER_BITS, PEERS, cell_name
+from .steps import Step
+from .techniques import title
+
+def two_colour_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[int, int]]:
+    """Connected clusters of `cells` under `adjacency`, each two-coloured: {cell: 0 or 1}, neighbours differ
+    (on a bipartite cluster; otherwise some neighbours share a colour)."""
+    seen: set[int] = set()
+    for root in cells:
+        if root in seen:
+            continue
+        colour = {root: 0}
+        queue = [root]
+        while queue:
+            c = queue.pop()
+            for o in adjacency[c]:
+                if o not in colour:
+                    colour[o] = 1 - colour[c]
+                    queue.append(o)
+        seen |= set(colour)
+        yield colour
+
+
+def find_simple_colors(board: Board) -> Iterator[Step]:
+    """Two-colour each cluster of conjugate pairs on one digit; a wrap or a trap eliminates."""
+    cands = board.candidates
+    for d in range(1, 10):
+        bit = 1 << (d - 1)
+        adjacency: dict[int, list[int]] = {}
+        for _, a, b in conjugate_pairs(board, d):
+            adjacency.setdefault(a, []).append(b)
+            adjacency.setdefault(b, []).append(a)
+        for colour in two_colour_clusters(sorted(adjacency), adjacency):
+            if len(colour) < 4:
+                continue
+            groups = [[c for c in colour if colour[c] == k] for k in (0, 1)]
+            cluster = tuple(sorted(colour))
+            for k in (0, 1):  # wrap: two cells of one colour see each other
+                g = groups[k]
+                if any(b in PEERS[a] for i, a in enumerate(g) for b in g[i + 1:]):
+                    yield Step("simple_colors", eliminations=tuple((c, d) for c in sorted(g)), cells=cluster,
+                               text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
+                                    f"{d} leaves {', '.join(cell_name(c) for c in sorted(g))}")
+                    return
+            peers0 = set().union(*(PEERS[c] for c in groups[0]))
+            peers1 = set().union(*(PEERS[c] for c in groups[1]))
+            trapped = sorted(c for c in (peers0 & peers1) - set(colour) if cands[c] & bit)
+            if trapped:
+                yield Step("simple_colors", eliminations=tuple((c, d) for c in trapped), cells=cluster,
+                           text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
+                                f"of the {d} cluster, and one colour is {d}")
+                return
+
+
+def find_multi_colors(board: Board) -> Iterator[Step]:
+    """Two clusters of conjugate pairs on one digit, each two-coloured, that see each other.
+
+    HoDoKu "Coloring" (tech_col.php), SudokuWiki "Multi-Colouring". In each
+    cluster exactly one colour holds the digit. Type 1: a colour whose cells
+    see both colours of the other cluster is false (were it true, both would
+    be false). Type 2: when a cell of colour X sees a cell of colour Y of the
+    other cluster, X and Y are not both true, so the opposite colour of X or
+    that of Y is true: cells seeing both opposites lose the digit.
+    """
+    for d in range(1, 10):
+        adjacency: dict[int, list[int]] = {}
+        for _, a, b in conjugate_pairs(board, d):
+            adjacency.setdefault(a, []).append(b)
+            adjacency.setdefault(b, []).append(a)
+        clusters = []
+        for colour in two_colour_clusters(sorted(adjacency), adjacency):
+            groups = [sorted(c for c in colour if colour[c] == k) for k in (0, 1)]
+            bits = [sum(1 << c for c in g) for g in groups]  # each colour's cells as an 81-bit set
+            sight = [0, 0]  # cells that see a cell of each colour
+            for k in (0, 1):
+                for c in groups[k]:
+                    sight[k] |= PEER_BITS[c]
+            clusters.append((groups, bits, sight, bits[0] | bits[1]))
+        digit_cells = board.digit_cells(d)
+        for i, (g1, bits1, s1, members1) in enumerate(clusters):
+            for j, (g2, bits2, s2, members2) in enumerate(clusters):
+                if i == j:
+                    continue
+                for x in (0, 1):
+                    # Type 1: colour x of cluster 1 sees both colours of cluster 2.
+                    if s2[0] & bits1[x] and s2[1] & bits1[x]:
+                        yield Step("multi_colors", eliminations=tuple((c, d) for c in g1[x]),
+                                   cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
+                                   text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in g1[x])} see both "
+                                        f"colours of another {d} cluster, so none of them is {d}")
+                        return
+                    if j < i:
+                        continue
+                    for y in (0, 1):
+                        # Type 2: colour x of cluster 1 sees colour y of cluster 2.
+                        if not s1[x] & bits2[y]:
+                            continue
+                        targets = s1[1 - x] & s2[1 - y] & digit_cells & ~members1 & ~members2
+                        if targets:
+                            elims = tuple((c, d) for c in range(81) if targets >> c & 1)
+                            yield Step("multi_colors", eliminations=elims,
+                                       cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
+                                       text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
+                                            f"another cluster, so one of their opposite colours holds {d}: "
+                                            f"{', '.join(cell_name(c) for c, _ in elims)} lose it")
+                            return
