@@ -183,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "else the installed snapsolve/models/digits.npz)")
     train.add_argument("--fonts", type=Path, action="append", default=[], metavar="DIR",
                        help="extra folder of .ttf/.otf fonts to render digits with (repeatable)")
+    train.add_argument("--no-system-fonts", action="store_true",
+                       help="render only matplotlib's fonts, not the Debian font packages the shipped model "
+                            "was trained with (see models/MODEL_CARD.md)")
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
     train.set_defaults(func=lambda a: _lazy("train", a), data=None)
 
