@@ -63,14 +63,14 @@ def main() -> None:
                 no_grid += 1
                 wrong_cells += sum(1 for d in givens if d)
                 continue
-            digits = readings[0].digits
+            digits = readings[0].givens
             errors = sum(1 for a, b in zip(digits, givens) if a != b)
             wrong_cells += errors
             perfect += errors == 0
-            decision = choose_reading(readings[0].probabilities)
-            status = decision.solution.status
+            decision = choose_reading(readings[0].given_probabilities)
+            status = decision.status
             statuses[status] += 1
-            if status == "solved" and decision.solution.solution != solve_unique(givens).solution:
+            if status == "solved" and decision.solution != solve_unique(givens).solution:
                 confident_wrong += 1
         n = args.per_level
         other = n - no_grid - statuses["solved"] - statuses["unsure"]

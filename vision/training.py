@@ -243,10 +243,13 @@ def print_and_photo(grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A rendered grid as print and a camera or scanner leave it.
 
     Ink spread or thinning (2x2 erosion or dilation), a slight perspective
-    (corners moved up to 1% of the side), blur (Gaussian, 3 or 5 pixels),
+    (corners moved up to 1% of the side), in half the grids a loss of
+    resolution (scaled down to 35-90% and, after the rest, back up: a grid
+    photographed small and enlarged when rectified), in half a Gaussian blur
+    (sigma 0.5 to 2.5 pixels at full size: defocus),
     uneven light (a linear shading down to 75% brightness in a random
-    direction), sensor noise (sigma 6 grey levels) and JPEG compression
-    (quality 60 to 95), each drawn from `rng`.
+    direction), sensor noise (sigma 2 to 12 grey levels) and JPEG compression
+    (quality 40 to 95), each drawn from `rng`.
 
     Parameters
     ----------
@@ -268,16 +271,23 @@ def print_and_photo(grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     moved = square + rng.uniform(-0.01, 0.01, (4, 2)).astype(np.float32) * side
     grid = cv2.warpPerspective(grid, cv2.getPerspectiveTransform(square, moved), (side, side),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    blur = int(rng.choice([0, 3, 5]))
+    small = rng.choice([1.0, rng.uniform(0.35, 0.9)])  # a grid photographed small, enlarged when rectified
+    if small < 1.0:
+        grid = cv2.resize(grid, None, fx=small, fy=small, interpolation=cv2.INTER_AREA)
+    blur = rng.choice([0.0, rng.uniform(0.5, 2.5) * small])  # defocus
     if blur:
-        grid = cv2.GaussianBlur(grid, (blur, blur), 0)
+        grid = cv2.GaussianBlur(grid, (0, 0), blur)
     angle = rng.uniform(0, 2 * np.pi)
-    ramp = np.cos(angle) * np.arange(side)[None, :] + np.sin(angle) * np.arange(side)[:, None]
+    rows, cols = grid.shape
+    ramp = np.cos(angle) * np.arange(cols)[None, :] + np.sin(angle) * np.arange(rows)[:, None]
     ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1.0)
     shade = 1.0 - rng.uniform(0.0, 0.25) * ramp
-    grid = np.clip(grid * shade + rng.normal(0, 6, grid.shape), 0, 255).astype(np.uint8)
-    ok, data = cv2.imencode(".jpg", grid, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 96))])
-    return cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if ok else grid
+    grid = np.clip(grid * shade + rng.normal(0, rng.uniform(2, 12), grid.shape), 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", grid, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
+    grid = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if ok else grid
+    if small < 1.0:
+        grid = cv2.resize(grid, (side, side), interpolation=cv2.INTER_LINEAR)
+    return grid
 
 
 def render_samples(fonts: list[Path], per_digit_per_font: int = 8, seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
