@@ -42,6 +42,7 @@ import tempfile
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -210,13 +211,19 @@ async def receive_form(request: Request, folder: Path) -> _Upload:
     return upload
 
 
-async def receive_json(request: Request) -> dict:
-    """A JSON object body of at most MAX_FIELD_BYTES; ApiError 413 or 400 otherwise."""
+async def receive_body(request: Request) -> bytes:
+    """A small body (JSON, URL-encoded form) of at most MAX_FIELD_BYTES; ApiError 413 otherwise."""
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_FIELD_BYTES:
-            raise ApiError(413, f"the JSON body is over {MAX_FIELD_BYTES // 1024} KB")
+            raise ApiError(413, f"the request body is over {MAX_FIELD_BYTES // 1024} KB (send photos as multipart)")
+    return bytes(body)
+
+
+async def receive_json(request: Request) -> dict:
+    """A JSON object body of at most MAX_FIELD_BYTES; ApiError 413 or 400 otherwise."""
+    body = await receive_body(request)
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
@@ -342,6 +349,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     raise ApiError(400, "no image: send the photo as the file field 'image'")
                 args = (str(form.path), form.filename, *options, _truthy(form.fields.get("photo", "")))
                 return JSONResponse(await in_pool(work.solve_upload, args, "this photo"))
+            if kind == "application/x-www-form-urlencoded":  # a plain HTML form: a puzzle, no file
+                fields = {k: v[-1] for k, v in parse_qs((await receive_body(request)).decode("utf-8", "replace")).items()}
+                if "puzzle" not in fields:
+                    raise ApiError(400, "no image: send the photo as the file field 'image' (multipart/form-data)")
+                options = tuple(_truthy(fields.get(k, "")) for k in ("hint", "explain"))
+                return JSONResponse(await in_pool(work.solve_puzzle_text, (fields["puzzle"], *options), "the puzzle"))
             if kind == "application/json":
                 data = await receive_json(request)
                 puzzle = data.get("puzzle")

@@ -114,7 +114,7 @@ function show(data, keepPhoto) {
   else if (!keepPhoto) state.quads = null;
   state.givens = digits(grid.givens);
   state.entries = digits(grid.entries);
-  state.edited = new Set();
+  if (!keepPhoto) state.edited = new Set();  // solved again: the corrected cells stay marked
   $("result").hidden = false;
   if (data.error) showError(data.error + (grid.status !== "solved" ? ". Correct the grid below and solve again." : ""));
   const summary = $("summary");
