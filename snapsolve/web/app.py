@@ -282,6 +282,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["root"] = Path(tempfile.mkdtemp(prefix="snapsolve-serve-"))  # mode 0700: private to this user
         state["pool"] = ProcessPool(max_workers=settings.workers, initializer=work.warm_worker,
                                     context=multiprocessing.get_context("spawn"))
+        state["pool"].schedule(work.ping)  # start the workers (and load the model) now, not on the first photo
         try:
             yield
         finally:

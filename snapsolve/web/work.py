@@ -54,6 +54,11 @@ def warm_worker() -> None:
         pass
 
 
+def ping() -> bool:
+    """Nothing: a task that makes the pool start its workers."""
+    return True
+
+
 def cell_quads(corners: list, rotation: int) -> list[list[list[float]]]:
     """The 81 cells of an upright grid as quadrilaterals in the photo, through the homography of its corners.
 
