@@ -27,6 +27,8 @@ import json
 import multiprocessing
 import os
 import sqlite3
+import threading
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -129,10 +131,24 @@ class ResultStore:
         self.db.close()
 
 
+#: Seconds between a worker's checks that the process that started it is still there.
+PARENT_CHECK = 1.0
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Leave when the batch's process is gone (killed with SIGKILL, it cannot stop its workers itself)."""
+    while True:
+        time.sleep(PARENT_CHECK)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 def _warm_worker(load_model: bool) -> None:
-    """Worker start: one thread for NumPy/scikit-learn (the processes are the parallelism), the model loaded."""
+    """Worker start: exit with the parent, one thread for NumPy/scikit-learn (the processes are the
+    parallelism), the model loaded."""
     from threadpoolctl import threadpool_limits
 
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     threadpool_limits(1)
     if load_model:
         try:

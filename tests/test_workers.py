@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from snapsolve.batch import WORKER_DIED, ResultStore, process_item, run_batch
+from snapsolve.cli import main
 from snapsolve.inputs import WorkItem, expand_inputs
 from snapsolve.puzzle import Options
 
@@ -28,16 +29,22 @@ def _puzzle_items(lines):
     return [WorkItem("puzzle", f"p:{n}", "", line) for n, line in enumerate(lines, start=1)]
 
 
-def test_results_come_in_input_order(tmp_path):
-    # Hard puzzles first, easy ones after: with two workers the easy ones finish first.
-    hard = read_collection("forum_hardest_1106_part.txt")[:6]
-    easy = read_collection("17clue.txt")[:10]
-    items = _puzzle_items(hard + easy)
+def test_results_come_in_input_order(tmp_path, capsys):
+    """200 puzzle lines on 2 workers: JSON Lines in line order (hard puzzles first, so later ones finish first)."""
+    hard = read_collection("forum_hardest_1106_part.txt")[:20]
+    rest = (read_collection("17clue.txt") + read_collection("top1465.txt") + read_collection("serg_benchmark.txt")) * 2
+    lines = (hard + rest)[:200]
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("\n".join(lines) + "\n")
     done_order = []
+    items = list(expand_inputs([str(puzzles)]))
     out = [item.label for item, _ in run_batch(items, Options(write_image=False), workers=2,
                                                on_done=lambda item, result: done_order.append(item.label))]
-    assert out == [item.label for item in items]
-    assert sorted(done_order) == sorted(out)
+    assert out == [f"{puzzles}:{n}" for n in range(1, 201)]
+    assert sorted(done_order) == sorted(out) and done_order != out  # completions came out of order
+    main(["--json", "--workers", "2", str(puzzles)])
+    printed = [json.loads(line)["input"] for line in capsys.readouterr().out.splitlines()]
+    assert printed == out
 
 
 def test_one_input_starts_no_pool(monkeypatch):
