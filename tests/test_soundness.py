@@ -34,7 +34,7 @@ def check_sound(lines):
 def test_top1465_sample_sound_and_mostly_logical():
     lines = sample_of(read_collection("top1465.txt"), 150)
     solved, steps = check_sound(lines)
-    assert steps > 5000
+    assert steps > 33 * len(lines)  # hard puzzles: some 50 logical steps each
     assert solved / len(lines) >= 0.95
 
 

@@ -12,7 +12,6 @@ from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.logic import next_step
 from snapsolve.solver.singles import find_full_house, find_hidden_single, find_naked_single
 
-from .conftest import read_collection
 
 
 def cell(r, c):
@@ -311,7 +310,7 @@ def test_simple_colors_wrap():
 
 def test_bug_plus_1_on_a_real_position():
     """Walk a top1465 puzzle to its BUG+1 state; the placement must be the true solution's digit."""
-    line = read_collection("top1465.txt")[204]
+    line = ".......4...2..4..1.7..5..9...3..7....4..6....6..1..8...2....1..85.9...6.....8...3"  # top1465, no. 205
     givens = parse_puzzle(line)
     solution = solve_unique(givens).solution
     board = Board(givens)
