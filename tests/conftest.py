@@ -44,11 +44,18 @@ def sample_of(lines: list[str], n: int, seed: int = 1) -> list[str]:
     return random.Random(seed).sample(lines, n)
 
 
-@pytest.fixture(scope="session")
-def photos_dir() -> Path:
-    if not PHOTOS.is_dir():
-        pytest.skip(f"shared photo dataset {PHOTOS} is not there")
-    return PHOTOS
+#: Whether the whole shared photo sets are beside the checkout (else tests use FIXTURE_PHOTOS).
+FULL = PHOTOS.is_dir() and INPROGRESS.is_dir()
+
+
+def printed_photos_dir() -> Path:
+    """The shared printed photo set, or the labelled photos in the tree."""
+    return PHOTOS if FULL else FIXTURE_PHOTOS
+
+
+def in_progress_dir() -> Path:
+    """The shared in-progress photo set, or the labelled photos in the tree."""
+    return INPROGRESS if FULL else FIXTURE_PHOTOS
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,7 @@ from snapsolve.vision.rectify import CELL_SIZE, GRID_SIZE, find_lattice, rectify
 from snapsolve.vision.render import draw_grid
 from snapsolve.vision.training import best_rotation, build_model, font_files, photo_marks, render_samples
 
-from .conftest import INPROGRESS, SAMPLES
+from .conftest import FULL, SAMPLES, in_progress_dir, printed_photos_dir
 
 IN_PROGRESS_SAMPLE = SAMPLES / "02_25_honor_view_10_0.jpg"
 
@@ -153,8 +153,9 @@ def test_exif_orientation_is_honoured(tmp_path, model):
 
 
 @pytest.fixture(scope="module")
-def photos(photos_dir):
-    return labelled_photos(photos_dir)
+def photos():
+    """Printed photos with ``.dat`` labels: the shared set, or the 8 in tests/data/photos."""
+    return [p for p in labelled_photos(printed_photos_dir()) if p.image_path.with_suffix(".dat").exists()]
 
 
 @pytest.fixture(scope="module")
@@ -165,9 +166,8 @@ def validation(photos):
 
 @pytest.fixture(scope="module")
 def in_progress():
-    if not INPROGRESS.is_dir():
-        pytest.skip(f"shared in-progress photos {INPROGRESS} are not there")
-    return labelled_photos(INPROGRESS)
+    """Photos with ``.cells`` labels: the shared in-progress set, or the 2 in tests/data/photos."""
+    return [p for p in labelled_photos(in_progress_dir()) if p.image_path.with_suffix(".cells").exists()]
 
 
 def test_corners_match_outlines(photos):
@@ -184,16 +184,17 @@ def test_corners_match_outlines(photos):
             continue
         errors.append(np.linalg.norm(found[0].corners - truth, axis=1).mean() / diagonal)
     errors = np.array(errors)
-    assert len(errors) >= 150
+    assert len(errors) >= (150 if FULL else len(photos))
     assert np.median(errors) < 0.015  # half a cell is 0.039 of the diagonal
     assert (errors < 0.03).mean() >= 0.97
 
 
 def test_validation_photos_solved_right(validation, model):
-    """The 34 held-out printed photos: at least 33 solved right (model card: 34), none solved wrong."""
+    """The 34 held-out printed photos (8 without ../shared): at least 33 solved right (model card: 34), none
+    solved wrong; all 8 of the tree's."""
     summary = summarize([evaluate_photo(p, model) for p in validation])
-    assert summary["photos"] == 34
-    assert summary["solved_right"] >= 33 and summary["solved_wrong"] == 0
+    assert summary["photos"] == (34 if FULL else 8)
+    assert summary["solved_right"] >= summary["photos"] - FULL and summary["solved_wrong"] == 0
     assert summary["printed_accuracy"] >= 0.998
 
 
@@ -202,8 +203,8 @@ def test_in_progress_validation(in_progress, model):
     names = validation_names()
     held_out = [p for p in in_progress if p.name in names]
     summary = summarize([evaluate_photo(p, model) for p in held_out])
-    assert summary["photos"] == 20
-    assert summary["solved_right"] >= 19 and summary["solved_wrong"] == 0
+    assert summary["photos"] == (20 if FULL else 2)
+    assert summary["solved_right"] >= summary["photos"] - FULL and summary["solved_wrong"] == 0
     assert summary["handwritten_accuracy"] >= 0.97
     assert summary["cell_accuracy"] >= 0.995
     assert summary["candidates_found"] >= 0.97
@@ -219,6 +220,14 @@ def font_reference():
 
 
 def test_rotated_photos_are_read_upright(photos, model, font_reference):
+    if not FULL:  # the tree's printed photos, turned by a quarter, a half and three quarters
+        for photo in photos[:4]:
+            gray = cv2.imread(str(photo.image_path), cv2.IMREAD_GRAYSCALE)
+            for k in (1, 2, 3):
+                turned = np.ascontiguousarray(np.rot90(gray, k))
+                reading = read_grid(turned, locate_grids(turned)[0].corners, model)
+                assert reading.rotation != 0 and reading.givens == photo.givens, (photo.name, k)
+        return
     rotated = []
     for photo in photos:
         if photo.corners is None:
@@ -236,6 +245,8 @@ def test_rotated_photos_are_read_upright(photos, model, font_reference):
 def test_rebuilt_model_reads_held_out_cells(photos, in_progress, font_reference):
     """`snapsolve train`'s recipe (with matplotlib's fonts only, which every machine with the extra has),
     from the training photos only, reads the held-out cells of both sets."""
+    if not FULL:
+        pytest.skip("training needs the shared training photos (the tree holds validation photos only)")
     names = validation_names()
     everything = photos + in_progress
     rebuilt = build_model([p for p in everything if p.name not in names], font_files())
@@ -248,7 +259,7 @@ def test_rebuilt_model_reads_held_out_cells(photos, in_progress, font_reference)
         read = probs.argmax(axis=1)
         right += int((read == np.array(photo.cells)).sum())
         total += 81
-    assert total == 81 * 54
+    assert total == 81 * (54 if FULL else 10)
     assert right / total >= 0.998
 
 
