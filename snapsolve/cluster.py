@@ -306,7 +306,7 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
         replace(options, output_dir=Path(os.path.abspath(options.output_dir)))
     window: deque[list] = deque()  # [item, result or None], in input order, from the first not yet yielded
     in_flight: dict = {}  # future -> its window entry
-    finished = as_completed(with_results=False)
+    finished = as_completed(with_results=True, raise_errors=False)  # results fetched in the loop thread
     threads, looked = _worker_threads(client), time.monotonic()
     exhausted = False
 
@@ -324,7 +324,8 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
         if time.monotonic() - looked > RESIZE_EVERY:
             threads, looked = _worker_threads(client), time.monotonic()
         slots = max(1, threads)
-        while (not exhausted and len(in_flight) < IN_FLIGHT_PER_THREAD * slots
+        batch: list[tuple[list, WorkItem, bytes | None]] = []  # submitted together: one message to the scheduler
+        while (not exhausted and len(in_flight) + len(batch) < IN_FLIGHT_PER_THREAD * slots
                and len(window) < WINDOW_PER_THREAD * slots):
             item = next(source, None)
             if item is None:
@@ -348,20 +349,24 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
                 except OSError as exc:
                     finish(entry, InputResult.failed(item.label, f"cannot read image: {exc}"))
                     continue
-            future = client.submit(task, item if send_bytes else _remote_item(item), remote_options, data,
-                                   key=f"snapsolve-{uuid.uuid4().hex}", pure=False)
-            in_flight[future] = entry
-            finished.add(future)
+            batch.append((entry, item if send_bytes else _remote_item(item), data))
+        if batch:
+            futures = client.map(task, [b[1] for b in batch], [remote_options] * len(batch), [b[2] for b in batch],
+                                 key=[f"snapsolve-{uuid.uuid4().hex}" for _ in batch], pure=False)
+            for (entry, _, _), future in zip(batch, futures):
+                in_flight[future] = entry
+            finished.update(futures)
+            del futures, batch
         while window and window[0][1] is not None:
             item, result = window.popleft()
             yield item, result
         if exhausted and not window:
             return
         if in_flight:
-            for future in finished.next_batch(block=True):
+            for future, value in finished.next_batch(block=True):
                 entry = in_flight.pop(future)
                 try:
-                    result, image = future.result()
+                    result, image = value if future.status == "finished" else future.result()
                 except KilledWorker as exc:
                     result, image = InputResult.failed(entry[0].label, _killed_message(exc)), None
                 except Exception as exc:  # the cluster failed this task (lost scheduler, cancelled, ...)
