@@ -11,10 +11,12 @@ Renders --pages generated A4 pages (as benchmarks/batch_throughput.py: --per-pag
   each, started once (its start time is reported apart: a real cluster is up before a batch), results
   saved to an SQLite result store on the client as `--db` does.
 
-Reports the median pages per second over --runs runs of each, the overhead per task on the cluster
-(extra worker-seconds per page: (cluster time - pool time) x workers / pages), the rate of --noop tasks that do
-nothing through the same client loop (the ceiling the client and scheduler put on tasks per second), and the
-result store's bytes per stored result (file size after a checkpoint, divided by rows; and the mean JSON length).
+Reports the median pages per second over --runs runs of each, over the whole run and steady (first result to
+last, which leaves out the pool's start and the workers' first model load), the overhead per task on the
+cluster (extra worker-seconds per page, steady: workers / cluster rate - workers / pool rate), the workers'
+resident memory, the rate of --noop tasks that do nothing through the same client loop (the ceiling one client
+and scheduler put on tasks per second), and the result store's bytes per stored result (file size after a
+checkpoint, divided by rows; and the mean JSON length).
 """
 
 from __future__ import annotations
@@ -44,13 +46,23 @@ def noop(item, options, data=None):
     return InputResult(item.label), None
 
 
-def timed(batch, pages: int, truth: dict) -> tuple[float, int]:
+def timed(batch, pages: int, truth: dict) -> tuple[float, float, int]:
+    """(pages/s over the whole run, pages/s from the first result to the last, puzzles read exactly)."""
     start = time.perf_counter()
     exact = 0
+    times = []
     for item, result in batch:
         assert not result.cached
+        times.append(time.perf_counter())
         exact += len({g.to_json()["givens"] for g in result.grids} & set(truth[item.label]))
-    return pages / (time.perf_counter() - start), exact
+    return pages / (times[-1] - start), (pages - 1) / (times[-1] - times[0]), exact
+
+
+def report(name: str, runs: list[tuple[float, float, int]], puzzles: int) -> None:
+    whole = statistics.median(r[0] for r in runs)
+    steady = statistics.median(r[1] for r in runs)
+    print(f"{name}: {whole:.2f} pages/s (runs: {', '.join(f'{r[0]:.2f}' for r in runs)}); "
+          f"steady, first result to last: {steady:.2f} pages/s; puzzles read exactly: {runs[-1][2]}/{puzzles}")
 
 
 def main() -> None:
@@ -71,35 +83,30 @@ def main() -> None:
         options = Options(write_image=False)
         puzzles = args.pages * args.per_page
 
-        pool = []
-        for _ in range(args.runs):
-            rate, exact = timed(run_batch(items, options, args.workers), args.pages, truth)
-            pool.append(rate)
-        print(f"local pool, {args.workers} workers: {statistics.median(pool):.2f} pages/s "
-              f"(runs: {', '.join(f'{r:.2f}' for r in pool)}), puzzles read exactly: {exact}/{puzzles}")
-
         start = time.perf_counter()
         cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                dashboard_address=":0", silence_logs=logging.ERROR)
         client = Client(cluster)
         started = time.perf_counter() - start
         try:
-            on_cluster = []
-            for run in range(args.runs):
+            pool, on_cluster = [], []
+            for run in range(args.runs):  # taken in turns, so that the other load on the machine hits both alike
+                pool.append(timed(run_batch(items, options, args.workers), args.pages, truth))
                 db = Path(tmp) / f"results{run}.sqlite"
                 store = ResultStore(db)
-                rate, exact = timed(run_cluster_batch(items, options, cluster.scheduler_address, store),
-                                    args.pages, truth)
+                on_cluster.append(timed(run_cluster_batch(items, options, cluster.scheduler_address, store),
+                                        args.pages, truth))
                 store.close()
-                on_cluster.append(rate)
-            print(f"LocalCluster, {args.workers} workers: {statistics.median(on_cluster):.2f} pages/s "
-                  f"(runs: {', '.join(f'{r:.2f}' for r in on_cluster)}; cluster start {started:.1f} s, not "
-                  f"counted), puzzles read exactly: {exact}/{puzzles}")
-            per_page_pool = 1 / statistics.median(pool)
-            per_page_cluster = 1 / statistics.median(on_cluster)
-            overhead = (per_page_cluster - per_page_pool) * args.workers
-            print(f"overhead per task on the cluster: {overhead * 1000:+.0f} ms of worker time per page "
-                  f"({overhead / (per_page_pool * args.workers):+.1%} of a page's {per_page_pool * args.workers:.3f} s)")
+            report(f"local pool, {args.workers} workers (pool start counted)", pool, puzzles)
+            report(f"LocalCluster, {args.workers} workers (started once, {started:.1f} s, not counted)", on_cluster,
+                   puzzles)
+            pool_page = args.workers / statistics.median(r[1] for r in pool)
+            cluster_page = args.workers / statistics.median(r[1] for r in on_cluster)
+            print(f"worker-seconds per page, steady: local pool {pool_page:.3f} s, LocalCluster {cluster_page:.3f} s: "
+                  f"overhead per task on the cluster {(cluster_page - pool_page) * 1000:+.0f} ms "
+                  f"({cluster_page / pool_page - 1:+.1%})")
+            rss = client.run(lambda: __import__("psutil").Process().memory_info().rss)
+            print(f"worker memory: {max(rss.values()) / 2**20:.0f} MiB resident (largest of {len(rss)})")
 
             with sqlite3.connect(db) as con:
                 con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
