@@ -294,6 +294,8 @@ def run_cluster_batch(items: Iterable[WorkItem], options: Options, address: str,
     """
     task = task or solve_on_worker
     with connect(address, log) as client:
+        if log and not _worker_threads(client):
+            log("snapsolve: the scheduler has no workers yet; tasks wait for them")
         yield from _stream(client, iter(items), options, store, on_done, send_bytes, task)
 
 
@@ -343,7 +345,7 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
                 finish(entry, process_item(item, options))
                 continue
             data = None
-            if send_bytes and item.path:
+            if send_bytes and item.kind in ("image", "pdf_page"):  # puzzle lines travel as text
                 try:
                     data = Path(item.path).read_bytes()
                 except OSError as exc:

@@ -172,11 +172,14 @@ def test_send_bytes_brings_the_annotated_images_back(two_workers, tmp_path, caps
     address, _ = two_workers
     folder = _photos(tmp_path / "photos", 2)
     out = tmp_path / "out"
+    (tmp_path / "puzzles.txt").write_text("\n".join(read_collection("17clue.txt")[:2]) + "\n")
     monkeypatch.chdir(tmp_path)  # relative labels, as typed
-    assert main(["--json", "--send-bytes", "-o", "out", "--cluster", address, "photos"]) == 0
+    assert main(["--json", "--send-bytes", "-o", "out", "--cluster", address, "photos", "puzzles.txt"]) == 0
     results = _json_lines(capsys.readouterr().out)
-    assert [r["input"] for r in results] == [f"photos/{p.name}" for p in sorted(folder.iterdir())]
-    for r in results:
+    assert [r["input"] for r in results] == [f"photos/{p.name}" for p in sorted(folder.iterdir())] + \
+        ["puzzles.txt:1", "puzzles.txt:2"]
+    assert all(r["grids"][0]["status"] == "solved" for r in results)
+    for r in results[:2]:
         expected = f"out/{Path(r['input']).stem}.solved.jpg"
         assert r["grids"][0]["output"] == expected and (tmp_path / expected).read_bytes()[:2] == b"\xff\xd8"
     assert sorted(p.name for p in out.iterdir()) == ["good000.solved.jpg", "good001.solved.jpg"]
