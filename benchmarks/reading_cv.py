@@ -39,7 +39,7 @@ def main() -> None:
     photos = [p for group in sets.values() for p in group]
     puzzles = sorted({p.puzzle for p in photos}, key=lambda s: hashlib.sha1(s.encode()).hexdigest())
     fold_of = {puzzle: i % args.folds for i, puzzle in enumerate(puzzles)}
-    fonts = font_files()
+    fonts = font_files(system=True)  # as snapsolve train renders them
     entries: dict[str, list] = {name: [] for name in sets}
     start = time.perf_counter()
     for fold in range(args.folds):

@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/stress.py [--per-level 40] [--seed 5]
 
-For each distortion level (vision.synthetic.LEVELS: perspective, shadow, blur,
+For each distortion level (synthetic.LEVELS: perspective, shadow, blur,
 noise, JPEG), renders --per-level puzzles from the shared 17-clue and top1465
 collections in a random font, cell size and line widths, reads them with the
 full pipeline and consistency repair, and reports: photos read with zero
@@ -24,7 +24,7 @@ from snapsolve.repair import choose_reading
 from snapsolve.solver.dlx import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.render import render_puzzle
-from snapsolve.vision.synthetic import LEVELS, distort
+from synthetic import LEVELS, distort  # benchmarks/synthetic.py, beside this script
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 
@@ -63,14 +63,14 @@ def main() -> None:
                 no_grid += 1
                 wrong_cells += sum(1 for d in givens if d)
                 continue
-            digits = readings[0].digits
+            digits = readings[0].givens
             errors = sum(1 for a, b in zip(digits, givens) if a != b)
             wrong_cells += errors
             perfect += errors == 0
-            decision = choose_reading(readings[0].probabilities)
-            status = decision.solution.status
+            decision = choose_reading(readings[0].given_probabilities)
+            status = decision.status
             statuses[status] += 1
-            if status == "solved" and decision.solution.solution != solve_unique(givens).solution:
+            if status == "solved" and decision.solution != solve_unique(givens).solution:
                 confident_wrong += 1
         n = args.per_level
         other = n - no_grid - statuses["solved"] - statuses["unsure"]

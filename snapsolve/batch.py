@@ -1,11 +1,17 @@
 """Batch work: run work items on several processes, report them in input order, remember what is done.
 
-Work goes to a `pebble.ProcessPool` of ``spawn``-started workers: a worker
-imports the installed package whatever the current folder holds (a ``spawn``
-child takes the parent's ``sys.path``, which for the console script does not
-hold the current folder), and a worker that dies (killed, out of memory, a
-crash in a decoder) costs only the input it held: pebble fails that one task
-with `pebble.ProcessExpired` and starts a new worker, and the batch goes on.
+Work goes to a `concurrent.futures.ProcessPoolExecutor` of ``spawn``-started
+workers: a worker imports the installed package whatever the current folder
+holds (a ``spawn`` child takes the parent's ``sys.path``, which for the console
+script does not hold the current folder).
+
+A worker that dies (killed, out of memory, a crash in a decoder) breaks the
+pool, and every input then in flight fails with `BrokenProcessPool` without
+saying which one killed it. Those inputs are suspects: the pool is renewed for
+the rest of the batch, and each suspect is run again alone, in a pool of one
+worker. An input that kills its worker again gets a one-line error; the others
+(and every input of a worker killed from outside) get their normal result. So
+a dying worker costs at most the input that killed it.
 
 Results are yielded in input order, each as soon as every input before it is
 done; a bounded window of inputs is in flight, so a folder of thousands of
@@ -20,11 +26,13 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import signal
 import sqlite3
+import threading
+import time
 import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from .inputs import WorkItem
@@ -127,10 +135,24 @@ class ResultStore:
         self.db.close()
 
 
+#: Seconds between a worker's checks that the process that started it is still there.
+PARENT_CHECK = 1.0
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Leave when the batch's process is gone (killed with SIGKILL, it cannot stop its workers itself)."""
+    while True:
+        time.sleep(PARENT_CHECK)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 def _warm_worker(load_model: bool) -> None:
-    """Worker start: one thread for NumPy/scikit-learn (the processes are the parallelism), the model loaded."""
+    """Worker start: exit with the parent, one thread for NumPy/scikit-learn (the processes are the
+    parallelism), the model loaded."""
     from threadpoolctl import threadpool_limits
 
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     threadpool_limits(1)
     if load_model:
         try:
@@ -141,33 +163,28 @@ def _warm_worker(load_model: bool) -> None:
             pass
 
 
-def _death_message(exc: BaseException) -> str:
-    code = getattr(exc, "exitcode", None)
-    if isinstance(code, int) and code < 0:
+#: The error of an input whose worker died each time it was read, even alone.
+WORKER_DIED = "the worker process died while reading this input (killed, out of memory, or a crash in a decoder)"
+
+
+def _new_pool(workers: int, load_model: bool) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_warm_worker, initargs=(load_model,))
+
+
+def _run_alone(task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options,
+               load_model: bool) -> InputResult:
+    """Read one suspect input in a pool of its own: its result, or `WORKER_DIED` if it kills that worker too."""
+    with _new_pool(1, load_model) as pool:
         try:
-            how = f"killed by {signal.Signals(-code).name}"
-        except ValueError:
-            how = f"killed by signal {-code}"
-    elif code is not None:
-        how = f"exit code {code}"
-    else:
-        how = "no exit code"
-    return f"the worker process died while reading this input ({how})"
-
-
-def _result_of(item: WorkItem, future: Future) -> InputResult:
-    from pebble import ProcessExpired
-
-    try:
-        return future.result()
-    except ProcessExpired as exc:
-        return InputResult.failed(item.label, _death_message(exc))
-    except Exception as exc:  # the pool itself failed (cannot start a worker, ...)
-        return InputResult.failed(item.label, f"internal error: {type(exc).__name__}: {exc}")
+            return pool.submit(task, item, options).result()
+        except BrokenProcessPool:
+            return InputResult.failed(item.label, WORKER_DIED)
 
 
 def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: ResultStore | None = None,
-              on_done: Callable[[WorkItem, InputResult], None] | None = None
+              on_done: Callable[[WorkItem, InputResult], None] | None = None,
+              task: Callable[[WorkItem, Options], InputResult] = process_item,
               ) -> Iterator[tuple[WorkItem, InputResult]]:
     """Process work items and yield ``(item, result)`` in input order (`result.cached` when from the store).
 
@@ -183,11 +200,14 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
     on_done : callable, optional
         Called with ``(item, result)`` as each input finishes (completion
         order, before it is yielded): for a progress bar.
+    task : callable, optional
+        What is run for each item (a module-level function, so that worker
+        processes can import it); `process_item` by default.
 
     Notes
     -----
-    A worker that dies gives its input an error result ("the worker process
-    died ...") and is replaced; the other inputs are not affected.
+    A worker that dies costs at most the input that killed it (see the
+    module's notes); the batch goes on.
     """
     slots: list[InputResult | None] = [None] * len(items)
     todo = []
@@ -212,12 +232,15 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
     if workers == 1:
         from threadpoolctl import threadpool_limits
 
-        with threadpool_limits(1 if len(todo) > 1 else None):
+        # One thread: OpenMP threads in the neighbour search gain little on an idle
+        # machine and cost several times the time on a busy one (measured 39 ms
+        # against 342 ms for 40 queries while the other core was loaded).
+        with threadpool_limits(1):
             for index in todo:
                 while next_out < index:  # cached results before this one
                     yield items[next_out], slots[next_out]
                     next_out += 1
-                finish(index, process_item(items[index], options))
+                finish(index, task(items[index], options))
                 yield items[index], slots[index]
                 next_out = index + 1
         while next_out < len(items):
@@ -225,28 +248,39 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
             next_out += 1
         return
 
-    from pebble import ProcessPool
-
-    needs_model = any(items[i].kind in ("image", "pdf_page") for i in todo)
-    pool = ProcessPool(max_workers=workers, initializer=_warm_worker, initargs=(needs_model,),
-                       context=multiprocessing.get_context("spawn"))
+    load_model = any(items[i].kind in ("image", "pdf_page") for i in todo)
+    pool = _new_pool(workers, load_model)
     pending = iter(todo)
     upcoming = next(pending, None)
     in_flight: dict[Future, int] = {}
+    suspects: list[int] = []
     try:
-        while upcoming is not None or in_flight:
+        while upcoming is not None or in_flight or suspects:
             while (upcoming is not None and len(in_flight) < IN_FLIGHT_PER_WORKER * workers
                    and upcoming < next_out + WINDOW_PER_WORKER * workers):
-                in_flight[pool.schedule(process_item, (items[upcoming], options))] = upcoming
+                in_flight[pool.submit(task, items[upcoming], options)] = upcoming
                 upcoming = next(pending, None)
             if in_flight:
                 finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                broken = False
                 for future in finished:
                     index = in_flight.pop(future)
-                    finish(index, _result_of(items[index], future))
+                    try:
+                        finish(index, future.result())
+                    except BrokenProcessPool:
+                        broken = True
+                        suspects.append(index)
+                if broken:  # every input still in flight went down with the pool
+                    suspects += in_flight.values()
+                    in_flight.clear()
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool = _new_pool(workers, load_model)
+            if suspects and (not in_flight or min(suspects) <= next_out):
+                index = min(suspects)  # the batch waits on it (or has nothing else to do): read it alone now
+                suspects.remove(index)
+                finish(index, _run_alone(task, items[index], options, load_model))
             while next_out < len(items) and slots[next_out] is not None:
                 yield items[next_out], slots[next_out]
                 next_out += 1
     finally:
-        pool.stop()
-        pool.join()
+        pool.shutdown(wait=False, cancel_futures=True)

@@ -22,7 +22,7 @@ from .inputs import expand_inputs
 from .puzzle import Options
 from .results import GridResult, InputResult
 
-SUBCOMMANDS = ("solve", "evaluate", "train", "generate")
+SUBCOMMANDS = ("solve", "evaluate", "train", "generate", "serve")
 
 EPILOG = """\
 examples:
@@ -35,6 +35,7 @@ examples:
   snapsolve evaluate DIR                reading accuracy against imageN.dat ground truth
   snapsolve train                       rebuild the digit model from the training photos
   snapsolve generate --level hard --count 8 -o hard.pdf
+  snapsolve serve --host 0.0.0.0       the page for the phone and a JSON API (needs the web extra)
 
 environment:
   SNAPSOLVE_MODEL=FILE                  read cells with this model (from 'snapsolve train --output FILE')
@@ -200,6 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "else the installed snapsolve/models/digits.npz)")
     train.add_argument("--fonts", type=Path, action="append", default=[], metavar="DIR",
                        help="extra folder of .ttf/.otf fonts to render digits with (repeatable)")
+    train.add_argument("--no-system-fonts", action="store_true",
+                       help="render only matplotlib's fonts, not the Debian font packages the shipped model "
+                            "was trained with (see models/MODEL_CARD.md)")
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
     train.set_defaults(func=lambda a: _lazy("train", a), data=None)
 
@@ -218,6 +222,20 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output; "
                      "sudoku-LEVEL.png/.pdf for pages)")
     gen.set_defaults(func=lambda a: _lazy("generate", a))
+
+    serve = sub.add_parser("serve", help="the page for the phone and a JSON API (needs the 'web' extra)",
+                           description="Serve a page that takes a photo with the phone's camera and shows it "
+                                       "solved, and the JSON API POST /api/solve (docs at /docs). Needs: "
+                                       "pip install 'snapsolve[web]'.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: %(default)s, this computer only; 0.0.0.0 opens the "
+                            "page to the local network and prints its address and a QR code)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    serve.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)), metavar="N",
+                       help="processes reading photos (default: %(default)s; about 190 MiB each)")
+    serve.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+                       help="time limit of one request (default: %(default)s)")
+    serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser
 
 

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     training = [p for p in photos if p.name not in held_out]
     print(f"training on {len(training)} photos ({len(photos) - len(training)} validation photos left out)",
           file=sys.stderr)
-    fonts = font_files(args.fonts)
+    fonts = font_files(args.fonts, system=not args.no_system_fonts)
     model = build_model(training, fonts, k=args.k, progress=lambda msg: print(msg, file=sys.stderr))
     output = args.output or digit_model_path()
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -68,6 +68,20 @@ def test_200_inputs_with_20_bad_ones(tmp_path, capsys):
     assert "200 inputs, 180 grids, 180 solved, 20 failed" in captured.err.strip().splitlines()[-1]
 
 
+def _workers_of(pid):
+    """Process ids of the worker processes (multiprocessing spawn children) of process `pid` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def test_killed_batch_resumes_without_redoing_work(tmp_path):
     folder = tmp_path / "photos"
     folder.mkdir()
@@ -80,9 +94,15 @@ def test_killed_batch_resumes_without_redoing_work(tmp_path):
     for line in proc.stdout:
         reported.append(json.loads(line)["input"])
         if len(reported) == 8:
+            workers = _workers_of(proc.pid)
             proc.send_signal(signal.SIGKILL)
             break
     proc.wait()
+    assert len(workers) == 2
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)  # the workers left with their parent
     rerun = subprocess.run(cmd, capture_output=True, text=True)
     assert rerun.returncode == 0
     results = _json_lines(rerun.stdout)

@@ -234,7 +234,8 @@ def test_rotated_photos_are_read_upright(photos, model, font_reference):
 
 
 def test_rebuilt_model_reads_held_out_cells(photos, in_progress, font_reference):
-    """`snapsolve train`'s recipe, from the training photos only, reads the held-out cells of both sets."""
+    """`snapsolve train`'s recipe (with matplotlib's fonts only, which every machine with the extra has),
+    from the training photos only, reads the held-out cells of both sets."""
     names = validation_names()
     everything = photos + in_progress
     rebuilt = build_model([p for p in everything if p.name not in names], font_files())
@@ -266,3 +267,33 @@ def test_photos_in_the_tree_read_exactly(model):
     assert [r["photo"] for r in results if not r["solved_right"]] == []
     wrong = [(r["photo"], cell) for r in results for cell in r["wrong_cells"]]
     assert len(wrong) <= 1 and all(true.startswith("h") for _, (_, true, _) in wrong), wrong
+
+
+def test_pages_in_held_out_italic_fonts_read_exactly(model, tmp_path):
+    """Issue 13's bar on faces never trained on: a 200 dpi page of 4 puzzles in each italic held-out face
+    that is installed (`benchmarks/fonts.py` measures every held-out face)."""
+    import importlib.util
+
+    from snapsolve.pipeline import read_grids
+    from snapsolve.repair import choose_reading
+    from snapsolve.solver.grid import parse_puzzle
+    from snapsolve.vision.render import render_page
+    from snapsolve.vision.training import FONT_DIRS, HELD_OUT_FONTS
+
+    spec = importlib.util.spec_from_file_location("fonts_bench", SAMPLES.parent / "benchmarks" / "fonts.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    names = {n for names in HELD_OUT_FONTS.values() for n in names if n.endswith("-Italic.ttf")}
+    found = {p.name: p for d in FONT_DIRS if d.is_dir() for p in d.rglob("*") if p.name in names}
+    if not found:
+        pytest.skip("no held-out font installed (apt-get install fonts-crosextra-caladea fonts-crosextra-carlito)")
+    lines = [line for line in (SAMPLES.parent / "tests" / "data" / "puzzles" / "top1465.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
+    rng = np.random.default_rng(1)
+    for k, (name, path) in enumerate(sorted(found.items())):
+        truths = [parse_puzzle(line) for line in lines[4 * k:4 * k + 4]]
+        page = np.asarray(render_page(truths, page_size=bench.A4_200DPI, font_path=path), dtype=np.uint8)
+        file = tmp_path / f"{name}.jpg"
+        cv2.imwrite(str(file), bench.scanned(page, rng))
+        read = sorted(choose_reading(r.given_probabilities).givens for r in read_grids(cv2.imread(str(file)), model))
+        assert read == sorted(truths), name

@@ -9,11 +9,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from snapsolve.batch import ResultStore, run_batch
+from snapsolve.batch import WORKER_DIED, ResultStore, process_item, run_batch
+from snapsolve.cli import main
 from snapsolve.inputs import WorkItem, expand_inputs
 from snapsolve.puzzle import Options
 
@@ -27,29 +29,35 @@ def _puzzle_items(lines):
     return [WorkItem("puzzle", f"p:{n}", "", line) for n, line in enumerate(lines, start=1)]
 
 
-def test_results_come_in_input_order(tmp_path):
-    # Hard puzzles first, easy ones after: with two workers the easy ones finish first.
-    hard = read_collection("forum_hardest_1106_part.txt")[:6]
-    easy = read_collection("17clue.txt")[:10]
-    items = _puzzle_items(hard + easy)
+def test_results_come_in_input_order(tmp_path, capsys):
+    """200 puzzle lines on 2 workers: JSON Lines in line order (hard puzzles first, so later ones finish first)."""
+    hard = read_collection("forum_hardest_1106_part.txt")[:20]
+    rest = (read_collection("17clue.txt") + read_collection("top1465.txt") + read_collection("serg_benchmark.txt")) * 2
+    lines = (hard + rest)[:200]
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text("\n".join(lines) + "\n")
     done_order = []
+    items = list(expand_inputs([str(puzzles)]))
     out = [item.label for item, _ in run_batch(items, Options(write_image=False), workers=2,
                                                on_done=lambda item, result: done_order.append(item.label))]
-    assert out == [item.label for item in items]
-    assert sorted(done_order) == sorted(out)
+    assert out == [f"{puzzles}:{n}" for n in range(1, 201)]
+    assert sorted(done_order) == sorted(out) and done_order != out  # completions came out of order
+    main(["--json", "--workers", "2", str(puzzles)])
+    printed = [json.loads(line)["input"] for line in capsys.readouterr().out.splitlines()]
+    assert printed == out
 
 
 def test_one_input_starts_no_pool(monkeypatch):
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started for one input")
 
-    monkeypatch.setattr("pebble.ProcessPool", no_pool)
+    monkeypatch.setattr("snapsolve.batch._new_pool", no_pool)
     items = _puzzle_items(read_collection("top1465.txt")[:1])
     [(_, result)] = list(run_batch(items, Options(write_image=False), workers=8))
     assert result.error is None and result.grids[0].solved
 
 
-def test_a_killed_worker_costs_only_its_input(tmp_path):
+def test_a_worker_killed_from_outside_loses_nothing(tmp_path):
     folder = tmp_path / "photos"
     folder.mkdir()
     for i in range(16):
@@ -57,17 +65,31 @@ def test_a_killed_worker_costs_only_its_input(tmp_path):
     items = list(expand_inputs([str(folder)]))
     killed = []
 
-    def kill_one_worker(item, result):
-        if not killed:  # every worker is busy with a photo by now
+    def kill_a_worker_soon(item, result):
+        if not killed:  # both workers are reading photos a moment after the first result
             worker = multiprocessing.active_children()[0]
-            os.kill(worker.pid, signal.SIGKILL)
             killed.append(worker.pid)
+            threading.Timer(0.2, os.kill, (worker.pid, signal.SIGKILL)).start()
 
-    results = [r for _, r in run_batch(items, Options(write_image=False), workers=2, on_done=kill_one_worker)]
-    assert [r.input for r in results] == [item.label for item in items]  # nothing lost, nothing twice
-    died = [r for r in results if r.error]
-    assert len(died) == 1 and "worker process died" in died[0].error and "SIGKILL" in died[0].error
-    assert all(r.grids and r.grids[0].solved for r in results if not r.error)
+    results = [r for _, r in run_batch(items, Options(write_image=False), workers=2, on_done=kill_a_worker_soon)]
+    assert killed
+    assert [r.input for r in results] == [item.label for item in items]  # in order, nothing lost, nothing twice
+    assert all(r.error is None and r.grids[0].solved for r in results)
+
+
+def dies_on_line_3(item, options):
+    """A task whose worker dies on one input, as a crash in a decoder would (workers import it from here)."""
+    if item.label.endswith(":3"):
+        os._exit(70)
+    return process_item(item, options)
+
+
+def test_an_input_that_kills_its_worker_costs_only_itself():
+    items = _puzzle_items(read_collection("17clue.txt")[:8])
+    results = [r for _, r in run_batch(items, Options(write_image=False), workers=2, task=dies_on_line_3)]
+    assert [r.input for r in results] == [item.label for item in items]
+    assert [r.error for r in results] == [None, None, WORKER_DIED] + [None] * 5
+    assert all(r.grids[0].solved for r in results if r.error is None)
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the snapsolve console script is not installed beside python")

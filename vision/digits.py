@@ -57,15 +57,6 @@ KIND_SCALE = {"pieces": 0.25, "stroke_width": 10.0}
 VOTE_WEIGHT = 0.9
 
 
-def class_of(kind: int, digit: int = 0) -> int:
-    """Column of `CLASSES` for a kind (EMPTY .. CANDIDATES) and digit (1..9, printed and handwritten only)."""
-    if kind == PRINTED:
-        return digit
-    if kind == HANDWRITTEN:
-        return 9 + digit
-    return CANDIDATES_CLASS if kind == CANDIDATES else 0
-
-
 def kind_of(cls: int) -> int:
     """Kind (EMPTY .. CANDIDATES) of a class column."""
     return EMPTY if cls == 0 else PRINTED if cls <= 9 else HANDWRITTEN if cls <= 18 else CANDIDATES

@@ -9,10 +9,16 @@ common because clue patterns are symmetric, broken by how many printed digits
 a model fitted on rendered fonts reads right). Each marked cell gives a kind
 sample (its mark's features, labelled empty, printed, handwritten or
 candidates) and, for digits, a shape sample for the printed or handwritten
-digit model. Printed digits are also rendered in the TrueType fonts that
-matplotlib ships (DejaVu, STIX, Computer Modern) and any under extra font
-folders, drawn with Pillow at varied size, weight, offset, blur and noise into
-whole grids, and cut by the same cell pipeline.
+digit model. Printed digits are also rendered in fonts: the TrueType fonts
+that matplotlib ships (DejaVu, STIX, Computer Modern), the newspaper and book
+faces of Debian's font packages listed in `TRAINING_FONTS` (Times, Helvetica,
+Courier, Century Schoolbook, Palatino, Bookman, Avant Garde and Zapf Chancery
+clones, the Liberation and GNU FreeFont families), and any under extra font
+folders. They are drawn with Pillow into whole grids with print-and-photo
+degradations (size, weight as ink spread, offset, blur, noise, uneven light, a
+slight perspective, JPEG) and cut by the same cell pipeline. The faces of
+`HELD_OUT_FONTS` are never trained on: ``benchmarks/fonts.py`` reads pages
+printed in them.
 """
 
 from __future__ import annotations
@@ -38,6 +44,60 @@ MATPLOTLIB_FONTS = (
     "STIXGeneral.ttf", "STIXGeneralBol.ttf", "STIXGeneralItalic.ttf", "cmr10.ttf", "cmss10.ttf",
     "cmtt10.ttf", "cmb10.ttf",
 )
+
+#: Where font files are looked for (Debian's packages install under /usr/share/fonts).
+FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path("~/.local/share/fonts").expanduser())
+
+_URW = ("C059-BdIta.otf", "C059-Bold.otf", "C059-Italic.otf", "C059-Roman.otf", "NimbusMonoPS-Bold.otf",
+        "NimbusMonoPS-BoldItalic.otf", "NimbusMonoPS-Italic.otf", "NimbusMonoPS-Regular.otf", "NimbusRoman-Bold.otf",
+        "NimbusRoman-BoldItalic.otf", "NimbusRoman-Italic.otf", "NimbusRoman-Regular.otf", "NimbusSans-Bold.otf",
+        "NimbusSans-BoldItalic.otf", "NimbusSans-Italic.otf", "NimbusSans-Regular.otf", "NimbusSansNarrow-Bold.otf",
+        "NimbusSansNarrow-BoldOblique.otf", "NimbusSansNarrow-Oblique.otf", "NimbusSansNarrow-Regular.otf",
+        "P052-Bold.otf", "P052-BoldItalic.otf", "P052-Italic.otf", "P052-Roman.otf", "URWBookman-Demi.otf",
+        "URWBookman-DemiItalic.otf", "URWBookman-Light.otf", "URWBookman-LightItalic.otf", "URWGothic-Book.otf",
+        "URWGothic-BookOblique.otf", "URWGothic-Demi.otf", "URWGothic-DemiOblique.otf", "Z003-MediumItalic.otf")
+_STYLES = ("Regular", "Bold", "Italic", "BoldItalic")
+#: Font files rendered for training, by the Debian package that installs them.
+TRAINING_FONTS = {
+    "fonts-urw-base35": _URW,
+    "fonts-liberation": tuple(f"Liberation{family}-{style}.ttf" for family in ("Serif", "Sans", "Mono", "SansNarrow")
+                              for style in _STYLES),
+    "fonts-freefont-ttf": tuple(f"Free{family}{style}.ttf" for family in ("Serif", "Sans", "Mono")
+                                for style in ("", "Bold", "Italic" if family == "Serif" else "Oblique",
+                                              "BoldItalic" if family == "Serif" else "BoldOblique")),
+}
+#: Faces never trained on, for ``benchmarks/fonts.py``: other designs (not clones of a trained face),
+#: serif and sans, upright and italic, regular and bold.
+HELD_OUT_FONTS = {
+    "fonts-noto-core": tuple(f"Noto{family}-{style}.ttf" for family in ("Serif", "Sans") for style in _STYLES),
+    "fonts-crosextra-caladea": tuple(f"Caladea-{style}.ttf" for style in _STYLES),
+    "fonts-crosextra-carlito": tuple(f"Carlito-{style}.ttf" for style in _STYLES),
+}
+
+
+class FontListError(FileNotFoundError):
+    """Listed font files are not installed; the message names the Debian packages to install."""
+
+
+def listed_fonts(which: str = "train") -> list[Path]:
+    """The installed files of `TRAINING_FONTS` (``which="train"``) or `HELD_OUT_FONTS` (``"held_out"``).
+
+    Raises
+    ------
+    FontListError
+        Some listed file is in none of `FONT_DIRS`.
+    """
+    table = TRAINING_FONTS if which == "train" else HELD_OUT_FONTS
+    installed = {}
+    for folder in FONT_DIRS:
+        if folder.is_dir():
+            for path in folder.rglob("*"):
+                installed.setdefault(path.name, path)
+    missing = sorted(package for package, names in table.items() if any(n not in installed for n in names))
+    if missing:
+        raise FontListError(f"fonts of {', '.join(missing)} are not installed: "
+                            f"sudo apt-get install -y {' '.join(missing)}")
+    return [installed[name] for names in table.values() for name in names]
 
 
 @dataclass
@@ -158,24 +218,79 @@ def photo_marks(photo: LabelledPhoto, reference: KNeighborsClassifier | None = N
     return marks.turned(rotation)
 
 
-def font_files(extra_dirs: Iterable[str | Path] = ()) -> list[Path]:
-    """The TrueType fonts to render digits with.
+def font_files(extra_dirs: Iterable[str | Path] = (), system: bool = False) -> list[Path]:
+    """The fonts to render digits with: matplotlib's, with `system` those of `TRAINING_FONTS`, and extra folders.
 
     Raises
     ------
     ImportError
         matplotlib (the ``train`` extra) is not installed.
+    FontListError
+        With `system`, a listed font is not installed.
     """
     import matplotlib
 
     base = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
     fonts = [base / name for name in MATPLOTLIB_FONTS if (base / name).exists()]
+    if system:
+        fonts += listed_fonts("train")
     for folder in extra_dirs:
         fonts += sorted(p for p in Path(folder).rglob("*") if p.suffix.lower() in {".ttf", ".otf"})
     return fonts
 
 
-def render_samples(fonts: list[Path], per_digit_per_font: int = 12, seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
+def print_and_photo(grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A rendered grid as print and a camera or scanner leave it.
+
+    Ink spread or thinning (2x2 erosion or dilation), a slight perspective
+    (corners moved up to 1% of the side), in half the grids a loss of
+    resolution (scaled down to 35-90% and, after the rest, back up: a grid
+    photographed small and enlarged when rectified), in half a Gaussian blur
+    (sigma 0.5 to 2.5 pixels at full size: defocus),
+    uneven light (a linear shading down to 75% brightness in a random
+    direction), sensor noise (sigma 2 to 12 grey levels) and JPEG compression
+    (quality 40 to 95), each drawn from `rng`.
+
+    Parameters
+    ----------
+    grid : np.ndarray
+        Shape (GRID_SIZE, GRID_SIZE), uint8, white paper and dark ink.
+    rng : np.random.Generator
+
+    Returns
+    -------
+    np.ndarray
+        Same shape and dtype.
+    """
+    side = grid.shape[0]
+    weight = rng.integers(-1, 2)
+    if weight:
+        op = cv2.erode if weight > 0 else cv2.dilate  # erode the white paper = bolder ink
+        grid = op(grid, np.ones((2, 2), np.uint8))
+    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    moved = square + rng.uniform(-0.01, 0.01, (4, 2)).astype(np.float32) * side
+    grid = cv2.warpPerspective(grid, cv2.getPerspectiveTransform(square, moved), (side, side),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    small = rng.choice([1.0, rng.uniform(0.35, 0.9)])  # a grid photographed small, enlarged when rectified
+    if small < 1.0:
+        grid = cv2.resize(grid, None, fx=small, fy=small, interpolation=cv2.INTER_AREA)
+    blur = rng.choice([0.0, rng.uniform(0.5, 2.5) * small])  # defocus
+    if blur:
+        grid = cv2.GaussianBlur(grid, (0, 0), blur)
+    angle = rng.uniform(0, 2 * np.pi)
+    rows, cols = grid.shape
+    ramp = np.cos(angle) * np.arange(cols)[None, :] + np.sin(angle) * np.arange(rows)[:, None]
+    ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1.0)
+    shade = 1.0 - rng.uniform(0.0, 0.25) * ramp
+    grid = np.clip(grid * shade + rng.normal(0, rng.uniform(2, 12), grid.shape), 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", grid, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
+    grid = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if ok else grid
+    if small < 1.0:
+        grid = cv2.resize(grid, (side, side), interpolation=cv2.INTER_LINEAR)
+    return grid
+
+
+def render_samples(fonts: list[Path], per_digit_per_font: int = 8, seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
     """Digits 1..9 rendered in each font into whole grids and cut by the photo cell pipeline.
 
     Parameters
@@ -183,7 +298,7 @@ def render_samples(fonts: list[Path], per_digit_per_font: int = 12, seed: int = 
     fonts : list of Path
         TrueType/OpenType font files.
     per_digit_per_font : int
-        Variants of each digit per font (size, weight, offset, rotation, blur, noise).
+        Variants of each digit per font (size, offset, darkness, and `print_and_photo`'s degradations).
     seed : int
         Random seed; the same seed gives the same samples.
 
@@ -216,15 +331,7 @@ def render_samples(fonts: list[Path], per_digit_per_font: int = 12, seed: int = 
             cy = (r + 0.5 + rng.uniform(-0.08, 0.08)) * n
             draw.text((cx, cy), str(digit), fill=int(rng.uniform(0, 90)), font=font, anchor="mm")
             placed[idx] = digit
-        grid = np.asarray(canvas, dtype=np.uint8).copy()
-        weight = rng.integers(-1, 2)
-        if weight:
-            op = cv2.erode if weight > 0 else cv2.dilate  # erode the white paper = bolder ink
-            grid = op(grid, np.ones((2, 2), np.uint8))
-        blur = int(rng.choice([0, 3, 5]))
-        if blur:
-            grid = cv2.GaussianBlur(grid, (blur, blur), 0)
-        grid = np.clip(grid + rng.normal(0, 6, grid.shape), 0, 255).astype(np.uint8)
+        grid = print_and_photo(np.asarray(canvas, dtype=np.uint8).copy(), rng)
         marks = find_marks(grid)
         for idx, digit in placed.items():
             if marks.present[idx]:

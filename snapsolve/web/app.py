@@ -1,0 +1,398 @@
+"""The web application: the page for the phone and the JSON API (FastAPI), reading in a process pool.
+
+Routes
+------
+``GET /``
+    The page (``static/index.html``; its script and style under ``/static``).
+``POST /api/solve``
+    ``multipart/form-data`` with the photo in a file field (``image``) and
+    optional fields ``hint``, ``explain``, ``photo`` (``true``/``1``); or
+    ``application/json`` ``{"puzzle": "81 givens [81 placed digits]",
+    "hint": false, "explain": false}``. Answers the ``snapsolve --json``
+    object plus the annotated image (see `snapsolve.web.work`).
+``GET /api/generate?level=medium&count=4``
+    A printable PDF of new puzzles.
+``GET /api/health``
+    ``{"status": "ok", ...}``.
+``GET /docs``
+    OpenAPI documentation.
+
+Limits and safety: an upload over MAX_UPLOAD_BYTES (counted while it
+streams in) or over 100 megapixels (from its header, or once decoded) is
+refused with 413; the content is checked by decoding it, never by its name
+or type header (422 when it is no image); the upload and the annotated image
+live only in a private temporary folder (mode 0700) removed as soon as the
+answer is built; reading runs in a pool of ``spawn``-started worker processes
+with a time limit per request (504 when over; the worker is stopped), so a
+slow photo does not stall other requests and a crashing decoder costs only
+its own request (500); no stack trace ever reaches the client: errors are
+``{"detail": "one line"}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+import multiprocessing
+import os
+import shutil
+import tempfile
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from python_multipart.multipart import MultipartParser, parse_options_header
+
+from .. import __version__
+from ..solver.grading import LEVELS
+from ..vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES
+from . import work
+
+log = logging.getLogger("snapsolve.web")
+
+#: Largest upload accepted, in bytes (20 MB).
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+#: Largest JSON body or form field accepted, in bytes.
+MAX_FIELD_BYTES = 64 * 1024
+#: Folder of the page's files, shipped as package data.
+STATIC = Path(__file__).with_name("static")
+
+TRUE_WORDS = {"1", "true", "on", "yes"}
+
+
+@dataclass
+class Settings:
+    """How the server works.
+
+    Attributes
+    ----------
+    workers : int
+        Worker processes reading photos (each holds the cell model, about 190 MiB).
+    timeout : float
+        Seconds one request may run in a worker before it is stopped (504).
+    max_pending : int
+        Requests in the pool (running or queued) beyond which new ones get 503.
+    """
+
+    workers: int = max(1, min(2, os.cpu_count() or 1))
+    timeout: float = 60.0
+    max_pending: int = 64
+
+
+class ApiError(Exception):
+    """An answer other than 200: HTTP `status` and a one-line `detail` for the client."""
+
+    def __init__(self, status: int, detail: str):
+        super().__init__(detail)
+        self.status, self.detail = status, detail
+
+
+def _truthy(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in TRUE_WORDS
+
+
+class _Upload:
+    """State of one streamed ``multipart/form-data`` body: small fields in memory, the first file on disk.
+
+    The file goes to ``folder/upload`` (with its suffix when it is an image
+    suffix snapsolve knows, for HEIC). Raises ApiError 413 as soon as the file
+    passes MAX_UPLOAD_BYTES, 400 for more than one file or an oversized field.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.fields: dict[str, str] = {}
+        self.path: Path | None = None
+        self.filename = ""
+        self.size = 0
+        self._headers: dict[bytes, bytes] = {}
+        self._field = self._value = b""
+        self._name = ""
+        self._sink = None
+
+    def callbacks(self) -> dict:
+        return {"on_part_begin": self._begin, "on_header_field": self._header_field,
+                "on_header_value": self._header_value, "on_header_end": self._header_end,
+                "on_headers_finished": self._headers_done, "on_part_data": self._data, "on_part_end": self._end}
+
+    def _begin(self):
+        self._headers, self._field, self._value = {}, b"", b""
+
+    def _header_field(self, data, start, end):
+        self._field += data[start:end]
+
+    def _header_value(self, data, start, end):
+        self._value += data[start:end]
+
+    def _header_end(self):
+        self._headers[self._field.lower()] = self._value
+        self._field, self._value = b"", b""
+
+    def _headers_done(self):
+        _, params = parse_options_header(self._headers.get(b"content-disposition", b""))
+        self._name = params.get(b"name", b"").decode("utf-8", "replace")
+        filename = params.get(b"filename")
+        if filename is None:
+            self._sink = bytearray()
+            return
+        if self.path is not None:
+            raise ApiError(400, "send one image per request")
+        self.filename = Path(filename.decode("utf-8", "replace").replace("\\", "/")).name[:120] or "upload"
+        suffix = Path(self.filename).suffix.lower()
+        self.path = self.folder / ("upload" + (suffix if suffix in IMAGE_SUFFIXES | HEIF_SUFFIXES else ""))
+        self._sink = open(self.path, "wb")
+
+    def _data(self, data, start, end):
+        chunk = data[start:end]
+        if isinstance(self._sink, bytearray):
+            self._sink += chunk
+            if len(self._sink) > MAX_FIELD_BYTES:
+                raise ApiError(400, f"form field {self._name!r} is over {MAX_FIELD_BYTES // 1024} KB")
+            return
+        self.size += len(chunk)
+        if self.size > MAX_UPLOAD_BYTES:
+            raise ApiError(413, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
+        self._sink.write(chunk)
+
+    def _end(self):
+        if isinstance(self._sink, bytearray):
+            self.fields[self._name] = self._sink.decode("utf-8", "replace")
+        elif self._sink is not None:
+            self._sink.close()
+        self._sink = None
+
+    def close(self):
+        if self._sink is not None and not isinstance(self._sink, bytearray):
+            self._sink.close()
+
+
+async def receive_form(request: Request, folder: Path) -> _Upload:
+    """Stream a ``multipart/form-data`` body into `folder`, enforcing the size limits as it arrives.
+
+    Raises
+    ------
+    ApiError
+        413 when the declared or received size is over MAX_UPLOAD_BYTES (plus
+        room for the form's fields), 400 when the body is not valid multipart.
+    """
+    _, params = parse_options_header(request.headers.get("content-type", ""))
+    boundary = params.get(b"boundary")
+    if not boundary:
+        raise ApiError(400, "multipart/form-data without a boundary")
+    limit = MAX_UPLOAD_BYTES + 4 * MAX_FIELD_BYTES
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
+    upload = _Upload(folder)
+    parser = MultipartParser(boundary, upload.callbacks())
+    received = 0
+    try:
+        async for chunk in request.stream():
+            received += len(chunk)
+            if received > limit:
+                raise ApiError(413, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
+            parser.write(chunk)
+        parser.finalize()
+    except ApiError:
+        raise
+    except Exception as exc:  # the parser's errors: a malformed body
+        raise ApiError(400, f"malformed multipart body: {type(exc).__name__}") from None
+    finally:
+        upload.close()
+    return upload
+
+
+async def receive_body(request: Request) -> bytes:
+    """A small body (JSON, URL-encoded form) of at most MAX_FIELD_BYTES; ApiError 413 otherwise."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FIELD_BYTES:
+            raise ApiError(413, f"the request body is over {MAX_FIELD_BYTES // 1024} KB (send photos as multipart)")
+    return bytes(body)
+
+
+async def receive_json(request: Request) -> dict:
+    """A JSON object body of at most MAX_FIELD_BYTES; ApiError 413 or 400 otherwise."""
+    body = await receive_body(request)
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, 'send a JSON object: {"puzzle": "...", "hint": false, "explain": false}')
+    return data
+
+
+SOLVE_DOC = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {"schema": {
+                "type": "object", "required": ["image"],
+                "properties": {
+                    "image": {"type": "string", "format": "binary",
+                              "description": "the photo (JPEG, PNG, WebP, TIFF, BMP; HEIC with the heic extra), "
+                                             "at most 20 MB and 100 megapixels"},
+                    "hint": {"type": "boolean", "description": "only the next step, drawn on the photo"},
+                    "explain": {"type": "boolean", "description": "every logical step, each with its cells"},
+                    "photo": {"type": "boolean", "description": "also send the plain photo back (base64 JPEG)"}}}},
+            "application/json": {"schema": {
+                "type": "object", "required": ["puzzle"],
+                "properties": {
+                    "puzzle": {"type": "string", "description": "81 givens ('.' or '0' empty), optionally a "
+                                                                "space and 81 placed digits (a position)"},
+                    "hint": {"type": "boolean"}, "explain": {"type": "boolean"}}}},
+        },
+    },
+    "responses": {
+        "200": {"description": "The snapsolve --json object, plus image (base64 JPEG of the annotated photo, "
+                               "or null), image_size, and per grid cell_quads; per step cells."},
+        "400": {"description": "Malformed request"}, "413": {"description": "Over 20 MB or 100 megapixels"},
+        "415": {"description": "Neither multipart nor JSON"}, "422": {"description": "Not a readable image"},
+        "503": {"description": "Too many requests in progress"}, "504": {"description": "Over the time limit"},
+    },
+}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The application, with its worker pool started and stopped by the app's lifespan.
+
+    Parameters
+    ----------
+    settings : Settings, optional
+        Workers, time limit, queue bound; defaults to `Settings()`.
+    """
+    settings = settings or Settings()
+    state: dict = {"pending": 0}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        from pebble import ProcessPool
+
+        state["root"] = Path(tempfile.mkdtemp(prefix="snapsolve-serve-"))  # mode 0700: private to this user
+        state["pool"] = ProcessPool(max_workers=settings.workers, initializer=work.warm_worker,
+                                    context=multiprocessing.get_context("spawn"))
+        state["pool"].schedule(work.ping)  # start the workers (and load the model) now, not on the first photo
+        try:
+            yield
+        finally:
+            state["pool"].stop()
+            state["pool"].join()
+            shutil.rmtree(state["root"], ignore_errors=True)
+
+    app = FastAPI(title="snapsolve", version=__version__, lifespan=lifespan,
+                  description="A photo of a Sudoku in, its solution out. The JSON object is the one of "
+                              "`snapsolve --json` (docs/DESIGN.md), plus the annotated image.")
+    app.state.settings = settings
+    app.state.work = state
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError):
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ())[1:])}: {e.get('msg')}" for e in exc.errors())
+        return JSONResponse({"detail": problems or "invalid request"}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception):
+        log.exception("internal error on %s", request.url.path)
+        return JSONResponse({"detail": "internal error (see the server's log)"}, status_code=500)
+
+    async def in_pool(function, args: tuple, what: str):
+        """Run `function(*args)` in the pool under the time limit; the worker's refusals become ApiErrors."""
+        from pebble import ProcessExpired
+
+        if state["pending"] >= settings.max_pending:
+            raise ApiError(503, f"busy: {state['pending']} requests in progress; try again in a moment")
+        state["pending"] += 1
+        try:
+            future = state["pool"].schedule(function, args=args, timeout=settings.timeout)
+            return await asyncio.wrap_future(future)
+        except work.InputTooLarge as exc:
+            raise ApiError(413, str(exc)) from None
+        except work.NotAnImage as exc:
+            raise ApiError(422, str(exc)) from None
+        except (ValueError, RuntimeError) as exc:
+            raise ApiError(422, str(exc)) from None
+        except concurrent.futures.TimeoutError:
+            raise ApiError(504, f"{what} took longer than the {settings.timeout:g} s limit and was stopped") from None
+        except ProcessExpired as exc:
+            raise ApiError(500, f"the worker process died while working on {what} (exit code {exc.exitcode}); "
+                                "the server goes on") from None
+        finally:
+            state["pending"] -= 1
+
+    @app.post("/api/solve", openapi_extra=SOLVE_DOC, summary="Solve a photo or a puzzle string")
+    async def solve(request: Request):
+        """Solve an uploaded photo (multipart) or a puzzle string (JSON); the ``--json`` object plus the image."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        folder = Path(tempfile.mkdtemp(dir=state["root"]))
+        try:
+            if kind == "multipart/form-data":
+                form = await receive_form(request, folder)
+                options = tuple(_truthy(form.fields.get(k, "")) for k in ("hint", "explain"))
+                if form.path is None:
+                    if "puzzle" in form.fields:
+                        return JSONResponse(await in_pool(work.solve_puzzle_text, (form.fields["puzzle"], *options),
+                                                          "the puzzle"))
+                    raise ApiError(400, "no image: send the photo as the file field 'image'")
+                args = (str(form.path), form.filename, *options, _truthy(form.fields.get("photo", "")))
+                return JSONResponse(await in_pool(work.solve_upload, args, "this photo"))
+            if kind == "application/x-www-form-urlencoded":  # a plain HTML form: a puzzle, no file
+                fields = {k: v[-1] for k, v in parse_qs((await receive_body(request)).decode("utf-8", "replace")).items()}
+                if "puzzle" not in fields:
+                    raise ApiError(400, "no image: send the photo as the file field 'image' (multipart/form-data)")
+                options = tuple(_truthy(fields.get(k, "")) for k in ("hint", "explain"))
+                return JSONResponse(await in_pool(work.solve_puzzle_text, (fields["puzzle"], *options), "the puzzle"))
+            if kind == "application/json":
+                data = await receive_json(request)
+                puzzle = data.get("puzzle")
+                if not isinstance(puzzle, str):
+                    raise ApiError(400, 'no puzzle: send {"puzzle": "81 characters, . or 0 for empty"}')
+                options = (_truthy(data.get("hint", False)), _truthy(data.get("explain", False)))
+                return JSONResponse(await in_pool(work.solve_puzzle_text, (puzzle, *options), "the puzzle"))
+            raise ApiError(415, "send multipart/form-data with the photo in the field 'image', "
+                                "or application/json with a puzzle")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    @app.get("/api/generate", summary="A printable PDF of new puzzles",
+             responses={200: {"content": {"application/pdf": {}}, "description": "The PDF"}})
+    async def generate(level: str = Query("medium", description=f"one of {', '.join(LEVELS)}"),
+                       count: int = Query(4, ge=1, le=work.MAX_GENERATE, description="puzzles, 4 per page"),
+                       seed: int | None = Query(None, description="the same seed gives the same puzzles")):
+        """New puzzles with one solution that grade at `level`, as a PDF (4 per page)."""
+        if level not in LEVELS:
+            raise ApiError(422, f"unknown level {level!r} (use one of {', '.join(LEVELS)})")
+        folder = Path(tempfile.mkdtemp(dir=state["root"]))
+        try:
+            pdf = await in_pool(work.make_pdf, (str(folder), level, count, seed), "the puzzles")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return Response(pdf, media_type="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="sudoku-{level}.pdf"'})
+
+    @app.get("/api/health", summary="Is the server up")
+    async def health():
+        """``{"status": "ok", "version", "workers", "pending", "limits"}``."""
+        return {"status": "ok", "version": __version__, "workers": settings.workers, "pending": state["pending"],
+                "limits": {"upload_bytes": MAX_UPLOAD_BYTES, "megapixels": 100, "seconds": settings.timeout}}
+
+    @app.get("/", include_in_schema=False)
+    async def page():
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

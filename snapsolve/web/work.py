@@ -1,0 +1,269 @@
+"""The web server's work, run in its worker processes: a photo, a puzzle string or a PDF of new puzzles.
+
+Every function here takes and returns plain picklable values (paths,
+strings, dicts, bytes) so that it runs in a ``spawn``-started worker of the
+server's process pool; none imports the web framework. A result is the JSON
+object of ``docs/DESIGN.md`` (as ``snapsolve --json`` prints it) with fields
+added for the page:
+
+- ``image``: the annotated photo (the answers or the hint drawn, as on the
+  command line) as base64 JPEG, at most IMAGE_SIDE pixels on its longer side;
+  ``photo``: the plain photo the same way (when asked for); ``image_size``:
+  ``[width, height]`` of the full photo in pixels, the frame of ``corners``
+  and ``cell_quads`` (the JPEGs are smaller: scale by their own size);
+- per grid ``cell_quads``: 81 quadrilaterals (4 x [x, y] pixels of the full
+  photo), one per upright cell ``row * 9 + column``, for drawing steps on the
+  photo;
+- per step (``steps``, ``hint``) ``cells``: the cells carrying the pattern.
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+from ..puzzle import Options, solve_text
+from ..results import InputResult
+
+#: Longest side, in pixels, of the JPEGs sent back (the phone shows them a few hundred pixels wide).
+IMAGE_SIDE = 1600
+#: JPEG quality of the images sent back.
+JPEG_QUALITY = 85
+#: Largest number of puzzles one generated PDF may hold.
+MAX_GENERATE = 12
+
+
+class InputTooLarge(ValueError):
+    """The upload declares more pixels than the limit (the server answers 413)."""
+
+
+class NotAnImage(ValueError):
+    """The upload does not decode as an image (the server answers 422)."""
+
+
+def warm_worker() -> None:
+    """Worker start: one thread for NumPy/scikit-learn (the processes are the parallelism), the model loaded."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
+    try:
+        from ..pipeline import default_model
+
+        default_model()
+    except Exception:  # reported per request by solve_upload
+        pass
+
+
+def ping() -> bool:
+    """Nothing: a task that makes the pool start its workers."""
+    return True
+
+
+def cell_quads(corners: list, rotation: int) -> list[list[list[float]]]:
+    """The 81 cells of an upright grid as quadrilaterals in the photo, through the homography of its corners.
+
+    Parameters
+    ----------
+    corners : list of 4 [x, y]
+        The grid's corners in the photo, pixels, TL TR BR BL as seen (the
+        ``corners`` of the JSON contract).
+    rotation : int
+        Degrees (0, 90, 180, 270) the photo was turned to read the grid upright.
+
+    Returns
+    -------
+    list
+        81 entries, indexed by upright cell ``row * 9 + column``; each 4
+        ``[x, y]`` points (pixels, rounded to 0.1) in the order of the
+        cell's upright top-left, top-right, bottom-right, bottom-left.
+
+    Notes
+    -----
+    The upright grid is ``np.rot90(seen, k=rotation // 90)`` (see
+    ``vision.rectify.rotate_cells``), so upright point (x, y) of the unit
+    square is seen at (1 - y, x) for each quarter turn. A straight homography
+    ignores a bent page; the drawn answers follow the ruling lattice instead.
+    """
+    import numpy as np
+    import cv2
+
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    h = cv2.getPerspectiveTransform(unit, np.float32(corners))
+    turns = (rotation // 90) % 4
+    steps = np.arange(10) / 9.0
+    ys, xs = np.meshgrid(steps, steps, indexing="ij")
+    u, v = xs, ys  # upright unit-square coordinates of the 10 x 10 lattice points
+    for _ in range(turns):
+        u, v = 1 - v, u
+    pts = np.stack([u, v], axis=-1).reshape(-1, 1, 2).astype(np.float64)
+    seen = cv2.perspectiveTransform(pts, h).reshape(10, 10, 2)
+    quads = []
+    for r in range(9):
+        for c in range(9):
+            quad = [seen[r, c], seen[r, c + 1], seen[r + 1, c + 1], seen[r + 1, c]]
+            quads.append([[round(float(x), 1), round(float(y), 1)] for x, y in quad])
+    return quads
+
+
+def _jpeg_base64(image) -> str:
+    """A BGR uint8 image, shrunk to IMAGE_SIDE at most, as base64 JPEG text."""
+    import cv2
+
+    side = max(image.shape[:2])
+    if side > IMAGE_SIDE:
+        scale = IMAGE_SIDE / side
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise OSError("cannot encode the image as JPEG")
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def _read_small(path: Path):
+    """Decode an image at the largest reduction (1, 2, 4) that keeps its longer side at least IMAGE_SIDE."""
+    from ..vision import read_image
+    from ..vision.image_io import header_size
+
+    size = header_size(path)
+    reduce = 1
+    while size and reduce < 4 and max(size) // (2 * reduce) >= IMAGE_SIDE:
+        reduce *= 2
+    return read_image(path, reduce)
+
+
+def _add_step_cells(result: InputResult, data: dict) -> None:
+    """Give each step and hint of the JSON object its ``cells`` (the pattern's cells, for drawing)."""
+    for grid, out in zip(result.grids, data["grids"]):
+        for step, step_json in zip(grid.steps or [], out.get("steps", [])):
+            step_json["cells"] = list(getattr(step, "cells", ()))
+        if out.get("hint") is not None:
+            hint = grid.hint  # a Step (its pattern's cells) or a Mistake (its one cell)
+            out["hint"]["cells"] = list(hint.cells) if hasattr(hint, "cells") else [hint.cell]
+
+
+def check_upload(path: Path) -> tuple[int, int] | None:
+    """Refuse an upload by its header: over the pixel limit raises InputTooLarge; returns (width, height) or None.
+
+    Raises
+    ------
+    InputTooLarge
+        The header declares more than ``vision.formats.MAX_PIXELS`` pixels.
+    NotAnImage
+        The file is empty.
+    """
+    from ..vision.formats import MAX_PIXELS
+    from ..vision.image_io import header_size
+
+    if path.stat().st_size == 0:
+        raise NotAnImage("the upload is empty")
+    size = header_size(path)
+    if size and size[0] * size[1] > MAX_PIXELS:
+        raise InputTooLarge(f"the image is {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:.0f} megapixels; "
+                            f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
+    return size
+
+
+def solve_upload(path: str, label: str, hint: bool = False, explain: bool = False, photo: bool = False) -> dict:
+    """Read, solve and draw one uploaded photo; the JSON object of ``--json`` plus the page's fields.
+
+    Parameters
+    ----------
+    path : str
+        The uploaded file, in a private temporary folder; the annotated image
+        is written beside it (the caller removes the folder).
+    label : str
+        The result's ``input`` (the file name the client gave).
+    hint, explain : bool
+        As ``--hint`` and ``--explain``.
+    photo : bool
+        Also send the plain photo back (``photo``), for drawing steps on it.
+
+    Returns
+    -------
+    dict
+        The result object, with ``image`` (base64 JPEG or None when nothing
+        was solved), ``image_size``, per grid ``cell_quads``, per step ``cells``.
+
+    Raises
+    ------
+    InputTooLarge
+        Over the pixel limit (from the header, or once decoded).
+    NotAnImage
+        Empty, or does not decode as an image.
+    """
+    from ..pipeline import default_model, solve_image
+    from ..vision import ImageReadError
+
+    file = Path(path)
+    check_upload(file)
+    options = Options(write_image=True, output_dir=file.parent / "out", explain=explain, hint=hint)
+    options.output_dir.mkdir(exist_ok=True)
+    result = solve_image(file, options, default_model(), label=label)
+    if result.error and result.error.startswith("cannot read image"):
+        reason = result.error.removeprefix("cannot read image: ")
+        if "pixel limit" in reason:
+            raise InputTooLarge(f"the image is over the limit: {reason}")
+        raise NotAnImage(reason if reason.startswith("not a readable image") else f"not a readable image: {reason}")
+    data = result.to_json()
+    _add_step_cells(result, data)
+    image = None
+    try:
+        plain = _read_small(file) if photo or not result.solved_grids else None
+        outputs = [g.output for g in result.grids if g.output]
+        if outputs:
+            image = _jpeg_base64(_read_small(Path(outputs[0])))
+        data["photo"] = _jpeg_base64(plain) if photo and plain is not None else None
+    except (ImageReadError, OSError) as exc:
+        raise NotAnImage(f"not a readable image: {exc}") from None
+    from ..vision.image_io import header_size
+
+    size = header_size(file)
+    if size is None:  # a format Pillow does not know: the decoded size
+        full = _read_small(file) if plain is None else plain
+        size = (full.shape[1], full.shape[0])
+    for grid in data["grids"]:
+        grid.pop("output", None)  # a path in the server's private folder means nothing to the client
+        if "corners" in grid:
+            grid["cell_quads"] = cell_quads(grid["corners"], grid["rotation"])
+    data["image"] = image
+    data["image_size"] = list(size)
+    return data
+
+
+def solve_puzzle_text(text: str, hint: bool = False, explain: bool = False) -> dict:
+    """Solve a puzzle string (81 givens, optionally whitespace and 81 placed digits); the ``--json`` object.
+
+    The result's ``input`` is ``puzzle``; ``image`` is None. A malformed
+    string gives the object with its ``error`` set (never raises for bad input).
+    """
+    result = solve_text("puzzle", text, Options(write_image=False, explain=explain, hint=hint))
+    data = result.to_json()
+    _add_step_cells(result, data)
+    data["image"] = None
+    return data
+
+
+def make_pdf(folder: str, level: str, count: int, seed: int | None = None) -> bytes:
+    """A printable PDF of `count` new puzzles (4 per page) that grade at `level`; the file's bytes.
+
+    The PDF is written in `folder` (the request's private folder) and read back.
+
+    Raises
+    ------
+    ValueError
+        Unknown level, or count outside 1..MAX_GENERATE.
+    RuntimeError
+        The generator could not reach the level.
+    """
+    from ..generate import write_pages
+    from ..solver.generator import generate
+    from ..solver.grading import LEVELS
+
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (use one of {', '.join(LEVELS)})")
+    if not 1 <= count <= MAX_GENERATE:
+        raise ValueError(f"count must be 1 to {MAX_GENERATE}")
+    puzzles = list(generate(level, count, seed=seed))
+    target = Path(folder) / f"sudoku-{level}.pdf"
+    write_pages(puzzles, level, target, 4)
+    return target.read_bytes()

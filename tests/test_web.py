@@ -1,0 +1,391 @@
+"""``snapsolve serve``: the JSON API through FastAPI's test client, and the page in a phone-size Chromium.
+
+Skipped when the ``web`` extra is not installed; the browser test also when
+Playwright for Python or Debian's ``/usr/bin/chromium`` is missing. Set
+``SNAPSOLVE_SCREENSHOTS=DIR`` to keep the browser test's screenshots (the
+README's ``docs/web-phone.png`` comes from there).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("python_multipart")
+pytest.importorskip("httpx")  # the test client
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from snapsolve.web import announce  # noqa: E402
+from snapsolve.web.app import MAX_UPLOAD_BYTES, STATIC, Settings, create_app  # noqa: E402
+from snapsolve.web.work import cell_quads  # noqa: E402
+
+from .conftest import FIXTURES, SAMPLES  # noqa: E402
+
+BAD = FIXTURES / "bad"
+IMAGE1 = SAMPLES / "image1.jpg"
+IN_PROGRESS = SAMPLES / "02_25_honor_view_10_0.jpg"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def dat_givens(path: Path) -> str:
+    """The 81 givens of an imageN.dat label, '.' for empty."""
+    rows = path.read_text().splitlines()[2:11]
+    return "".join("." if t == "0" else t for row in rows for t in row.split())
+
+
+def cells_label(path: Path) -> tuple[str, str]:
+    """(givens, entries) of a NAME.cells label, 81 characters each."""
+    tokens = path.read_text().split()
+    givens = "".join(t if t.isdigit() else "." for t in tokens)
+    entries = "".join(t[1] if t.startswith("h") else "." for t in tokens)
+    return givens, entries
+
+
+def valid_solution(givens: str, solution: str) -> bool:
+    """True when `solution` is a full valid grid that keeps every given."""
+    if len(solution) != 81 or any(g != "." and g != s for g, s in zip(givens, solution)):
+        return False
+    units = ([[r * 9 + c for c in range(9)] for r in range(9)] + [[r * 9 + c for r in range(9)] for c in range(9)]
+             + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)] for br in (0, 3, 6) for bc in (0, 3, 6)])
+    return all(sorted(solution[i] for i in unit) == list("123456789") for unit in units)
+
+
+def decode_jpeg(text: str):
+    import cv2
+    import numpy as np
+
+    data = base64.b64decode(text)
+    assert data[:2] == b"\xff\xd8", "not a JPEG"
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = create_app(Settings(workers=2, timeout=60))
+    with TestClient(app) as c:
+        yield c
+    assert not Path(app.state.work["root"]).exists(), "private folder left after shutdown"
+
+
+def upload(client, path: Path, **fields):
+    with open(path, "rb") as fh:
+        return client.post("/api/solve", files={"image": (path.name, fh, "image/jpeg")},
+                           data={k: str(v).lower() for k, v in fields.items()})
+
+
+def test_health_and_docs(client):
+    health = client.get("/api/health")
+    assert health.status_code == 200 and health.json()["status"] == "ok"
+    assert health.json()["limits"]["upload_bytes"] == MAX_UPLOAD_BYTES
+    assert client.get("/docs").status_code == 200
+    spec = client.get("/openapi.json").json()
+    body = spec["paths"]["/api/solve"]["post"]["requestBody"]["content"]
+    assert {"multipart/form-data", "application/json"} <= set(body)
+
+
+def test_page_is_served_without_outside_assets(client):
+    page = client.get("/")
+    assert page.status_code == 200 and 'capture="environment"' in page.text and 'accept="image/*"' in page.text
+    for asset in ("/static/app.js", "/static/style.css", "/static/icon.svg"):
+        assert client.get(asset).status_code == 200, asset
+    for file in STATIC.iterdir():  # no CDN: every script, style and font comes from the package
+        text = file.read_text()
+        outside = [m for m in re.findall(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", text, re.I)
+                   if m != "http://www.w3.org"]  # the SVG namespace is a name, never fetched
+        assert not outside, (file.name, outside)
+
+
+def test_photo_solved_with_annotated_image(client):
+    response = upload(client, IMAGE1, photo=True)
+    assert response.status_code == 200
+    data = response.json()
+    assert data["error"] is None and data["input"] == "image1.jpg"
+    grid = data["grids"][0]
+    assert grid["status"] == "solved" and grid["givens"] == dat_givens(SAMPLES / "image1.dat")
+    assert valid_solution(grid["givens"], grid["solution"])
+    assert grid["level"] in ("easy", "medium", "hard", "unfair", "extreme") and grid["score"] > 0
+    assert "output" not in grid  # no server path leaks to the client
+    assert data["image_size"] == [640, 480]
+    annotated, plain = decode_jpeg(data["image"]), decode_jpeg(data["photo"])
+    assert annotated.shape == plain.shape == (480, 640, 3)
+    assert len(grid["cell_quads"]) == 81 and grid["cell_quads"][0][0] == pytest.approx(grid["corners"][0], abs=0.2)
+
+
+def test_quads_follow_rotation(client, tmp_path):
+    """Turned a quarter, the photo reads upright, and the answers are drawn exactly in the cells the givens leave empty."""
+    import cv2
+    import numpy as np
+
+    turned = tmp_path / "turned.png"
+    cv2.imwrite(str(turned), cv2.rotate(cv2.imread(str(IMAGE1)), cv2.ROTATE_90_CLOCKWISE))
+    data = upload(client, turned, photo=True).json()
+    grid = data["grids"][0]
+    assert grid["rotation"] in (90, 270) and grid["givens"] == dat_givens(SAMPLES / "image1.dat")
+    diff = np.abs(decode_jpeg(data["image"]).astype(int) - decode_jpeg(data["photo"]).astype(int)).sum(axis=2)
+    for cell, quad in enumerate(grid["cell_quads"]):
+        x, y = np.mean(quad, axis=0).astype(int)
+        drawn = diff[y - 8:y + 8, x - 8:x + 8].mean() > 20
+        assert drawn == (grid["givens"][cell] == "."), cell
+
+
+def test_cell_quads_unit():
+    corners = [[100, 100], [1000, 100], [1000, 1000], [100, 1000]]
+    upright = cell_quads(corners, 0)
+    assert upright[0][0] == [100, 100] and upright[80][2] == [1000, 1000] and upright[8][1] == [1000, 100]
+    # Read after turning the photo a quarter (np.rot90 once): the upright top-left cell is seen top-right.
+    assert cell_quads(corners, 90)[0][0] == [1000, 100]
+    assert cell_quads(corners, 180)[0][0] == [1000, 1000]
+    assert cell_quads(corners, 270)[0][0] == [100, 1000]
+
+
+def test_in_progress_photo_with_steps(client):
+    data = upload(client, IN_PROGRESS, explain=True).json()
+    assert data["error"] is None
+    grid = data["grids"][0]
+    givens, entries = cells_label(SAMPLES / "02_25_honor_view_10_0.cells")
+    assert grid["givens"] == givens and grid["entries"] == entries
+    assert grid["mistakes"] == []
+    assert grid["progress"] == {"entered": 81 - entries.count("."), "to_fill": givens.count(".")}
+    placed = [p for step in grid["steps"] for p in step["placements"]]
+    assert len(placed) == grid["progress"]["to_fill"] - grid["progress"]["entered"]  # steps start from the position
+    assert all(grid["solution"][c] == str(d) and entries[c] == "." for c, d in placed)
+    assert all(step["cells"] and step["text"] for step in grid["steps"])
+    assert decode_jpeg(data["image"]).shape[:2] == (1600, 1200)  # 1728x2304 sent back at 1600 on the long side
+    assert data["image_size"] == [1728, 2304] and data["photo"] is None
+
+
+def test_puzzle_string_hint_explain_and_mistake(client):
+    givens = dat_givens(SAMPLES / "image1.dat")
+    data = client.post("/api/solve", json={"puzzle": givens, "hint": True}).json()
+    grid = data["grids"][0]
+    assert data["error"] is None and data["image"] is None and "corners" not in grid
+    assert grid["hint"]["cells"] and (grid["hint"]["placements"] or grid["hint"]["eliminations"])
+    solution = grid["solution"]
+    # A position with one wrong entry: the hint is that mistake, and the mistakes list it.
+    cell = givens.index(".")
+    wrong = str(int(solution[cell]) % 9 + 1)
+    entries = "." * cell + wrong + "." * (80 - cell)
+    data = client.post("/api/solve", json={"puzzle": f"{givens} {entries}", "hint": True, "explain": True}).json()
+    grid = data["grids"][0]
+    assert grid["mistakes"] == [{"cell": cell, "entered": int(wrong), "solution": int(solution[cell])}]
+    assert grid["hint"]["technique"] == "mistake" and grid["hint"]["cells"] == [cell]
+    # As a form field too.
+    form = client.post("/api/solve", data={"puzzle": givens, "explain": "true"}).json()
+    assert form["grids"][0]["solution"] == solution and len(form["grids"][0]["steps"]) > 0
+
+
+@pytest.mark.parametrize("name, status, words", [
+    ("empty.jpg", 422, "empty"),
+    ("huge_header.png", 413, "100 megapixels"),
+    ("random_bytes.png", 422, "not a readable image"),
+    ("text_named.jpg", 422, "not a readable image"),
+    ("truncated.jpg", 422, "not a readable image"),
+    ("not_a_pdf.pdf", 422, "not a readable image"),
+    ("no_grid.jpg", 200, None),
+])
+def test_bad_inputs(client, name, status, words):
+    response = upload(client, BAD / name)
+    assert response.status_code == status, response.text
+    data = response.json()
+    if words:
+        assert list(data) == ["detail"] and words in data["detail"] and "Traceback" not in data["detail"]
+    else:
+        assert data["error"] == "no Sudoku grid found in the image" and data["grids"] == [] and data["image"] is None
+
+
+def test_bad_puzzle_lines(client):
+    for line in (BAD / "bad_puzzles.txt").read_text().splitlines():
+        data = client.post("/api/solve", json={"puzzle": line}).json()
+        assert data["error"] and not any(g["solution"] for g in data["grids"]), line
+
+
+def test_bad_requests(client):
+    assert client.post("/api/solve", content=b"x", headers={"content-type": "text/plain"}).status_code == 415
+    assert client.post("/api/solve", content=b"{nope", headers={"content-type": "application/json"}).status_code == 400
+    assert client.post("/api/solve", json={"hint": True}).status_code == 400
+    no_file = client.post("/api/solve", data={"hint": "true"})
+    assert no_file.status_code == 400 and "image" in no_file.json()["detail"]
+    assert client.get("/api/generate?level=impossible").status_code == 422
+    assert client.get("/api/generate?count=99").status_code == 422
+
+
+def test_oversized_upload_refused_and_nothing_left(client):
+    big = io.BytesIO(b"\xff\xd8" + b"\0" * (MAX_UPLOAD_BYTES + 1000))
+    response = client.post("/api/solve", files={"image": ("big.jpg", big, "image/jpeg")})
+    assert response.status_code == 413 and "20 MB" in response.json()["detail"]
+    root = Path(client.app.state.work["root"])
+    assert root.is_dir() and oct(root.stat().st_mode & 0o777) == "0o700"
+    assert list(root.iterdir()) == []  # every request's folder removed after its answer
+
+
+def test_generate_pdf(client):
+    response = client.get("/api/generate?level=easy&count=2&seed=3")
+    assert response.status_code == 200 and response.headers["content-type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+
+
+def test_concurrent_requests(client):
+    """Photos and puzzles at once: every answer right, none mixed up with another."""
+    givens = dat_givens(SAMPLES / "image1.dat")
+    jobs = [("photo", IMAGE1)] * 4 + [("photo", IN_PROGRESS)] * 2 + [("puzzle", givens)] * 4
+
+    def send(job):
+        kind, what = job
+        if kind == "photo":
+            return upload(client, what).json()
+        return client.post("/api/solve", json={"puzzle": what}).json()
+
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        results = list(pool.map(send, jobs))
+    in_progress_givens = cells_label(SAMPLES / "02_25_honor_view_10_0.cells")[0]
+    for (kind, what), data in zip(jobs, results):
+        assert data["error"] is None, data
+        grid = data["grids"][0]
+        expected = givens if kind == "puzzle" or what == IMAGE1 else in_progress_givens
+        assert grid["givens"] == expected and valid_solution(expected, grid["solution"])
+    assert client.get("/api/health").json()["pending"] == 0
+
+
+def test_time_limit_stops_the_request_not_the_server(tmp_path):
+    import cv2
+
+    slow = tmp_path / "big.png"  # a PNG of 24 megapixels: decoding alone takes longer than the limit
+    image = cv2.resize(cv2.imread(str(IMAGE1)), (5600, 4200), interpolation=cv2.INTER_LINEAR)
+    cv2.imwrite(str(slow), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    with TestClient(create_app(Settings(workers=1, timeout=0.05))) as c:
+        response = upload(c, slow)
+        assert response.status_code == 504 and "limit" in response.json()["detail"]
+        assert c.get("/api/health").status_code == 200
+
+
+def test_announce_lan_address_and_warning(monkeypatch):
+    pytest.importorskip("segno")
+    import snapsolve.web as web
+
+    monkeypatch.setattr(web, "lan_address", lambda: "192.168.1.20")
+    out = io.StringIO()
+    assert announce("0.0.0.0", 8000, out) == "http://192.168.1.20:8000/"
+    text = out.getvalue()
+    assert "http://192.168.1.20:8000/" in text and "warning" in text and "█" in text  # the QR code
+    out = io.StringIO()
+    assert announce("127.0.0.1", 8000, out) == "http://127.0.0.1:8000/" and "warning" not in out.getvalue()
+
+
+def test_cli_has_serve():
+    from snapsolve.cli import build_parser
+
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "9000"])
+    assert (args.host, args.port) == ("0.0.0.0", 9000)
+
+
+# ---- the page in a phone-size browser ------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``snapsolve serve`` in its own process on a free port; stopped by its process id."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "snapsolve", "serve", "--port", str(port), "--workers", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(url + "api/health", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail("snapsolve serve stopped: " + proc.stderr.read().decode()[-2000:])
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_phone_page_in_chromium(server, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
+    shots = Path(os.environ.get("SNAPSOLVE_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
+    expected = json.loads(urllib.request.urlopen(urllib.request.Request(
+        server + "api/solve", data=json.dumps({"puzzle": dat_givens(SAMPLES / "image1.dat"), "explain": True}).encode(),
+        headers={"content-type": "application/json"})).read())["grids"][0]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                    has_touch=True)
+            page.goto(server)
+            assert page.locator("#camera").get_attribute("capture") == "environment"
+            page.set_input_files("#file", str(IMAGE1))
+            page.wait_for_selector("#level", timeout=30000)
+            assert page.text_content("#level") == expected["level"]
+            assert f"score {expected['score']}" in page.text_content("#summary")
+            cells = page.eval_on_selector_all("#grid input", "els => els.map(e => e.value || e.placeholder)")
+            assert "".join(cells) == expected["solution"]  # givens as read, the answers in every other cell
+            assert page.eval_on_selector("#photo", "img => img.naturalWidth") == 640
+            page.screenshot(path=str(shots / "web-phone-solved.png"), full_page=True)
+
+            for n in range(3):  # three hints, each said in words and drawn on the photo and the grid
+                page.click("#next")
+                step = expected["steps"][n]
+                assert page.text_content("#step-text") == f"Step {n + 1} of {len(expected['steps'])}: {step['text']}"
+                assert page.locator("#overlay polygon").count() == len(step["cells"])
+                for cell, digit in step["placements"]:
+                    box = page.locator(f'#grid input[data-cell="{cell}"]')
+                    assert box.get_attribute("placeholder") == str(digit) and "now" in box.get_attribute("class")
+            page.screenshot(path=str(shots / "web-phone.png"), full_page=True)
+            page.click("#prev")
+            assert page.text_content("#step-text").startswith(f"Step 2 of {len(expected['steps'])}")
+
+            # Correct a cell: give the first empty cell its digit, solve again; the puzzle sent has it.
+            cell = expected["givens"].index(".")
+            box = page.locator(f'#grid input[data-cell="{cell}"]')
+            box.fill(expected["solution"][cell])
+            with page.expect_response("**/api/solve") as answer:
+                page.click("#resolve")
+            resent = answer.value.json()["grids"][0]
+            assert resent["givens"][cell] == expected["solution"][cell] and resent["solution"] == expected["solution"]
+            page.wait_for_function("document.querySelector('#step-text').textContent.includes('logical steps')")
+            assert "edited" in box.get_attribute("class") and box.input_value() == expected["solution"][cell]
+            # the new answer drawn on the photo, one digit in each cell still empty
+            assert page.locator("#overlay text").count() == resent["givens"].count(".")
+            page.click("#check")
+            assert "Nothing is written" in page.text_content("#check-text")
+            page.screenshot(path=str(shots / "web-phone-corrected.png"), full_page=True)
+
+            # A puzzle in progress: "check my entries" counts what was written and finds no mistake.
+            page.set_input_files("#file", str(IN_PROGRESS))
+            page.wait_for_function("document.querySelector('#summary').textContent.includes('filled in')",
+                                   timeout=30000)
+            givens, entries = cells_label(SAMPLES / "02_25_honor_view_10_0.cells")
+            written = 81 - entries.count(".")
+            page.click("#check")
+            assert page.text_content("#check-text") == f"{written} of {givens.count('.')} cells filled in, no mistakes."
+            assert page.locator("#grid input.entry").count() == written
+        finally:
+            browser.close()
