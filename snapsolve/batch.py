@@ -92,6 +92,10 @@ class ResultStore:
         # seconds) instead of failing with "database is locked".
         self.db = sqlite3.connect(str(path), timeout=STORE_TIMEOUT)
         self.db.execute("PRAGMA journal_mode=WAL")
+        # A commit reaches the WAL file at once (a killed process loses nothing committed) but is not
+        # fsynced: 0.06 ms instead of 4 ms a result here, so a client fed by a cluster keeps up. A power
+        # loss may roll back the last commits, never corrupt the file; those inputs are done again.
+        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("CREATE TABLE IF NOT EXISTS results (input TEXT PRIMARY KEY, size INTEGER, "
                         "mtime_ns INTEGER, error TEXT, result TEXT NOT NULL)")
         self.db.commit()

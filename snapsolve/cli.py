@@ -29,6 +29,7 @@ examples:
   snapsolve photo.jpg                   print the puzzle and solution, write photo.solved.jpg
   snapsolve scans/ -o out/ --json       every image and PDF under scans/, JSON Lines, images into out/
   snapsolve scans/ --db results.sqlite  resumable batch: a rerun skips what is done
+  snapsolve scans/ --cluster HOST:8786  the batch on a Dask cluster (local:4: four local workers)
   snapsolve puzzles.txt --no-image      one 81-character puzzle per line ('.' or '0' for empty)
   echo 4...3.......6..8.. ... | snapsolve - --explain
   snapsolve evaluate DIR                reading accuracy against imageN.dat ground truth
@@ -103,13 +104,23 @@ def run_solve(args: argparse.Namespace) -> int:
     options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint)
     if options.output_dir:
         options.output_dir.mkdir(parents=True, exist_ok=True)
-    items = list(expand_inputs(args.inputs))
+    # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
+    items = expand_inputs(args.inputs) if args.cluster else list(expand_inputs(args.inputs))
     store = ResultStore(args.db) if args.db else None
     start = time.perf_counter()
-    counts = {"grids": 0, "solved": 0, "failed": 0, "skipped": 0}
-    bar = tqdm(total=len(items), unit="input", file=sys.stderr, disable=not sys.stderr.isatty() or len(items) < 2)
+    counts = {"inputs": 0, "grids": 0, "solved": 0, "failed": 0, "skipped": 0}
+    total = None if args.cluster else len(items)
+    bar = tqdm(total=total, unit="input", file=sys.stderr, disable=not sys.stderr.isatty() or total in (0, 1))
+    if args.cluster:
+        from .cluster import run_cluster_batch, stderr_log
+
+        batch = run_cluster_batch(items, options, args.cluster, store, on_done=lambda item, result: bar.update(),
+                                  send_bytes=args.send_bytes, log=stderr_log)
+    else:
+        batch = run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update())
     try:
-        for _, result in run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update()):
+        for _, result in batch:
+            counts["inputs"] += 1
             counts["skipped"] += result.cached
             counts["grids"] += len(result.grids)
             counts["solved"] += result.solved_grids
@@ -127,9 +138,9 @@ def run_solve(args: argparse.Namespace) -> int:
         bar.close()
         if store:
             store.close()
-    if len(items) > 1:
+    if counts["inputs"] > 1:
         skipped = f", {counts['skipped']} already done" if counts["skipped"] else ""
-        print(f"snapsolve: {len(items)} inputs, {counts['grids']} grids, {counts['solved']} solved, "
+        print(f"snapsolve: {counts['inputs']} inputs, {counts['grids']} grids, {counts['solved']} solved, "
               f"{counts['failed']} failed{skipped}, {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 1 if counts["failed"] else 0
 
@@ -160,6 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--db", type=Path, metavar="FILE",
                        help="SQLite file of results: each is committed when done, and a rerun skips inputs "
                             "already done (same path, size and modification time)")
+    solve.add_argument("--cluster", type=_cluster_address, metavar="ADDRESS",
+                       help="run the batch on the Dask scheduler at ADDRESS (HOST:PORT), or on a local cluster of "
+                            "N worker processes with local:N, instead of --workers; needs the 'cluster' extra")
+    solve.add_argument("--send-bytes", action="store_true",
+                       help="with --cluster: send each file's bytes to the workers (when they cannot see this "
+                            "machine's files); annotated images come back and are written here")
     solve.set_defaults(func=run_solve)
 
     evaluate = sub.add_parser("evaluate", help="reading accuracy on photos with imageN.dat or NAME.cells labels",
@@ -220,6 +237,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="time limit of one request (default: %(default)s)")
     serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser
+
+
+def _cluster_address(text: str) -> str:
+    """argparse type of --cluster: ``local:N`` or a scheduler address (see `snapsolve.cluster.parse_cluster`)."""
+    from .cluster import parse_cluster
+
+    try:
+        return parse_cluster(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _lazy(name: str, args: argparse.Namespace) -> int:
