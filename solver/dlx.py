@@ -199,7 +199,7 @@ def _search(c: list[int], placed: list[int], limit: int, out: list[list[int]], r
     """Algorithm X below a reduced node; appends complete mask lists to `out`, True once `limit` is reached."""
     popcount = _POPCOUNT
     best, column = 10, -1
-    for i in range(81):
+    for i in range(80, -1, -1):
         p = popcount[c[i]]
         if 1 < p < best:
             best, column = p, i
@@ -216,13 +216,15 @@ def _search(c: list[int], placed: list[int], limit: int, out: list[list[int]], r
         m ^= bit
     if rng is not None:
         rng.shuffle(bits)
+    last = bits.pop()
     for bit in bits:
         c2 = c[:]
         placed2 = placed[:]
         c2[column] = bit
         if _reduce(c2, placed2, [column]) and _search(c2, placed2, limit, out, rng):
             return True
-    return False
+    c[column] = last  # the last row needs no copy: this node reads its masks no more
+    return _reduce(c, placed, [column]) and _search(c, placed, limit, out, rng)
 
 
 def search_solutions(grid: list[int], candidates: list[int] | None = None, limit: int = 2,
