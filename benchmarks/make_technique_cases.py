@@ -3,6 +3,14 @@
 Usage:
   pip install -e '.[bench]'
   python benchmarks/make_technique_cases.py [--per 3] [--out tests/data/techniques.txt]
+      [--keep] [--puzzles levels|hardest|top1465] [--skip N] [--minutes M]
+
+--keep reads the cases already in --out and asks hodoku-py only about the
+techniques that have fewer than --per firing cases (to fill gaps); --puzzles
+chooses where HoDoKu's paths start (default: the level sample interleaved
+with top1465; ``hardest`` is ../shared/puzzles/forum_hardest_1106_part.txt,
+whose paths reach fish, colouring, uniqueness and forcing techniques);
+--minutes stops after that long (the file is written after every puzzle).
 
 Positions come from HoDoKu's own solution paths (hodoku-py's solve loop,
 replayed step by step) on the level sample and on puzzle collections. At each
@@ -28,6 +36,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from pathlib import Path
 
 from hodoku.core.grid import Grid
@@ -104,17 +113,41 @@ def main() -> None:
     parser.add_argument("--per", type=int, default=3, help="firing cases per technique")
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "techniques.txt")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--keep", action="store_true", help="keep the cases in --out, look only for the missing")
+    parser.add_argument("--puzzles", choices=["levels", "hardest", "top1465"], default="levels")
+    parser.add_argument("--skip", type=int, default=0, help="start at this puzzle of the list")
+    parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no limit)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    puzzles = [l.split()[0] for l in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
-               if l.strip() and not l.startswith("#")]
-    top = [l.strip()[:81] for l in (SHARED / "top1465.txt").read_text().splitlines() if l.strip()]
-    puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
+    top = [l.strip()[:81] for l in (SHARED / "top1465.txt").read_text().splitlines()
+           if l.strip() and not l.startswith("#")]
+    if args.puzzles == "levels":
+        puzzles = [l.split()[0] for l in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
+                   if l.strip() and not l.startswith("#")]
+        puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
+    elif args.puzzles == "hardest":
+        puzzles = [l.strip()[:81] for l in (SHARED / "forum_hardest_1106_part.txt").read_text().splitlines()
+                   if l.strip() and not l.startswith("#")]
+    else:
+        puzzles = top
+    puzzles = puzzles[args.skip:]
     wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
     cases: dict[str, list[tuple[str, set]]] = {name: [] for name in wanted}
     negatives: dict[str, list[str]] = {name: [] for name in wanted}
     seen_positions = set()
+    if args.keep and args.out.exists():
+        for line in args.out.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, key, expected = (part.strip() for part in line.split("|"))
+                seen_positions.add(key)
+                if expected == "none":
+                    negatives[name].append(key)
+                else:
+                    cases[name].append((key, {frozenset(e.split()) for e in expected.split(";")}))
+    started = time.monotonic()
     for k, puzzle in enumerate(puzzles):
+        if args.minutes and time.monotonic() - started > args.minutes * 60:
+            break
         grid = Grid()
         grid.set_sudoku(puzzle)
         finder = SudokuStepFinder(grid)
