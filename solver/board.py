@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import or_
+
 from .grid import HOUSES, PEERS, digit_bit, initial_candidates
 from .steps import Step
 
@@ -76,7 +78,7 @@ class Board:
 
     def is_broken(self) -> bool:
         """True when an empty cell has no candidate left (the grid has no solution)."""
-        return any(v == 0 and c == 0 for v, c in zip(self.values, self.candidates))
+        return 0 in map(or_, self.values, self.candidates)  # value | mask == 0: empty and no candidate
 
 
 def cells_with(candidates: list[int], cells, digit: int) -> list[int]:
