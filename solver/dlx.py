@@ -38,6 +38,12 @@ extension exact-cover):
   loads the 81 masks into locals and computes, per house, the digits present
   once (from the unions of the 54 three-cell segments, shared by rows, columns
   and boxes) and the locked-candidate deletions.
+
+Measured (benchmarks/exact_search.py --runs 5, CPU time, medians, one run on a
+shared 2-core machine): top1465 first solution 1,480/s against exact-cover's
+1,164/s (1.27x), 17-clue 3,875/s against 1,483/s (2.61x); counting to two
+takes 1.63x the first solution's time on top1465 (search nodes 18.0 against
+11.4 per puzzle), 1.09x on 17-clue.
 """
 
 from __future__ import annotations
