@@ -3,6 +3,19 @@
 Usage:
   pip install -e '.[bench]'
   python benchmarks/make_technique_cases.py [--per 3] [--out tests/data/techniques.txt]
+      [--keep] [--puzzles levels|hardest|top1465] [--skip N] [--minutes M]
+
+--keep reads the cases already in --out and asks hodoku-py only about the
+techniques that have fewer than --per firing cases (to fill gaps); --puzzles
+chooses where HoDoKu's paths start (default: the level sample interleaved
+with top1465; ``hardest`` is ../shared/puzzles/forum_hardest_1106_part.txt,
+whose paths reach fish, colouring, uniqueness and forcing techniques);
+--minutes stops after that long (the file is written after every puzzle).
+--examples FILE adds positions from HoDoKu's own technique examples
+(benchmarks/data/hodoku_examples.txt: the page's load line gives the grid and
+the candidates HoDoKu had deleted); there too the expected result is what
+hodoku-py's finder reports at the position, checked against the page's stated
+eliminations (a mismatch is reported and the example skipped).
 
 Positions come from HoDoKu's own solution paths (hodoku-py's solve loop,
 replayed step by step) on the level sample and on puzzle collections. At each
@@ -28,6 +41,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from pathlib import Path
 
 from hodoku.core.grid import Grid
@@ -104,17 +118,59 @@ def main() -> None:
     parser.add_argument("--per", type=int, default=3, help="firing cases per technique")
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "techniques.txt")
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--keep", action="store_true", help="keep the cases in --out, look only for the missing")
+    parser.add_argument("--puzzles", choices=["levels", "hardest", "top1465"], default="levels")
+    parser.add_argument("--skip", type=int, default=0, help="start at this puzzle of the list")
+    parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no limit)")
+    parser.add_argument("--examples", type=Path, help="HoDoKu example lines to add (see hodoku_examples.txt)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    puzzles = [l.split()[0] for l in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
-               if l.strip() and not l.startswith("#")]
-    top = [l.strip()[:81] for l in (SHARED / "top1465.txt").read_text().splitlines() if l.strip()]
-    puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
+    top = [l.strip()[:81] for l in (SHARED / "top1465.txt").read_text().splitlines()
+           if l.strip() and not l.startswith("#")]
+    if args.puzzles == "levels":
+        puzzles = [l.split()[0] for l in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
+                   if l.strip() and not l.startswith("#")]
+        puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
+    elif args.puzzles == "hardest":
+        puzzles = [l.strip()[:81] for l in (SHARED / "forum_hardest_1106_part.txt").read_text().splitlines()
+                   if l.strip() and not l.startswith("#")]
+    else:
+        puzzles = top
+    puzzles = puzzles[args.skip:]
     wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
     cases: dict[str, list[tuple[str, set]]] = {name: [] for name in wanted}
     negatives: dict[str, list[str]] = {name: [] for name in wanted}
     seen_positions = set()
+    if args.keep and args.out.exists():
+        for line in args.out.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                name, key, expected = (part.strip() for part in line.split("|"))
+                seen_positions.add(key)
+                if expected == "none":
+                    negatives[name].append(key)
+                else:
+                    cases[name].append((key, {frozenset(e.split()) for e in expected.split(";")}))
+    if args.examples:
+        for name, values, cands, stated in read_examples(args.examples):
+            key = position_text(values, cands)
+            if key in seen_positions:
+                continue
+            found = findings(values, cands, wanted[name])
+            if not found or (stated and stated not in found):  # a page showing a placement states no elimination
+                print(f"example for {name} skipped: hodoku-py finds {sorted(map(sorted, found))}, "
+                      f"the page states {sorted(stated)}", file=sys.stderr)
+                continue
+            seen_positions.add(key)
+            cases[name].append((key, found))
+            if name not in PATH_ONLY and len(negatives[name]) < 2:
+                negative = near_miss(values, cands, wanted[name], found, rng)
+                if negative:
+                    negatives[name].append(negative)
+        write(args.out, wanted, cases, negatives)
+    started = time.monotonic()
     for k, puzzle in enumerate(puzzles):
+        if args.minutes and time.monotonic() - started > args.minutes * 60:
+            break
         grid = Grid()
         grid.set_sudoku(puzzle)
         finder = SudokuStepFinder(grid)
@@ -165,6 +221,34 @@ def write(out: Path, wanted, cases, negatives) -> None:
     out.write_text("\n".join(lines) + "\n")
     print(f"wrote {out}: {sum(map(len, cases.values()))} firing, {sum(map(len, negatives.values()))} "
           f"must-not-fire; without cases: {[n for n in wanted if not cases[n]]}", file=sys.stderr)
+
+
+def read_examples(path: Path):
+    """(technique, values, candidates, stated eliminations) from HoDoKu example load lines.
+
+    HoDoKu's line ``:type:digits:grid:deleted:eliminations:...``: the grid has
+    81 cells, ``.`` empty, ``d`` a given, ``+d`` a placed digit; ``deleted``
+    and ``eliminations`` are ``drc`` triples (digit, row, column).
+    """
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, load, _page = (part.strip() for part in line.split("|"))
+        fields = load.split(":")
+        grid, deleted, eliminated = fields[3], fields[4], fields[5]
+        values = [int(ch) for ch in grid.replace("+", "").replace(".", "0")]
+        assert len(values) == 81, line
+        cands = [0 if v else 0x1FF for v in values]
+        for c, v in enumerate(values):
+            if v:
+                for p in range(81):
+                    if p != c and _sees(p, c) and not values[p]:
+                        cands[p] &= ~(1 << (v - 1))
+        for token in deleted.split():
+            d, r, col = map(int, token)
+            cands[(r - 1) * 9 + col - 1] &= ~(1 << (d - 1))
+        stated = frozenset(f"-r{t[1]}c{t[2]}:{t[0]}" for t in eliminated.split())
+        yield name, values, cands, stated
 
 
 def near_miss(values, cands, types, found, rng) -> str | None:

@@ -2,7 +2,7 @@
 
 Usage:
   pip install -e '.[bench]'
-  python benchmarks/solver_vs_hodoku.py [--top1465 40] [--clue17 300] [--levels benchmarks/data/hodoku_levels.txt]
+  python benchmarks/solver_vs_hodoku.py [--top1465 40] [--clue17 300] [--share 0] [--per-level 0] [--levels benchmarks/data/hodoku_levels.txt]
 
 Reports, for our solver:
 - share of top1465 and of a 17-clue sample solved without search, ms per puzzle;
@@ -49,7 +49,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top1465", type=int, default=40, help="top1465 puzzles to compare (random sample)")
     parser.add_argument("--clue17", type=int, default=300, help="17-clue puzzles for the no-search share")
+    parser.add_argument("--share", type=int, default=0,
+                        help="top1465 puzzles for the no-search share (random sample; 0: all 1465)")
     parser.add_argument("--levels", type=Path, default=Path(__file__).parent / "data" / "hodoku_levels.txt")
+    parser.add_argument("--per-level", type=int, default=0,
+                        help="take only the first N puzzles of each level from --levels (0: all)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
@@ -59,7 +63,8 @@ def main() -> None:
     top = read_lines(SHARED / "top1465.txt")
     clue17 = rng.sample(read_lines(SHARED / "17clue.txt"), args.clue17)
 
-    for name, lines in (("top1465 (all)", top), (f"17clue ({len(clue17)})", clue17)):
+    share = rng.sample(top, args.share) if args.share else top
+    for name, lines in ((f"top1465 ({len(share)})", share), (f"17clue ({len(clue17)})", clue17)):
         times, logical = [], 0
         for line in lines:
             t, result = time_ours(line, 1)
@@ -70,8 +75,13 @@ def main() -> None:
 
     compare: list[tuple[str, str]] = [(p, "") for p in rng.sample(top, args.top1465)]
     if args.levels.exists():
-        compare += [(line.split()[0], line.split()[1]) for line in args.levels.read_text().splitlines()
-                    if line.strip() and not line.startswith("#")]
+        taken: Counter = Counter()
+        for line in args.levels.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                puzzle, level = line.split()[:2]
+                if not args.per_level or taken[level] < args.per_level:
+                    taken[level] += 1
+                    compare.append((puzzle, level))
     hodoku = Solver()
     rows = []
     for puzzle, _ in compare:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from operator import itemgetter, mul, or_
+
 from .grid import HOUSES, PEERS, digit_bit, initial_candidates
 from .steps import Step
+
+#: Per house, a C-level getter of its nine cells' entries; position i of a house weighs 1 << i.
+_HOUSE_GETTERS = [itemgetter(*house) for house in HOUSES]
+_POSITION_BITS = tuple(1 << i for i in range(9))
 
 
 class Board:
@@ -35,9 +41,9 @@ class Board:
         """
         key = ("positions", digit)
         if key not in self._cache:
-            bit = 1 << (digit - 1)
-            cands = self.candidates
-            self._cache[key] = [sum(1 << i for i, c in enumerate(house) if cands[c] & bit) for house in HOUSES]
+            shift = digit - 1
+            has = [m >> shift & 1 for m in self.candidates]  # 0/1 per cell
+            self._cache[key] = [sum(map(mul, get(has), _POSITION_BITS)) for get in _HOUSE_GETTERS]
         return self._cache[key]
 
     def digit_cells(self, digit: int) -> int:
@@ -76,7 +82,7 @@ class Board:
 
     def is_broken(self) -> bool:
         """True when an empty cell has no candidate left (the grid has no solution)."""
-        return any(v == 0 and c == 0 for v, c in zip(self.values, self.candidates))
+        return 0 in map(or_, self.values, self.candidates)  # value | mask == 0: empty and no candidate
 
 
 def cells_with(candidates: list[int], cells, digit: int) -> list[int]:

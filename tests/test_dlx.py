@@ -82,3 +82,50 @@ def test_solved_grid_is_its_own_solution():
     solution = solve_unique(parse_puzzle(line)).solution
     again = solve_unique(solution)
     assert again.status == SOLVED and again.solution == solution
+
+
+def test_candidates_restrict_the_search():
+    line = read_collection("top1465.txt")[5]
+    grid = parse_puzzle(line)
+    solution = solve_unique(grid).solution
+    cell = grid.index(0)
+    full = [0 if v else 0x1FF for v in grid]
+    assert search_solutions(grid, full, limit=2) == [solution]
+    without_truth = list(full)
+    without_truth[cell] &= ~(1 << (solution[cell] - 1))  # the true digit struck out: nothing is left
+    assert search_solutions(grid, without_truth, limit=2) == []
+    empty_mask = list(full)
+    empty_mask[cell] = 0  # an empty cell without candidates
+    assert search_solutions(grid, empty_mask, limit=2) == []
+
+
+def test_random_grids_differ_by_seed_and_are_valid():
+    import random
+
+    grids = [search_solutions([0] * 81, limit=1, rng=random.Random(seed))[0] for seed in range(5)]
+    assert len({tuple(g) for g in grids}) == 5
+    assert all(is_valid_solution([0] * 81, g) for g in grids)
+
+
+def test_two_solutions_are_both_found_and_different():
+    # A solved grid with one deadly rectangle emptied: exactly two completions.
+    line = read_collection("top1465.txt")[0]
+    solution = solve_unique(parse_puzzle(line)).solution
+    for r1 in range(9):
+        for r2 in range(r1 + 1, 9):
+            if r1 // 3 == r2 // 3:
+                continue
+            for c1 in range(9):
+                for c2 in range(c1 + 1, 9):
+                    if c1 // 3 != c2 // 3:
+                        continue
+                    a, b = solution[r1 * 9 + c1], solution[r1 * 9 + c2]
+                    if solution[r2 * 9 + c1] == b and solution[r2 * 9 + c2] == a:
+                        grid = list(solution)
+                        for cell in (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2):
+                            grid[cell] = 0
+                        found = search_solutions(grid, limit=5)
+                        assert len(found) == 2 and found[0] != found[1]
+                        assert all(is_valid_solution(grid, s) for s in found)
+                        return
+    pytest.skip("no deadly rectangle in this solution")
