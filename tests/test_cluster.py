@@ -77,13 +77,16 @@ def _photos(folder: Path, count: int) -> Path:
 
 
 def test_same_results_as_the_local_pool(two_workers, tmp_path, capsys):
+    """The issue's batch: 200 inputs, 20 of them bad (12 bad images, 7 bad puzzle lines, a missing file)."""
     address, _ = two_workers
-    folder = _photos(tmp_path / "batch", 32)
+    folder = _photos(tmp_path / "batch", 60)
     bad = sorted(p for p in BAD.iterdir() if p.suffix in (".jpg", ".png"))
-    for i in range(8):
+    for i in range(12):
         shutil.copy(bad[i % len(bad)], folder / f"bad{i:02d}{bad[i % len(bad)].suffix}")
     puzzles = tmp_path / "puzzles.txt"
-    lines = read_collection("17clue.txt")[:36] + ["not a puzzle", "1" * 81]
+    several = read_collection("serg_benchmark.txt")[:5]  # every one has several solutions
+    lines = read_collection("17clue.txt")[:40] * 2 + read_collection("top1465.txt")[:40] + several
+    lines += ["not a puzzle", "1" * 81]
     puzzles.write_text("\n".join(lines) + "\n")
     inputs = [str(folder), str(puzzles), str(tmp_path / "missing.jpg")]
 
@@ -93,10 +96,10 @@ def test_same_results_as_the_local_pool(two_workers, tmp_path, capsys):
     local = capsys.readouterr()
 
     results = _json_lines(on_cluster.out)
-    assert len(results) == 40 + 38 + 1
+    assert len(results) == 72 + 127 + 1 == 200
     assert _without_seconds(results) == _without_seconds(_json_lines(local.out))
-    assert sum(1 for r in results if r["error"]) == 8 + 2 + 1
-    summary = "79 inputs, 68 grids, 68 solved, 11 failed"
+    assert sum(1 for r in results if r["error"]) == 12 + 7 + 1
+    summary = "200 inputs, 185 grids, 180 solved, 20 failed"
     assert summary in on_cluster.err.strip().splitlines()[-1] and summary in local.err.strip().splitlines()[-1]
     assert f"snapsolve: Dask scheduler {address}, dashboard http" in on_cluster.err
     assert "Traceback" not in on_cluster.err
