@@ -41,7 +41,7 @@ from .results import InputResult
 
 #: Seconds a writer waits for another process holding the result store.
 STORE_TIMEOUT = 60.0
-#: Inputs in flight per worker (queued in the pool or being read).
+#: Inputs in flight per worker (queued in the pool or being read; per worker thread on a Dask cluster).
 IN_FLIGHT_PER_WORKER = 2
 #: How far (in inputs) finished results may run ahead of the first unfinished one.
 WINDOW_PER_WORKER = 16
@@ -147,9 +147,15 @@ def _exit_with_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _warm_worker(load_model: bool) -> None:
-    """Worker start: exit with the parent, one thread for NumPy/scikit-learn (the processes are the
-    parallelism), the model loaded."""
+def warm_worker(load_model: bool) -> None:
+    """Start of a worker process (the local pool's, the server's, a Dask worker's first task).
+
+    Starts a daemon thread that exits the process when its parent is gone
+    (checked every `PARENT_CHECK` seconds), limits NumPy and scikit-learn to
+    one thread (the processes are the parallelism), and, with `load_model`,
+    loads the cell model now rather than on the first photo. A model that
+    cannot be loaded is reported per input by `process_item`; never raises.
+    """
     from threadpoolctl import threadpool_limits
 
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
@@ -169,7 +175,7 @@ WORKER_DIED = "the worker process died while reading this input (killed, out of 
 
 def _new_pool(workers: int, load_model: bool) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_warm_worker, initargs=(load_model,))
+                               initializer=warm_worker, initargs=(load_model,))
 
 
 def _run_alone(task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options,
@@ -220,7 +226,6 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
         else:
             todo.append(index)
     workers = max(1, min(workers, len(todo)))
-    next_out = 0
 
     def finish(index: int, result: InputResult) -> None:
         if store:
@@ -236,19 +241,14 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
         # machine and cost several times the time on a busy one (measured 39 ms
         # against 342 ms for 40 queries while the other core was loaded).
         with threadpool_limits(1):
-            for index in todo:
-                while next_out < index:  # cached results before this one
-                    yield items[next_out], slots[next_out]
-                    next_out += 1
-                finish(index, task(items[index], options))
-                yield items[index], slots[index]
-                next_out = index + 1
-        while next_out < len(items):
-            yield items[next_out], slots[next_out]
-            next_out += 1
+            for index, item in enumerate(items):
+                if slots[index] is None:
+                    finish(index, task(item, options))
+                yield item, slots[index]
         return
 
     load_model = any(items[i].kind in ("image", "pdf_page") for i in todo)
+    next_out = 0
     pool = _new_pool(workers, load_model)
     pending = iter(todo)
     upcoming = next(pending, None)

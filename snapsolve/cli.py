@@ -16,7 +16,7 @@ from tqdm import tqdm
 from .solver.grading import LEVELS
 from .solver.grid import cell_name, format_board
 
-from . import __version__
+from . import __version__, web
 from .batch import ResultStore, run_batch
 from .inputs import expand_inputs
 from .puzzle import Options
@@ -231,9 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="address to listen on (default: %(default)s, this computer only; 0.0.0.0 opens the "
                             "page to the local network and prints its address and a QR code)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
-    serve.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)), metavar="N",
+    serve.add_argument("--workers", type=int, default=web.DEFAULT_WORKERS, metavar="N",
                        help="processes reading photos (default: %(default)s; about 190 MiB each)")
-    serve.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS",
+    serve.add_argument("--timeout", type=float, default=web.DEFAULT_TIMEOUT, metavar="SECONDS",
                        help="time limit of one request (default: %(default)s)")
     serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser

@@ -9,9 +9,9 @@ difference is where the work runs: each input is one Dask task, run by
 `LocalCluster` of N worker processes for ``local:N``.
 
 The client walks the inputs lazily (`expand_inputs` is a generator) and keeps
-a bounded number of tasks in flight (`IN_FLIGHT_PER_THREAD` per worker
+a bounded number of tasks in flight (`batch.IN_FLIGHT_PER_WORKER` per worker
 thread) and a bounded window of inputs between the first unfinished one and
-the last submitted (`WINDOW_PER_THREAD` per worker thread): a million inputs
+the last submitted (`batch.WINDOW_PER_WORKER` per worker thread): a million inputs
 never sit in the client's memory, nor a million futures on the scheduler.
 
 Workers read the files by path, so they must see the client's files at the
@@ -43,16 +43,11 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from .batch import ResultStore, process_item
+from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process_item
 from .inputs import WorkItem
-from .puzzle import Options
+from .puzzle import Options, output_path
 from .results import InputResult
 
-#: Tasks in flight (queued on the scheduler or running) per worker thread: the next task is
-#: already on the worker when one finishes, so the round trip to the client costs no idle time.
-IN_FLIGHT_PER_THREAD = 2
-#: How far (in inputs) finished results may run ahead of the first unfinished one, per worker thread.
-WINDOW_PER_THREAD = 16
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 10
 #: Seconds between looks at how many worker threads the cluster has (workers may come and go).
@@ -150,9 +145,9 @@ def _warm(kind: str) -> None:
     """First task in a worker process: one thread for NumPy/scikit-learn, the model loaded for images."""
     global _warmed
     if not _warmed:
-        from .batch import _warm_worker
+        from .batch import warm_worker
 
-        _warm_worker(kind in ("image", "pdf_page"))
+        warm_worker(kind in ("image", "pdf_page"))
         _warmed = True
 
 
@@ -218,8 +213,6 @@ def _place_output(item: WorkItem, result: InputResult, image: bytes | None, opti
     """Give the result the image path the local batch would report, writing the image when it came back as bytes."""
     if not any(g.output for g in result.grids):
         return
-    from .pipeline import output_path
-
     target = output_path(Path(item.path), options, item.page if item.kind == "pdf_page" else None)
     if image is not None:
         if target.resolve() == Path(item.path).resolve():
@@ -327,8 +320,8 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
             threads, looked = _worker_threads(client), time.monotonic()
         slots = max(1, threads)
         batch: list[tuple[list, WorkItem, bytes | None]] = []  # submitted together: one message to the scheduler
-        while (not exhausted and len(in_flight) + len(batch) < IN_FLIGHT_PER_THREAD * slots
-               and len(window) < WINDOW_PER_THREAD * slots):
+        while (not exhausted and len(in_flight) + len(batch) < IN_FLIGHT_PER_WORKER * slots
+               and len(window) < WINDOW_PER_WORKER * slots):
             item = next(source, None)
             if item is None:
                 exhausted = True

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .models import MODEL_ENV, digit_model_path
-from .puzzle import Options, solved_grid
+from .puzzle import Options, output_path, solved_grid
 from .repair import UNSURE, Decision, choose_reading, read_entries
 from .results import GridResult, InputResult
 from .solver import SOLVED, Mistake, Solution, Step, solve_puzzle
@@ -53,14 +53,6 @@ def default_model() -> CellClassifier:
                                     "rebuild it with 'snapsolve train'")
         _MODEL = CellClassifier.load(path)
     return _MODEL
-
-
-def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:
-    """Where the annotated image goes: NAME.solved.jpg, NAME.hint.jpg, or NAME.pN.solved.jpg for PDF page N."""
-    folder = options.output_dir or input_path.parent
-    kind = "hint" if options.hint else "solved"
-    stem = input_path.stem if page is None else f"{input_path.stem}.p{page + 1}"
-    return folder / f"{stem}.{kind}.jpg"
 
 
 def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:

@@ -1,7 +1,8 @@
 """A puzzle as text in, its result out: the solver's half of the pipeline, with no image code.
 
 `solve_text` serves puzzle files and standard input; `solved_grid` turns the
-solver's `Solution` into the grid's result for photos too. Importing this
+solver's `Solution` into the grid's result for photos too; `output_path` says
+where an annotated image goes (for the local batch and the cluster's client). Importing this
 module does not load OpenCV or scikit-learn.
 """
 
@@ -75,3 +76,11 @@ def solve_text(label: str, line: str, options: Options) -> InputResult:
     grid = solved_grid(solve_puzzle(givens, placed=placed), options)
     error = None if grid.solved else grid.status.replace("_", " ")
     return InputResult(label, error, round(time.perf_counter() - start, 4), [grid])
+
+
+def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:
+    """Where the annotated image goes: NAME.solved.jpg, NAME.hint.jpg, or NAME.pN.solved.jpg for PDF page N."""
+    folder = options.output_dir or input_path.parent
+    kind = "hint" if options.hint else "solved"
+    stem = input_path.stem if page is None else f"{input_path.stem}.p{page + 1}"
+    return folder / f"{stem}.{kind}.jpg"

@@ -26,7 +26,8 @@ import dask  # noqa: E402
 from snapsolve import cluster as snapsolve_cluster  # noqa: E402
 from snapsolve.batch import ResultStore  # noqa: E402
 from snapsolve.cli import main  # noqa: E402
-from snapsolve.cluster import WINDOW_PER_THREAD, run_cluster_batch, solve_on_worker  # noqa: E402
+from snapsolve.batch import WINDOW_PER_WORKER  # noqa: E402
+from snapsolve.cluster import run_cluster_batch, solve_on_worker  # noqa: E402
 from snapsolve.inputs import WorkItem, expand_inputs  # noqa: E402
 from snapsolve.puzzle import Options  # noqa: E402
 
@@ -204,7 +205,7 @@ def test_inputs_are_streamed_with_a_bounded_window(two_workers):
         if count == 40:
             break
     batch.close()
-    assert len(pulled) <= 40 + WINDOW_PER_THREAD * 2
+    assert len(pulled) <= 40 + WINDOW_PER_WORKER * 2
 
 
 def test_local_cluster_from_the_command_line(tmp_path):

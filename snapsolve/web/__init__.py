@@ -10,11 +10,16 @@ the web framework nor OpenCV until `run` is called.
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 
 WEB_EXTRA = "pip install 'snapsolve[web]'"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+#: Worker processes reading photos by default (each holds the cell model, about 190 MiB).
+DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: Seconds one request may run in a worker by default.
+DEFAULT_TIMEOUT = 60.0
 
 
 def lan_address() -> str | None:

@@ -36,7 +36,6 @@ import concurrent.futures
 import json
 import logging
 import multiprocessing
-import os
 import shutil
 import tempfile
 from contextlib import asynccontextmanager
@@ -51,9 +50,10 @@ from fastapi.staticfiles import StaticFiles
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from .. import __version__
+from ..batch import warm_worker
 from ..solver.grading import LEVELS
-from ..vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES
-from . import work
+from ..vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES, MAX_PIXELS
+from . import DEFAULT_TIMEOUT, DEFAULT_WORKERS, work
 
 log = logging.getLogger("snapsolve.web")
 
@@ -81,8 +81,8 @@ class Settings:
         Requests in the pool (running or queued) beyond which new ones get 503.
     """
 
-    workers: int = max(1, min(2, os.cpu_count() or 1))
-    timeout: float = 60.0
+    workers: int = DEFAULT_WORKERS
+    timeout: float = DEFAULT_TIMEOUT
     max_pending: int = 64
 
 
@@ -280,7 +280,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from pebble import ProcessPool
 
         state["root"] = Path(tempfile.mkdtemp(prefix="snapsolve-serve-"))  # mode 0700: private to this user
-        state["pool"] = ProcessPool(max_workers=settings.workers, initializer=work.warm_worker,
+        state["pool"] = ProcessPool(max_workers=settings.workers, initializer=warm_worker, initargs=(True,),
                                     context=multiprocessing.get_context("spawn"))
         state["pool"].schedule(work.ping)  # start the workers (and load the model) now, not on the first photo
         try:
@@ -322,9 +322,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return await asyncio.wrap_future(future)
         except work.InputTooLarge as exc:
             raise ApiError(413, str(exc)) from None
-        except work.NotAnImage as exc:
-            raise ApiError(422, str(exc)) from None
-        except (ValueError, RuntimeError) as exc:
+        except (ValueError, RuntimeError) as exc:  # NotAnImage among them
             raise ApiError(422, str(exc)) from None
         except concurrent.futures.TimeoutError:
             raise ApiError(504, f"{what} took longer than the {settings.timeout:g} s limit and was stopped") from None
@@ -388,7 +386,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health():
         """``{"status": "ok", "version", "workers", "pending", "limits"}``."""
         return {"status": "ok", "version": __version__, "workers": settings.workers, "pending": state["pending"],
-                "limits": {"upload_bytes": MAX_UPLOAD_BYTES, "megapixels": 100, "seconds": settings.timeout}}
+                "limits": {"upload_bytes": MAX_UPLOAD_BYTES, "megapixels": MAX_PIXELS // 1_000_000, "seconds": settings.timeout}}
 
     @app.get("/", include_in_schema=False)
     async def page():

@@ -41,19 +41,6 @@ class NotAnImage(ValueError):
     """The upload does not decode as an image (the server answers 422)."""
 
 
-def warm_worker() -> None:
-    """Worker start: one thread for NumPy/scikit-learn (the processes are the parallelism), the model loaded."""
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(1)
-    try:
-        from ..pipeline import default_model
-
-        default_model()
-    except Exception:  # reported per request by solve_upload
-        pass
-
-
 def ping() -> bool:
     """Nothing: a task that makes the pool start its workers."""
     return True
@@ -195,7 +182,7 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
     from ..vision import ImageReadError
 
     file = Path(path)
-    check_upload(file)
+    size = check_upload(file)
     options = Options(write_image=True, output_dir=file.parent / "out", explain=explain, hint=hint)
     options.output_dir.mkdir(exist_ok=True)
     result = solve_image(file, options, default_model(), label=label)
@@ -215,9 +202,6 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
         data["photo"] = _jpeg_base64(plain) if photo and plain is not None else None
     except (ImageReadError, OSError) as exc:
         raise NotAnImage(f"not a readable image: {exc}") from None
-    from ..vision.image_io import header_size
-
-    size = header_size(file)
     if size is None:  # a format Pillow does not know: the decoded size
         full = _read_small(file) if plain is None else plain
         size = (full.shape[1], full.shape[0])
