@@ -7,7 +7,7 @@ light scan's degradations (blur, noise, JPEG), read by the whole pipeline, and
 each grid's printed givens compared with the truth. Usage::
 
     sudo apt-get install -y fonts-noto-core fonts-crosextra-caladea fonts-crosextra-carlito
-    python benchmarks/fonts.py [--pages 3] [--held-out | --trained]
+    python benchmarks/fonts.py [--pages 3] [--trained]
 
 Prints, per font: cells right, puzzles read exactly, and the confusions.
 """
@@ -58,8 +58,7 @@ def read_page(path: Path, truths: list[list[int]], model) -> list[tuple[list[int
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=3, help="pages of 4 puzzles per font (default: 3)")
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument("--trained", action="store_true", help="the training fonts instead of the held-out ones")
+    parser.add_argument("--trained", action="store_true", help="the training fonts instead of the held-out ones")
     args = parser.parse_args()
     try:
         fonts = listed_fonts("train" if args.trained else "held_out")

@@ -30,7 +30,8 @@ def shipped_file(name: str) -> Path:
     """
     file = resources.files(__name__).joinpath(name)
     if not isinstance(file, Path):
-        raise RuntimeError(f"snapsolve.models is not installed as files ({file}); give a model file with --model")
+        raise RuntimeError(f"snapsolve.models is not installed as files ({file}); name a model file with "
+                           "$SNAPSOLVE_MODEL (and 'snapsolve train --output FILE')")
     return file
 
 

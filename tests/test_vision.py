@@ -293,13 +293,13 @@ def test_pages_in_held_out_italic_fonts_read_exactly(model, tmp_path):
     from snapsolve.repair import choose_reading
     from snapsolve.solver.grid import parse_puzzle
     from snapsolve.vision.render import render_page
-    from snapsolve.vision.training import FONT_DIRS, HELD_OUT_FONTS
+    from snapsolve.vision.training import HELD_OUT_FONTS, installed_fonts
 
     spec = importlib.util.spec_from_file_location("fonts_bench", SAMPLES.parent / "benchmarks" / "fonts.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     names = {n for names in HELD_OUT_FONTS.values() for n in names if n.endswith("-Italic.ttf")}
-    found = {p.name: p for d in FONT_DIRS if d.is_dir() for p in d.rglob("*") if p.name in names}
+    found = {name: path for name, path in installed_fonts().items() if name in names}
     if not found:
         pytest.skip("no held-out font installed (apt-get install fonts-crosextra-caladea fonts-crosextra-carlito)")
     lines = [line for line in (SAMPLES.parent / "tests" / "data" / "puzzles" / "top1465.txt").read_text().splitlines()

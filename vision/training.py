@@ -79,6 +79,16 @@ class FontListError(FileNotFoundError):
     """Listed font files are not installed; the message names the Debian packages to install."""
 
 
+def installed_fonts() -> dict[str, Path]:
+    """Every file under `FONT_DIRS`, by file name (the first found wins)."""
+    installed: dict[str, Path] = {}
+    for folder in FONT_DIRS:
+        if folder.is_dir():
+            for path in folder.rglob("*"):
+                installed.setdefault(path.name, path)
+    return installed
+
+
 def listed_fonts(which: str = "train") -> list[Path]:
     """The installed files of `TRAINING_FONTS` (``which="train"``) or `HELD_OUT_FONTS` (``"held_out"``).
 
@@ -88,11 +98,7 @@ def listed_fonts(which: str = "train") -> list[Path]:
         Some listed file is in none of `FONT_DIRS`.
     """
     table = TRAINING_FONTS if which == "train" else HELD_OUT_FONTS
-    installed = {}
-    for folder in FONT_DIRS:
-        if folder.is_dir():
-            for path in folder.rglob("*"):
-                installed.setdefault(path.name, path)
+    installed = installed_fonts()
     missing = sorted(package for package, names in table.items() if any(n not in installed for n in names))
     if missing:
         raise FontListError(f"fonts of {', '.join(missing)} are not installed: "
