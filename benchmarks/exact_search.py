@@ -24,11 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from snapsolve.solver.dlx import COLUMNS_OF, search_solutions
-from snapsolve.solver.grid import initial_candidates, is_valid_solution, parse_puzzle
+from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.grid import box_of, initial_candidates, is_valid_solution, parse_puzzle
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
-_COLUMNS = np.array(COLUMNS_OF, dtype=np.int64) - 1  # (729, 4), 0..323
+#: Per candidate (cell * 9 + digit - 1), its four exact-cover columns, 0..323: cell, row-digit,
+#: column-digit, box-digit. Shape (729, 4).
+_COLUMNS = np.array([(cell, 81 + cell // 9 * 9 + d, 162 + cell % 9 * 9 + d, 243 + box_of(cell) * 9 + d)
+                     for cell in range(81) for d in range(9)], dtype=np.int64)
 
 
 def read_lines(path: Path) -> list[str]:

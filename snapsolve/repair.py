@@ -29,7 +29,7 @@ from .solver.grid import check_givens
 
 #: Most cells changed from their most probable class.
 MAX_CHANGES = 3
-#: Most readings handed to Dancing Links during one repair.
+#: Most readings handed to the exact search during one repair.
 MAX_SEARCHES = 60
 #: Alternatives less probable than this are not tried.
 MIN_ALTERNATIVE_PROBABILITY = 0.005
@@ -56,7 +56,7 @@ class Decision:
         ``solved`` (exactly one solution: `count` holds it), ``unsure``,
         ``no_solution`` or ``multiple_solutions``.
     count : SearchResult or None
-        Dancing Links' count for `givens` when it has exactly one solution.
+        the exact search's count for `givens` when it has exactly one solution.
     changes : list of (int, int, int)
         (cell, digit read, digit used) for every repaired cell, 0 for no printed digit.
     warning : str or None

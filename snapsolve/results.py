@@ -36,7 +36,7 @@ class GridResult:
     techniques : dict of str to int
         Steps per technique on the way from the givens.
     needs_search : bool
-        Logic alone did not finish; Dancing Links completed the grid.
+        Logic alone did not finish; the exact search completed the grid.
     entries : list of int
         81 values: digits written in by hand (0 elsewhere).
     pencil_marks : list of dict

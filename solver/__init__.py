@@ -1,4 +1,4 @@
-"""Sudoku solver: grid model, Dancing Links, human techniques, grading.
+"""Sudoku solver: grid model, exact search (Algorithm X), human techniques, grading.
 
 Knows nothing of pixels; works on 81-value grids (0 for empty).
 """

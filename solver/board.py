@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from operator import itemgetter, mul, or_
+from operator import mul, or_
 
-from .grid import HOUSES, PEERS, digit_bit, initial_candidates
+from .grid import HOUSE_GETTERS, HOUSES, PEERS, digit_bit, initial_candidates
 from .steps import Step
 
-#: Per house, a C-level getter of its nine cells' entries; position i of a house weighs 1 << i.
-_HOUSE_GETTERS = [itemgetter(*house) for house in HOUSES]
+#: Position i of a house weighs 1 << i.
 _POSITION_BITS = tuple(1 << i for i in range(9))
 
 
@@ -43,7 +42,7 @@ class Board:
         if key not in self._cache:
             shift = digit - 1
             has = [m >> shift & 1 for m in self.candidates]  # 0/1 per cell
-            self._cache[key] = [sum(map(mul, get(has), _POSITION_BITS)) for get in _HOUSE_GETTERS]
+            self._cache[key] = [sum(map(mul, get(has), _POSITION_BITS)) for get in HOUSE_GETTERS]
         return self._cache[key]
 
     def digit_cells(self, digit: int) -> int:

@@ -50,22 +50,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .grid import HOUSES, HOUSES_OF_CELL, PEERS, InvalidPuzzleError, box_of, check_givens, initial_candidates
-
-#: COLUMNS_OF[cell * 9 + digit - 1]: the four constraint columns (1..324: cell, row-digit, column-digit,
-#: box-digit) of a candidate.
-COLUMNS_OF = [
-    (1 + cell, 82 + cell // 9 * 9 + d, 163 + cell % 9 * 9 + d, 244 + box_of(cell) * 9 + d)
-    for cell in range(81) for d in range(9)
-]
+from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, PEERS, InvalidPuzzleError, check_givens, initial_candidates
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
 MULTIPLE_SOLUTIONS = "multiple_solutions"
 
-_HOUSES = tuple(tuple(h) for h in HOUSES)
 _POPCOUNT = bytes(bin(m).count("1") for m in range(512))
-_ALL = 0x1FF
 
 
 def _exec(lines: list[str], names: list[str]) -> list:
@@ -144,8 +135,10 @@ def _make_scan():
     return _exec(lines, ["scan"])[0]
 
 
-_COVER_CELL = _make_cover_cell()
-_SCAN = _make_scan()
+#: The generated covering functions and house scan, built on the first search (not at import:
+#: commands that never search do not pay for generating them).
+_COVER_CELL: tuple | None = None
+_SCAN = None
 
 
 def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:
@@ -160,7 +153,7 @@ def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:
     pop = stack.pop
     cover_cell = _COVER_CELL
     scan = _SCAN
-    houses = _HOUSES
+    houses = HOUSES
     while True:
         while stack:
             cell = pop()
@@ -257,16 +250,13 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
     list of list of int
         Up to `limit` complete 81-value grids, in search order.
     """
-    if candidates is None:
-        cands = initial_candidates(grid)
-    else:
-        cands = list(candidates)
-        for cell, v in enumerate(grid):  # the filled cells' digits leave their peers
-            if v:
-                keep = ~(1 << (v - 1))
-                for p in PEERS[cell]:
-                    cands[p] &= keep
-    c = [1 << (v - 1) if v else m & _ALL for v, m in zip(grid, cands)]
+    global _COVER_CELL, _SCAN
+    if _SCAN is None:
+        _COVER_CELL, _SCAN = _make_cover_cell(), _make_scan()
+    cands = initial_candidates(grid)  # the filled cells' digits leave their peers
+    if candidates is not None:
+        cands = [a & b for a, b in zip(cands, candidates)]
+    c = [1 << (v - 1) if v else m & ALL_DIGITS for v, m in zip(grid, cands)]
     if not all(c):
         return []
     stack = [i for i in range(81) if not c[i] & (c[i] - 1)]

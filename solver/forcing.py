@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .board import Board
 from .chains import LinkGraph, links, node_name, union_of
-from .grid import HOUSES, PEERS, cell_name, digits_of, set_bits
+from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -63,7 +63,7 @@ def _forcing_groups(board: Board) -> list[tuple[str, list[int]]]:
         for d in range(1, 10):
             nodes = [c * 9 + d - 1 for c in house if board.candidates[c] >> (d - 1) & 1]
             if len(nodes) >= 2:
-                groups.append((f"each place for {d} in {('row', 'column', 'box')[h // 9]} {h % 9 + 1}", nodes))
+                groups.append((f"each place for {d} in {house_name(h)}", nodes))
     return groups
 
 

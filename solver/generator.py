@@ -1,8 +1,8 @@
 """Generate puzzles with exactly one solution at a chosen difficulty level.
 
-A random complete grid (Dancing Links with shuffled candidate order) has
+A random complete grid (exact search with shuffled candidate order) has
 givens removed in random order (in 180-degree-symmetric pairs on request)
-while Dancing Links still counts exactly one solution: one pass over the cells
+while the exact search still counts exactly one solution: one pass over the cells
 leaves a minimal puzzle, since removing a given never removes solutions. The
 puzzle is then graded; one that grades harder than requested gets givens of
 its solution back, most helpful first, until it grades at the requested
@@ -14,7 +14,7 @@ puzzle has at most that many. The same seed gives the same puzzles.
 Each uniqueness test asks a narrower question than "how many solutions?":
 is there a second solution that differs from the known one in the cells
 just emptied (`alternative_solution`)? Singles among the remaining givens
-answer it for most cells while digging; otherwise Dancing Links looks for
+answer it for most cells while digging; otherwise the exact search looks for
 such a grid and stops at the first. The grid it finds (a witness) is kept:
 it proves its given cannot go until a new given contradicts it.
 """

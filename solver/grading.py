@@ -27,7 +27,7 @@ def grade(steps: Iterable[Step], needs_search: bool) -> tuple[str, int]:
     steps : iterable of Step
         The logical steps in the order applied.
     needs_search : bool
-        True when logic did not finish and Dancing Links completed the grid;
+        True when logic did not finish and the exact search completed the grid;
         counted as one HoDoKu brute-force step.
 
     Returns

@@ -8,22 +8,17 @@ house order and never changes the board.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from operator import itemgetter
 
 from .board import Board
-from .grid import HOUSES, cell_name, digits_of, house_name
+from .grid import HOUSE_GETTERS, HOUSES, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
-
-
-#: Per house, a C-level getter of its nine values (the full-house scan runs before every step).
-_HOUSE_VALUES = [itemgetter(*house) for house in HOUSES]
 
 
 def find_full_house(board: Board) -> Iterator[Step]:
     """A house with exactly one empty cell: the missing digit goes there."""
     values = board.values
-    for h, get in enumerate(_HOUSE_VALUES):
+    for h, get in enumerate(HOUSE_GETTERS):
         in_house = get(values)
         if in_house.count(0) == 1:
             cell = HOUSES[h][in_house.index(0)]

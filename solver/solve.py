@@ -1,12 +1,12 @@
-"""Solving a puzzle end to end: logic first, Dancing Links when it is needed.
+"""Solving a puzzle end to end: logic first, exact search (`dlx`) when it is needed.
 
 Uniqueness techniques are only sound on a puzzle with exactly one solution, so
 HoDoKu counts solutions before it solves. Counting costs more than solving an
 easy puzzle, and most puzzles never reach a uniqueness step, so here the count
-(Dancing Links, stopping at two) runs lazily: the first time a uniqueness
+(exact search, stopping at two) runs lazily: the first time a uniqueness
 technique has a step to offer, or when logic stops short. A puzzle that logic
 completes without it has exactly one solution: every step was forced by the
-givens. When logic gets stuck, the Dancing Links solution completes the grid
+givens. When logic gets stuck, the exact search's solution completes the grid
 and `needs_search` is set.
 """
 
@@ -74,7 +74,7 @@ class Solution:
 
 
 def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: list[int] | None = None) -> Solution:
-    """Solve logically, counting solutions by Dancing Links only when needed, with search fallback.
+    """Solve logically, counting solutions by exact search only when needed, with search fallback.
 
     Parameters
     ----------
@@ -82,7 +82,7 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
         81 values, 0 for empty. Conflicting givens give ``"no_solution"``
         (`grid.check_givens` says which digits conflict).
     known : SearchResult, optional
-        The Dancing Links count of these givens, when the caller has it.
+        The exact search's count of these givens, when the caller has it.
     placed : list of int, optional
         81 values: digits a player placed by hand (0 elsewhere). They never
         change the puzzle, its status or its grade; they are checked against
@@ -97,7 +97,7 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
     ------
     LogicError
         A logical step contradicted the unique solution (a finder's bug):
-        see `check_steps`. The Dancing Links solution never replaces a
+        see `check_steps`. The exact search's solution never replaces a
         logical path that breaks the rules.
     """
     placed = list(placed) if placed is not None else [0] * 81

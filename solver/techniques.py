@@ -57,7 +57,7 @@ class Technique:
         HoDoKu difficulty level, one of `LEVELS`.
     finder_path : str or None
         ``"module.function"`` inside this package of the finder that reports
-        it; None for brute force (Dancing Links, not a finder).
+        it; None for brute force (the exact search, not a finder).
     unique : bool
         True when the technique is sound only on a puzzle with exactly one
         solution (uniqueness techniques).
