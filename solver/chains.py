@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board, conjugate_pairs
-from .coloring import two_colour_clusters
+from .coloring import two_color_clusters
 from .grid import PEERS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
@@ -160,11 +160,9 @@ class ChainFound(NamedTuple):
 
     Attributes
     ----------
-    count : int
-        Number of candidates it eliminates.
     loop : bool
         True when the chain closes into a continuous nice loop.
-    links : int
+    length : int
         Number of links from start to end (odd).
     victims : int
         The eliminated candidates as a 729-bit node set.
@@ -172,15 +170,15 @@ class ChainFound(NamedTuple):
         Nodes (``cell * 9 + digit - 1``) from start to end.
     """
 
-    count: int
     loop: bool
-    links: int
+    length: int
     victims: int
     chain: list[int]
 
     def beats(self, other: "ChainFound | None") -> bool:
         """More eliminations, or as many with fewer links (HoDoKu's preference)."""
-        return other is None or (self.count, -self.links) > (other.count, -other.links)
+        return other is None or ((self.victims.bit_count(), -self.length)
+                                 > (other.victims.bit_count(), -other.length))
 
 
 def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
@@ -227,7 +225,7 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
                         victims = _loop_victims(chain, graph)
                     if not victims:
                         continue
-                    found = ChainFound(victims.bit_count(), bool(closes), depth, victims, chain)
+                    found = ChainFound(bool(closes), depth, victims, chain)
                     if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
                         continue
                     best = found
@@ -300,7 +298,7 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
             continue
         members = set(cells)
         adjacency = {c: [o for o in PEERS[c] if o in members] for c in cells}
-        for colour in two_colour_clusters(cells, adjacency):
+        for colour in two_color_clusters(cells, adjacency):
             if len(colour) < 4 or any(colour[o] == colour[c] for c in colour for o in PEERS[c] if o in colour):
                 continue  # too short, or two cells that must differ are forced equal (a broken board)
             peers0 = set().union(*(PEERS[c] for c in colour if colour[c] == 0))

@@ -16,7 +16,7 @@ from .grid import PEER_BITS, PEERS, cell_name
 from .steps import Step
 from .techniques import title
 
-def two_colour_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[int, int]]:
+def two_color_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[int, int]]:
     """Connected clusters of `cells` under `adjacency`, each two-coloured: {cell: 0 or 1}, neighbours differ
     (on a bipartite cluster; otherwise some neighbours share a colour)."""
     seen: set[int] = set()
@@ -44,7 +44,7 @@ def find_simple_colors(board: Board) -> Iterator[Step]:
         for _, a, b in conjugate_pairs(board, d):
             adjacency.setdefault(a, []).append(b)
             adjacency.setdefault(b, []).append(a)
-        for colour in two_colour_clusters(sorted(adjacency), adjacency):
+        for colour in two_color_clusters(sorted(adjacency), adjacency):
             if len(colour) < 4:
                 continue
             groups = [[c for c in colour if colour[c] == k] for k in (0, 1)]
@@ -82,7 +82,7 @@ def find_multi_colors(board: Board) -> Iterator[Step]:
             adjacency.setdefault(a, []).append(b)
             adjacency.setdefault(b, []).append(a)
         clusters = []
-        for colour in two_colour_clusters(sorted(adjacency), adjacency):
+        for colour in two_color_clusters(sorted(adjacency), adjacency):
             groups = [sorted(c for c in colour if colour[c] == k) for k in (0, 1)]
             bits = [sum(1 << c for c in g) for g in groups]  # each colour's cells as an 81-bit set
             sight = [0, 0]  # cells that see a cell of each colour
