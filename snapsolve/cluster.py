@@ -47,6 +47,7 @@ from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process
 from .inputs import WorkItem
 from .puzzle import Options, output_path
 from .results import InputResult
+from .vision.formats import write_atomically
 
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 10
@@ -197,18 +198,6 @@ def _killed_message(exc: BaseException) -> str:
     return f"the worker process died while reading this input, on {tries} (Dask KilledWorker)"
 
 
-def _write_bytes(target: Path, data: bytes) -> None:
-    """Write a file atomically (temporary file in the same folder, then rename); raises OSError."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=target.suffix)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _place_output(item: WorkItem, result: InputResult, image: bytes | None, options: Options) -> None:
     """Give the result the image path the local batch would report, writing the image when it came back as bytes."""
     if not any(g.output for g in result.grids):
@@ -221,7 +210,7 @@ def _place_output(item: WorkItem, result: InputResult, image: bytes | None, opti
                 g.output = None
             return
         try:
-            _write_bytes(target, image)
+            write_atomically(target, image)
         except OSError as exc:
             result.error = f"cannot write {target}: {exc}"
             for g in result.grids:

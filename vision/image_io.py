@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError
+from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, write_atomically
 
 
 def _read_heif(path: str | Path) -> np.ndarray:
@@ -158,11 +156,4 @@ def write_image(path: str | Path, image: np.ndarray, quality: int = 90) -> None:
     ok, encoded = cv2.imencode(path.suffix or ".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise OSError(f"cannot encode an image as {path.suffix}")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(encoded.tobytes())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, encoded.tobytes())
