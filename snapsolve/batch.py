@@ -159,14 +159,11 @@ def warm_worker(load_model: bool) -> None:
     from threadpoolctl import threadpool_limits
 
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    threadpool_limits(1)
     if load_model:
-        try:
-            from .pipeline import default_model
+        from .pipeline import prepare_model
 
-            default_model()
-        except Exception:  # reported per input by process_item
-            pass
+        prepare_model()
+    threadpool_limits(1)  # after the model: scikit-learn loads its own OpenMP library
 
 
 #: The error of an input whose worker died each time it was read, even alone.
@@ -200,7 +197,9 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
     options : Options
     workers : int
         Processes to use. 1, or a single input to do, runs in this process
-        with no pool; never more workers than inputs to do.
+        with no pool and one thread for NumPy and scikit-learn (setting
+        ``OMP_NUM_THREADS`` and ``OPENBLAS_NUM_THREADS`` to 1 unless set);
+        never more workers than inputs to do.
     store : ResultStore, optional
         Skip items already done and save every new result as it finishes.
     on_done : callable, optional
@@ -234,8 +233,18 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
         if on_done:
             on_done(items[index], result)
 
+    load_model = any(items[i].kind in ("image", "pdf_page") for i in todo)
     if workers == 1:
         from threadpoolctl import threadpool_limits
+
+        if load_model and task is process_item:
+            from .pipeline import prepare_model
+
+            # scikit-learn's import (a second) overlaps the first photo's decoding; its OpenMP
+            # library, loaded meanwhile, reads its thread count from the environment
+            for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+                os.environ.setdefault(name, "1")
+            prepare_model(background=True)
 
         # One thread: OpenMP threads in the neighbour search gain little on an idle
         # machine and cost several times the time on a busy one (measured 39 ms
@@ -247,7 +256,6 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
                 yield item, slots[index]
         return
 
-    load_model = any(items[i].kind in ("image", "pdf_page") for i in todo)
     next_out = 0
     pool = _new_pool(workers, load_model)
     pending = iter(todo)

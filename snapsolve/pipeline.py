@@ -9,7 +9,9 @@ the JSON contract of ``docs/DESIGN.md`` (see `results`).
 
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +35,15 @@ READ_SIDE = 1200
 
 
 _MODEL: CellClassifier | None = None
+_MODEL_LOCK = threading.Lock()
+#: Decodes a photo at full size for its annotated image while the reduced copy is read.
+_DECODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapsolve-decode")
 
 
 def default_model() -> CellClassifier:
-    """The cell model (``$SNAPSOLVE_MODEL`` or the shipped one), loaded once per process.
+    """The cell model (``$SNAPSOLVE_MODEL`` or the shipped one), loaded once per process; thread-safe.
+
+    Its neighbour index is built on first use (`CellClassifier.build_index`).
 
     Raises
     ------
@@ -46,13 +53,34 @@ def default_model() -> CellClassifier:
         The file is not a cell model.
     """
     global _MODEL
-    if _MODEL is None:
-        path = digit_model_path()
-        if not path.exists():
-            raise FileNotFoundError(f"digit model {path} is missing (${MODEL_ENV} or the shipped file); "
-                                    "rebuild it with 'snapsolve train'")
-        _MODEL = CellClassifier.load(path)
-    return _MODEL
+    with _MODEL_LOCK:
+        if _MODEL is None:
+            path = digit_model_path()
+            if not path.exists():
+                raise FileNotFoundError(f"digit model {path} is missing (${MODEL_ENV} or the shipped file); "
+                                        "rebuild it with 'snapsolve train'")
+            _MODEL = CellClassifier.load(path)
+        return _MODEL
+
+
+def prepare_model(background: bool = False) -> None:
+    """Load the default model and build its index (importing scikit-learn, about a second).
+
+    With `background`, in a daemon thread: this thread can decode and locate
+    the first photo meanwhile, and waits for the index only when it
+    classifies cells. Errors are left to the first `default_model` call,
+    which raises them.
+    """
+    def prepare() -> None:
+        try:
+            default_model().build_index()
+        except Exception:  # FileNotFoundError, ValueError: raised again where the model is used
+            pass
+
+    if background:
+        threading.Thread(target=prepare, name="snapsolve-model", daemon=True).start()
+    else:
+        prepare()
 
 
 def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
@@ -98,26 +126,29 @@ def read_puzzle(reading: GridReading, options: Options) -> tuple[GridResult, Sol
     return solved_grid(solution, options, **photo_fields), solution
 
 
-def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options: Options) -> np.ndarray:
-    """Draw onto the photo: the hint (its step, or the first mistake ringed), or every missing digit and mistake.
+def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options: Options,
+             in_place: bool = False) -> np.ndarray:
+    """Draw onto the photo (or, unless `in_place`, a copy): the hint, or every missing digit and mistake.
 
-    Missing digits go only into cells the player has not written in (smaller,
-    and clear of the candidates, where there are pencil marks); wrong entries
-    get a red ring and the right digit small.
+    A hint is its step, or the first mistake ringed. Missing digits go only
+    into cells the player has not written in (smaller, and clear of the
+    candidates, where there are pencil marks); wrong entries get a red ring
+    and the right digit small.
     """
     inverse, corners = reading.rectified.inverse, reading.corners
     if options.hint:
         hint = grid.hint
         if isinstance(hint, Mistake):
-            return draw_mistakes(image, inverse, corners, {hint.cell: None})
+            return draw_mistakes(image, inverse, corners, {hint.cell: None}, in_place=in_place)
         if isinstance(hint, Step):
-            return draw_hint(image, inverse, corners, list(hint.cells), dict(hint.placements), list(hint.eliminations))
+            return draw_hint(image, inverse, corners, list(hint.cells), dict(hint.placements),
+                             list(hint.eliminations), in_place=in_place)
         return image
     pencil = {m["cell"] for m in grid.pencil_marks}
     missing = {i: d for i, d in enumerate(grid.solution) if not grid.givens[i] and not grid.entries[i]}
-    out = draw_digits(image, inverse, corners, missing, small=pencil)
+    out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place)
     if grid.mistakes:
-        out = draw_mistakes(out, inverse, corners, {m.cell: m.solution for m in grid.mistakes})
+        out = draw_mistakes(out, inverse, corners, {m.cell: m.solution for m in grid.mistakes}, in_place=True)
     return out
 
 
@@ -146,9 +177,12 @@ def solve_image(path: Path, options: Options, model: CellClassifier | None = Non
     start = time.perf_counter()
     label = label or str(path)
     reduce = 1
+    full_size: Future | None = None
     try:
         if page is None:
             reduce = reduction_for(path, READ_SIDE)
+            if reduce > 1 and options.write_image:  # decoded meanwhile, for the annotated image
+                full_size = _DECODER.submit(read_image, path)
             image = read_image(path, reduce)
         else:
             image = render_pdf_page(path, page)
@@ -176,9 +210,9 @@ def solve_image(path: Path, options: Options, model: CellClassifier | None = Non
             result.error = f"refusing to overwrite the input {path}"
         else:
             try:
-                annotated = image if reduce == 1 else read_image(path)
+                annotated = image if full_size is None else full_size.result()
                 for reading, grid in to_draw:
-                    annotated = annotate(annotated, reading, grid, options)
+                    annotated = annotate(annotated, reading, grid, options, in_place=True)
                 write_image(target, annotated)
                 for g in result.grids:
                     if g.solved:

@@ -137,3 +137,33 @@ def test_two_processes_share_one_database(tmp_path):
     assert all(store.done(item) is not None for item in expand_inputs([str(puzzles)]))
     store.close()
 
+
+
+def test_one_photo_reads_while_scikit_learn_loads(tmp_path):
+    """A single photo: the model's index is built in a background thread (loading the model imports
+    no scikit-learn), the neighbour search still runs on one thread, the photo is solved and drawn."""
+    code = ("import sys, json\n"
+            "from snapsolve.pipeline import default_model\n"
+            "default_model()\n"
+            "print(json.dumps('sklearn' in sys.modules))\n"
+            "import snapsolve.vision.digits as digits\n"
+            "from threadpoolctl import threadpool_info\n"
+            "query = digits._Knn.proba\n"
+            "def proba(self, x):\n"
+            "    out = query(self, x)\n"
+            "    print(json.dumps(max(i['num_threads'] for i in threadpool_info())))\n"
+            "    return out\n"
+            "digits._Knn.proba = proba\n"
+            "from snapsolve.cli import main\n"
+            "main(['--json', '-o', sys.argv[1], sys.argv[2]])\n")
+    photo = str(SAMPLES / "02_25_honor_view_10_0.jpg")
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
+    run = subprocess.run([sys.executable, "-c", code, str(tmp_path), photo], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert lines[0] is False  # loading the model did not import scikit-learn
+    assert set(lines[1:-1]) == {1}  # every neighbour query on one thread
+    result = lines[-1]
+    assert result["error"] is None and result["grids"][0]["status"] == "solved"
+    assert Path(result["grids"][0]["output"]).stat().st_size > 100_000

@@ -16,17 +16,20 @@ size-normalised, blurred and described by a histogram of oriented gradients
 (Dalal and Triggs, "Histograms of Oriented Gradients for Human Detection",
 CVPR 2005), computed here in NumPy over a batch of crops, plus its aspect
 ratio. The model is stored as features and labels (an ``.npz`` file, no
-pickle) and fitted when loaded: fitting a KNN model only builds an index.
+pickle) and fitted when first queried: fitting a KNN model only builds an
+index, but importing scikit-learn takes about a second, which a command can
+spend decoding and locating the photo meanwhile (`CellClassifier.build_index`
+in a background thread).
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-from sklearn.neighbors import KNeighborsClassifier
 
 from .cells import MARK_FEATURES, CellMarks
 
@@ -177,16 +180,27 @@ class _Knn:
     REACH = 50
 
     def __init__(self, features: np.ndarray, labels: np.ndarray, classes: np.ndarray, k: int):
+        self.features = np.asarray(features, np.float32)
         self.labels = np.asarray(labels, np.int64)
         self.classes = classes
         self.k = min(k, len(self.labels))
-        self._knn = KNeighborsClassifier(n_neighbors=self.k, weights="distance", algorithm="brute")
-        self._knn.fit(np.asarray(features, np.float32), self.labels)
+        self._knn = None
+        self._lock = threading.Lock()
+
+    def index(self):
+        """The fitted scikit-learn model, built on first use (importing scikit-learn); thread-safe."""
+        with self._lock:
+            if self._knn is None:
+                from sklearn.neighbors import KNeighborsClassifier
+
+                knn = KNeighborsClassifier(n_neighbors=self.k, weights="distance", algorithm="brute")
+                self._knn = knn.fit(self.features, self.labels)
+            return self._knn
 
     def proba(self, x: np.ndarray) -> np.ndarray:
         """Shape (m, len(classes)) float64: probabilities (rows sum to 1)."""
         reach = min(self.REACH, len(self.labels))
-        dist, index = self._knn.kneighbors(np.asarray(x, np.float32), n_neighbors=reach)
+        dist, index = self.index().kneighbors(np.asarray(x, np.float32), n_neighbors=reach)
         near_labels = self.labels[index]
         weights = 1.0 / np.maximum(dist[:, : self.k], 1e-6)
         votes = np.stack([(weights * (near_labels[:, : self.k] == c)).sum(axis=1) for c in self.classes], axis=1)
@@ -201,7 +215,7 @@ class _Knn:
 
     def nearest(self, x: np.ndarray) -> np.ndarray:
         """Shape (m,) float64: distance from each query to its nearest sample."""
-        return self._knn.kneighbors(np.asarray(x, np.float32), n_neighbors=1)[0][:, 0]
+        return self.index().kneighbors(np.asarray(x, np.float32), n_neighbors=1)[0][:, 0]
 
 
 @dataclass
@@ -236,6 +250,16 @@ class CellClassifier:
         self._kind = _Knn(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
         self._printed = _Knn(self.printed_samples, self.printed_labels, digits, self.k)
         self._handwritten = _Knn(self.handwritten_samples, self.handwritten_labels, digits, self.k)
+
+    def build_index(self) -> None:
+        """Import scikit-learn and fit the three models now, rather than on the first query.
+
+        Thread-safe: a query made meanwhile waits for the index it needs.
+        Takes about a second in a fresh process, nearly all of it importing
+        scikit-learn (which imports SciPy).
+        """
+        for model in (self._kind, self._printed, self._handwritten):
+            model.index()
 
     @classmethod
     def load(cls, path: str | Path) -> CellClassifier:

@@ -32,11 +32,12 @@ def _blank_canvas(corners: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarr
     return side, side / 9.0, np.zeros((side, side, 3), np.uint8), np.zeros((side, side), np.uint8)
 
 
-def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int) -> np.ndarray:
-    """Blend a drawn canvas (side x side) into the photo through `inverse` (GRID_SIZE square -> photo).
+def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int,
+               in_place: bool) -> np.ndarray:
+    """Blend a drawn canvas (side x side) into the photo (or a copy) through `inverse` (GRID_SIZE square -> photo).
 
     Only the photo's rectangle under the grid is warped and blended, so a
-    12-megapixel photo costs no more than its grid.
+    12-megapixel photo costs no more than its grid (and no copy `in_place`).
     """
     scale = GRID_SIZE / side
     to_photo = inverse @ np.diag([scale, scale, 1.0])
@@ -45,7 +46,7 @@ def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse:
     outline = cv2.perspectiveTransform(square, to_photo).reshape(-1, 2)
     x0, y0 = np.clip(np.floor(outline.min(axis=0)).astype(int) - 2, 0, [w, h])
     x1, y1 = np.clip(np.ceil(outline.max(axis=0)).astype(int) + 2, 0, [w, h])
-    out = photo.copy()
+    out = photo if in_place else photo.copy()
     if x1 <= x0 or y1 <= y0:
         return out
     to_roi = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ to_photo
@@ -71,7 +72,8 @@ def _put_digit(canvas: np.ndarray, mask: np.ndarray, text: str, centre: tuple[fl
 
 
 def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, digits: dict[int, int],
-                colour: tuple[int, int, int] = DIGIT_COLOUR, small: set[int] | frozenset = frozenset()) -> np.ndarray:
+                colour: tuple[int, int, int] = DIGIT_COLOUR, small: set[int] | frozenset = frozenset(),
+                in_place: bool = False) -> np.ndarray:
     """Draw digits into cells of a grid seen in perspective.
 
     Parameters
@@ -89,11 +91,13 @@ def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, dig
     small : set of int
         Cells whose digit is drawn smaller in the cell's lower right, clear of
         pencilled candidates (usually written along the top).
+    in_place : bool
+        Draw into `photo` itself instead of a copy (saves copying a large photo).
 
     Returns
     -------
     np.ndarray
-        A new (H, W, 3) uint8 image.
+        Shape (H, W, 3) uint8: a new image, or `photo` itself when `in_place`.
     """
     side, cell, canvas, mask = _blank_canvas(corners)
     for index, digit in digits.items():
@@ -103,16 +107,16 @@ def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, dig
         else:
             centre, height = ((c + 0.5) * cell, (r + 0.5) * cell), cell * 0.55
         _put_digit(canvas, mask, str(digit), centre, height, colour)
-    return _warp_onto(photo, canvas, mask, inverse, side)
+    return _warp_onto(photo, canvas, mask, inverse, side, in_place)
 
 
 def draw_mistakes(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, mistakes: dict[int, int | None],
-                  colour: tuple[int, int, int] = MISTAKE_COLOUR) -> np.ndarray:
+                  colour: tuple[int, int, int] = MISTAKE_COLOUR, in_place: bool = False) -> np.ndarray:
     """Ring each wrong entry in red and, when given, write the right digit small in the cell's corner.
 
     Parameters
     ----------
-    photo, inverse, corners
+    photo, inverse, corners, in_place
         As in `draw_digits`.
     mistakes : dict of int to (int or None)
         Upright cell -> the solution's digit to show (None: ring only, as a
@@ -123,7 +127,7 @@ def draw_mistakes(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, m
     Returns
     -------
     np.ndarray
-        A new (H, W, 3) uint8 image.
+        Shape (H, W, 3) uint8: a new image, or `photo` itself when `in_place`.
     """
     side, cell, canvas, mask = _blank_canvas(corners)
     thick = max(2, int(round(cell / 14)))
@@ -134,16 +138,16 @@ def draw_mistakes(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, m
             cv2.circle(img, centre, int(cell * 0.44), col, thick, cv2.LINE_AA)
         if right:
             _put_digit(canvas, mask, str(right), ((c + 0.82) * cell, (r + 0.2) * cell), cell * 0.28, colour)
-    return _warp_onto(photo, canvas, mask, inverse, side)
+    return _warp_onto(photo, canvas, mask, inverse, side, in_place)
 
 
 def draw_hint(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells: list[int],
-              placements: dict[int, int], eliminations: list[tuple[int, int]]) -> np.ndarray:
+              placements: dict[int, int], eliminations: list[tuple[int, int]], in_place: bool = False) -> np.ndarray:
     """Highlight a hint's cells, draw its placements and mark eliminated candidates.
 
     Parameters
     ----------
-    photo, inverse, corners
+    photo, inverse, corners, in_place
         As in `draw_digits`.
     cells : list of int
         Upright cells (0..80) that carry the pattern: outlined.
@@ -156,7 +160,7 @@ def draw_hint(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells
     Returns
     -------
     np.ndarray
-        A new (H, W, 3) uint8 image.
+        Shape (H, W, 3) uint8: a new image, or `photo` itself when `in_place`.
     """
     side, cell, canvas, mask = _blank_canvas(corners)
     thick = max(2, int(round(cell / 14)))
@@ -178,5 +182,5 @@ def draw_hint(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells
         for img, col in ((canvas, (0, 0, 230)), (mask, 255)):
             cv2.putText(img, str(digit), org, cv2.FONT_HERSHEY_SIMPLEX, scale, col, 1, cv2.LINE_AA)
             cv2.line(img, a, b, col, max(1, thick // 2), cv2.LINE_AA)
-    out = _warp_onto(photo, canvas, mask, inverse, side)
-    return draw_digits(out, inverse, corners, placements) if placements else out
+    out = _warp_onto(photo, canvas, mask, inverse, side, in_place)
+    return draw_digits(out, inverse, corners, placements, in_place=True) if placements else out
