@@ -114,7 +114,7 @@ def grid_line_score(ink: np.ndarray, corners: np.ndarray) -> float:
     Parameters
     ----------
     ink : np.ndarray
-        Shape (H, W), uint8 ink mask (255 = ink).
+        Shape (H, W), uint8 ink mask (255 = ink, 0 = paper).
     corners : np.ndarray
         Shape (4, 2), float32, TL TR BR BL in `ink`'s pixels.
 
@@ -127,8 +127,10 @@ def grid_line_score(ink: np.ndarray, corners: np.ndarray) -> float:
     n = SCORE_SIZE
     dst = np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]], dtype=np.float32)
     H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    warped = cv2.warpPerspective(ink, H, (n, n), flags=cv2.INTER_NEAREST) > 0
-    profiles = np.stack([warped.mean(axis=0), warped.mean(axis=1)])  # (2, n): columns, rows
+    warped = cv2.warpPerspective(ink, H, (n, n), flags=cv2.INTER_NEAREST)  # 0 or 255, as `ink`
+    # Share of ink in each column and row: (2, n) float64, exactly the mean of the 0/1 mask.
+    counts = [cv2.reduce(warped, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() for axis in (0, 1)]
+    profiles = np.stack(counts) / (255.0 * n)
     line_window, gap_window = _score_windows(n)
     line_cov = np.sort(profiles[:, line_window].max(axis=2), axis=1)
     gap_cov = profiles[:, gap_window].min(axis=2)
