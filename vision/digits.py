@@ -188,6 +188,10 @@ class _Knn:
 
     def proba(self, x: np.ndarray) -> np.ndarray:
         """Shape (m, len(classes)) float64: probabilities (rows sum to 1)."""
+        return self.proba_and_nearest(x)[0]
+
+    def proba_and_nearest(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`proba` and `nearest` of queries `x` (m, features) from one neighbour query: (m, len(classes)), (m,)."""
         reach = min(self.REACH, len(self.labels))
         dist, index = self._knn.kneighbors(np.asarray(x, np.float32), n_neighbors=reach)
         near_labels = self.labels[index]
@@ -200,7 +204,7 @@ class _Knn:
         best = per_class.min(axis=1, keepdims=True)
         soft = np.exp(-(per_class - best) / (np.maximum(best, 1e-6) * 0.15))
         soft /= soft.sum(axis=1, keepdims=True)
-        return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft
+        return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft, dist[:, 0]
 
     def nearest(self, x: np.ndarray) -> np.ndarray:
         """Shape (m,) float64: distance from each query to its nearest sample."""
@@ -281,13 +285,20 @@ class CellClassifier:
         shapes = np.asarray(shapes, np.float32)
         return shapes if self.printed_projection is None else shapes @ self.printed_projection.astype(np.float32)
 
-    def predict_proba(self, marks: CellMarks) -> np.ndarray:
+    def predict_proba(self, marks: CellMarks, kind: np.ndarray | None = None, shapes: np.ndarray | None = None,
+                      printed: np.ndarray | None = None) -> np.ndarray:
         """Class probabilities of the 81 cells.
 
         Parameters
         ----------
         marks : CellMarks
             The cells' marks, upright.
+        kind, shapes, printed : np.ndarray, optional
+            Already measured for the marked cells (in the order of
+            ``np.flatnonzero(marks.present)``), so as not to measure them
+            again: `kind_probabilities` (m, 4), `features_of` the crops (m,
+            FEATURE_LENGTH) and `printed_proba_and_nearest`'s probabilities
+            (m, 9). `printed` needs `shapes`.
 
         Returns
         -------
@@ -300,26 +311,31 @@ class CellClassifier:
         cells = np.flatnonzero(marks.present)
         if cells.size == 0:
             return probs
-        kind = self.kind_probabilities(marks.features[cells])
-        shapes = features_of([marks.crops[i] for i in cells])
+        if kind is None:
+            kind = self.kind_probabilities(marks.features[cells])
+        if shapes is None:
+            shapes = features_of([marks.crops[i] for i in cells])
+        if printed is None:
+            printed = self.printed_proba_and_nearest(shapes)[0]
         probs[cells, 0] = kind[:, EMPTY]
-        probs[cells, 1:10] = kind[:, PRINTED, None] * self._printed.proba(self._printed_space(shapes))
+        probs[cells, 1:10] = kind[:, PRINTED, None] * printed
         probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * self._handwritten.proba(shapes)
         probs[cells, CANDIDATES_CLASS] = kind[:, CANDIDATES]
         return probs
+
+    def printed_proba_and_nearest(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """From one neighbour query: P(digit | printed) (m, 9) and the distance to the nearest printed sample (m,).
+
+        `shapes`: (m, FEATURE_LENGTH) float32 `features_of` digit crops. The
+        distance is large for a mark unlike any printed digit, or for digits
+        seen sideways or upside down.
+        """
+        if len(shapes) == 0:
+            return np.zeros((0, 9)), np.zeros(0)
+        return self._printed.proba_and_nearest(self._printed_space(shapes))
 
     def kind_probabilities(self, features: np.ndarray) -> np.ndarray:
         """Shape (m, 4) float64: probability of each kind (`KINDS`) from mark features alone (m, len(MARK_FEATURES))."""
         if len(features) == 0:
             return np.zeros((0, 4))
         return self._kind.proba(kind_features(features))
-
-    def printed_distances(self, crops: list) -> np.ndarray:
-        """Shape (m,) float64: distance from each crop's shape to the nearest printed digit.
-
-        Large for a mark unlike any printed digit, or for digits seen
-        sideways: the orientation is chosen where these are smallest.
-        """
-        if not crops:
-            return np.zeros(0)
-        return self._printed.nearest(self._printed_space(features_of(crops)))
