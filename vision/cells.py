@@ -207,26 +207,29 @@ def _pieces(strokes: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarr
     (labels, stats, cell, darkness)
         The label image (int32) and stats of `cv2.connectedComponentsWithStats`;
         per label, the cell (0..80) holding most of its pixels, or -1 for a
-        piece that is noise, ruling or too large; and its mean grey level.
+        piece that is noise, ruling or too large (and the background); and
+        its mean grey level (0 for those).
     """
     count, labels, stats, _ = cv2.connectedComponentsWithStats(strokes, connectivity=8)
     n = CELL_SIZE
-    flat = labels.ravel()
-    on = flat > 0
-    ys, xs = np.divmod(np.flatnonzero(on), labels.shape[1])
-    cell_of_pixel = np.minimum(ys // n, 8) * 9 + np.minimum(xs // n, 8)
-    votes = np.bincount(flat[on] * 81 + cell_of_pixel, minlength=count * 81).reshape(count, 81)
-    cell = votes.argmax(axis=1)
-    darkness = np.bincount(flat[on], weights=gray.ravel()[on].astype(np.float64), minlength=count)
-    darkness /= np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
     x, y, w, h, area = (stats[:, i] for i in range(5))
     long_side, short_side = np.maximum(w, h), np.minimum(w, h)
     noise = (area < MIN_PIECE_AREA * n * n) | (long_side > MAX_PIECE_SIDE * n)
     noise |= _in_ruling_band(y, h) | _in_ruling_band(x, w)
     # A long thin stroke (a line's remnant, a shadow's edge) is no digit; a 1 is long but not this thin.
     noise |= (long_side > 5 * short_side) & (short_side < 0.12 * n) & (long_side > 0.5 * n)
+    noise[0] = True  # the background
+    # Cell and darkness of the other pieces only, from their pixels.
+    flat = labels.ravel()
+    kept = np.flatnonzero(~noise[flat])
+    pixel_labels = flat[kept]
+    ys, xs = np.divmod(kept, labels.shape[1])
+    cell_of_pixel = np.minimum(ys // n, 8) * 9 + np.minimum(xs // n, 8)
+    votes = np.bincount(pixel_labels * 81 + cell_of_pixel, minlength=count * 81).reshape(count, 81)
+    cell = votes.argmax(axis=1)
+    darkness = np.bincount(pixel_labels, weights=gray.ravel()[kept].astype(np.float64), minlength=count)
+    darkness /= np.maximum(area, 1)
     cell[noise] = -1
-    cell[0] = -1
     return labels, stats, cell, darkness
 
 
@@ -352,9 +355,12 @@ def _without_specks(pieces: list[int], boxes: list) -> list[int]:
 
 def _bounding_box(pieces: list[int], boxes: list) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1) around the given pieces, pixels of the grid image (`boxes`: per label x, y, w, h, area)."""
-    chosen = [boxes[p] for p in pieces]
-    return (min(b[0] for b in chosen), min(b[1] for b in chosen), max(b[0] + b[2] for b in chosen),
-            max(b[1] + b[3] for b in chosen))
+    x0, y0, w, h, _ = boxes[pieces[0]]
+    x1, y1 = x0 + w, y0 + h
+    for p in pieces[1:]:
+        x, y, w, h, _ = boxes[p]
+        x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + w), max(y1, y + h)
+    return x0, y0, x1, y1
 
 
 def _digit_crop(pieces: list[int], boxes: list, labels: np.ndarray, member: np.ndarray, x0: int, y0: int,
