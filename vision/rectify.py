@@ -321,10 +321,16 @@ def lattice_maps(lattice: np.ndarray, cell_size: int = CELL_SIZE) -> tuple[np.nd
     c = corners[1:, :-1] - a
     d = corners[1:, 1:] - corners[1:, :-1] - corners[:-1, 1:] + a
     u = (np.arange(cell_size, dtype=np.float32) + 0.5) / cell_size
-    across, down = u[None, None, None, :, None], u[None, :, None, None, None]
-    a, b, c, d = (m[:, None, :, None] for m in (a, b, c, d))
-    xy = ((a + b * across) + (c + d * across) * down).reshape(9 * cell_size, 9 * cell_size, 2)
-    return np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1])
+    across, down = u[None, None, None, :], u[None, :, None, None]
+    maps = []
+    for k in (0, 1):  # x, then y: each map written once, in place, with no interleaved copy
+        top, slope = (m[:, None, :, None, k] for m in (a, b))
+        left, right = top + slope * across, c[:, None, :, None, k] + d[:, None, :, None, k] * across
+        out = np.empty((9, cell_size, 9, cell_size), np.float32)
+        np.multiply(right, down, out=out)
+        np.add(left, out, out=out)
+        maps.append(out.reshape(9 * cell_size, 9 * cell_size))
+    return maps[0], maps[1]
 
 
 def turn_lattice(lattice: np.ndarray, rotation: int) -> np.ndarray:
