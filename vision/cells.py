@@ -340,7 +340,10 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
 
 
 def _without_specks(pieces: list[int], boxes: list) -> list[int]:
-    """Drop pieces much smaller than the cell's largest piece and not next to it (`boxes`: per label x, y, w, h, area)."""
+    """Drop pieces much smaller than the cell's largest piece and not next to it.
+
+    `boxes` holds per label x, y, width, height, area (Python ints).
+    """
     largest = max(pieces, key=lambda p: boxes[p][4])
     lx, ly, lw, lh, big = boxes[largest]
     gap = SPECK_GAP * CELL_SIZE

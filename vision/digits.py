@@ -191,7 +191,8 @@ class _Knn:
         return self.proba_and_nearest(x)[0]
 
     def proba_and_nearest(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`proba` and `nearest` of queries `x` (m, features) from one neighbour query: (m, len(classes)), (m,)."""
+        """From one neighbour query of `x` (m, features): `proba` (m, len(classes)) and the distance from each
+        query to its nearest sample (m,) float64."""
         reach = min(self.REACH, len(self.labels))
         dist, index = self._knn.kneighbors(np.asarray(x, np.float32), n_neighbors=reach)
         near_labels = self.labels[index]
@@ -205,10 +206,6 @@ class _Knn:
         soft = np.exp(-(per_class - best) / (np.maximum(best, 1e-6) * 0.15))
         soft /= soft.sum(axis=1, keepdims=True)
         return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft, dist[:, 0]
-
-    def nearest(self, x: np.ndarray) -> np.ndarray:
-        """Shape (m,) float64: distance from each query to its nearest sample."""
-        return self._knn.kneighbors(np.asarray(x, np.float32), n_neighbors=1)[0][:, 0]
 
 
 @dataclass

@@ -280,7 +280,7 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def _padded(fits: list[np.ndarray]) -> np.ndarray:
-    """Polynomial coefficients (``np.polyval`` order, degree 2 or less) as rows of shape (len(fits), 3), zeros leading."""
+    """Polynomial coefficients (``np.polyval`` order, degree 2 or less) as rows (len(fits), 3), zeros leading."""
     out = np.zeros((len(fits), 3))
     for i, coef in enumerate(fits):
         out[i, 3 - len(coef):] = coef
