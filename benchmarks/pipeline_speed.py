@@ -49,10 +49,11 @@ def main() -> None:
             photos.append(path)
     if not photos:
         raise SystemExit(f"no {args.size} photos in {args.directory}")
-    threadpool_limits(1)
+    model = default_model()
+    model.build_index()
+    threadpool_limits(1)  # after the index: scikit-learn loads its own OpenMP library
     out = tempfile.TemporaryDirectory()
     options = Options(write_image=args.write_image, output_dir=Path(out.name))
-    model = default_model()
     solve_image(photos[0], options, model)  # warm-up
     all_times, run_medians = [], []
     for _ in range(args.runs):

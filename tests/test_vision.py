@@ -122,6 +122,30 @@ def test_no_grid_in_plain_paper_or_text():
     assert locate_grids(text) == []
 
 
+def test_printed_projection_keeps_the_nearest_digits(model, tmp_path):
+    """The shipped model's printed-digit space (`training.principal_axes`, 99.5% of the variance): orthonormal
+    axes, saved and loaded with the model, and the nearest printed sample of each of 300 printed samples
+    (itself left out) is the same digit as in the full 325-value feature space."""
+    from snapsolve.vision.digits import CellClassifier
+
+    axes = model.printed_projection
+    assert axes is not None and axes.shape[0] == model.printed_samples.shape[1] and axes.shape[1] < axes.shape[0] // 2
+    assert np.allclose(axes.T @ axes, np.eye(axes.shape[1]), atol=1e-4)
+    model.save(tmp_path / "m.npz")
+    assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").printed_projection, axes)
+    x, labels = model.printed_samples, model.printed_labels
+    queries = np.random.default_rng(0).choice(len(x), 300, replace=False)
+
+    def nearest_digit(space: np.ndarray) -> np.ndarray:
+        space = space.astype(np.float64)
+        d = (space ** 2).sum(axis=1)[None, :] - 2 * space[queries] @ space.T  # squared distance less |query|^2
+        d[np.arange(len(queries)), queries] = np.inf
+        return labels[d.argmin(axis=1)]
+
+    agree = (nearest_digit(x) == nearest_digit(x @ axes)).mean()
+    assert agree >= 0.99, agree  # 1.0 on the shipped model
+
+
 def test_sample_photo_read_upright(model):
     """A page photographed turned 90 degrees is read upright."""
     gray = cv2.imread(str(SAMPLES / "image1040.jpg"), cv2.IMREAD_GRAYSCALE)

@@ -12,6 +12,7 @@ reported once.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -113,7 +114,7 @@ def grid_line_score(ink: np.ndarray, corners: np.ndarray) -> float:
     Parameters
     ----------
     ink : np.ndarray
-        Shape (H, W), uint8 ink mask (255 = ink).
+        Shape (H, W), uint8 ink mask (255 = ink, 0 = paper).
     corners : np.ndarray
         Shape (4, 2), float32, TL TR BR BL in `ink`'s pixels.
 
@@ -126,24 +127,38 @@ def grid_line_score(ink: np.ndarray, corners: np.ndarray) -> float:
     n = SCORE_SIZE
     dst = np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]], dtype=np.float32)
     H = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
-    warped = cv2.warpPerspective(ink, H, (n, n), flags=cv2.INTER_NEAREST) > 0
-    cols = warped.mean(axis=0)
-    rows = warped.mean(axis=1)
+    warped = cv2.warpPerspective(ink, H, (n, n), flags=cv2.INTER_NEAREST)  # 0 or 255, as `ink`
+    # Share of ink in each column and row: (2, n) float64, exactly the mean of the 0/1 mask.
+    counts = [cv2.reduce(warped, axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() for axis in (0, 1)]
+    profiles = np.stack(counts) / (255.0 * n)
+    line_window, gap_window = _score_windows(n)
+    line_cov = np.sort(profiles[:, line_window].max(axis=2), axis=1)
+    gap_cov = profiles[:, gap_window].min(axis=2)
+    # The weakest two lines may be faded or cut by the frame: judge by the rest.
+    strong = np.ascontiguousarray(line_cov[:, 2:])
+    scores = strong.mean(axis=1) - np.median(gap_cov, axis=1)
+    return float(np.clip(scores.min(), 0.0, 1.0))
+
+
+@functools.cache
+def _score_windows(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel windows of `grid_line_score`'s profiles, as indices into a profile of `n` values.
+
+    Returns
+    -------
+    (np.ndarray, np.ndarray)
+        Shapes (10, 2 * tol + 1) around the 10 expected lines and (9, 2 * tol
+        + 1) around the 9 midpoints between them, int: the line positions are
+        round(k * step), step = (n - 1) / 9, and tol = max(2, round(0.12 *
+        step)) pixels. Indices beyond the ends are clipped to them (a repeated
+        value changes no window's max or min).
+    """
     step = (n - 1) / 9.0
     tol = max(2, int(round(step * 0.12)))
-    scores = []
-    for profile in (cols, rows):
-        line_cov, gap_cov = [], []
-        for k in range(10):
-            x = int(round(k * step))
-            line_cov.append(profile[max(0, x - tol) : x + tol + 1].max())
-            if k < 9:
-                m = int(round((k + 0.5) * step))
-                gap_cov.append(profile[m - tol : m + tol + 1].min())
-        line_cov = np.sort(np.array(line_cov))
-        # The weakest two lines may be faded or cut by the frame: judge by the rest.
-        scores.append(line_cov[2:].mean() - np.median(gap_cov))
-    return float(np.clip(min(scores), 0.0, 1.0))
+    offsets = np.arange(-tol, tol + 1)
+    lines = np.array([int(round(k * step)) for k in range(10)])
+    gaps = np.array([int(round((k + 0.5) * step)) for k in range(9)])
+    return np.clip(lines[:, None] + offsets, 0, n - 1), np.clip(gaps[:, None] + offsets, 0, n - 1)
 
 
 def grow_from_box(ink: np.ndarray, quad: np.ndarray) -> GridCandidate | None:

@@ -1,8 +1,8 @@
 """Read one located grid: rectify, find each cell's mark, classify it, choose the orientation.
 
-Orientation is decided from the marks together (`best_turn`): their shape
-tells upright from sideways, and the printed digits they resemble tell up from
-down.
+Orientation is decided from the marks together (`orient_and_read`): their
+shape tells upright from sideways, and the printed digits they resemble tell up
+from down.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cells import MARK_FEATURES, CellMarks, find_marks, turn_features
-from .digits import CLASSES, PRINTED, CellClassifier
-from .rectify import GRID_SIZE, Rectified, find_lattice, rectify, reduce_for
+from .cells import MARK_FEATURES, CellMarks, find_marks
+from .digits import CLASSES, PRINTED, CellClassifier, features_of
+from .rectify import GRID_SIZE, Rectified, find_lattice, rectify, reduce_for, rotate_cells
 
 
 @dataclass(frozen=True)
@@ -88,28 +88,61 @@ TURN_CROPS = 16
 
 
 def best_turn(marks: CellMarks, model: CellClassifier) -> int:
-    """Quarter turns (0..3, counter-clockwise) after which the grid's marks read upright.
+    """Quarter turns (0..3, counter-clockwise) after which the grid's marks read upright (see `orient_and_read`)."""
+    return orient_and_read(marks, model)[0]
+
+
+def orient_and_read(marks: CellMarks, model: CellClassifier) -> tuple[int, CellMarks, np.ndarray]:
+    """Turn a grid's marks upright and read them, with one neighbour query per model in the usual case.
 
     First the axis: digits are taller than wide, so when the digit-sized marks
     are mostly wider than tall, the photo is on its side (one or three quarter
     turns). Then the direction: the TURN_CROPS marks most like printed digits
     by their layout (handwriting is no guide to orientation) are compared, in
-    both remaining turns, with the printed digits in one nearest-neighbour
-    query; the turn with the smaller median distance wins. A single 6 or 9
-    cannot tell, a dozen digits together can.
+    both remaining turns, with the printed digits; the turn with the smaller
+    median distance to the nearest printed sample wins. A single 6 or 9 cannot
+    tell, a dozen digits together can. Every marked cell is measured in the
+    first of the two turns (its kind, its shape, its printed digit) in the
+    same queries that give those distances, so when the first turn wins (an
+    upright or a sideways photo turned the usual way) nothing is queried
+    again; otherwise the cells are read anew in the other turn.
+
+    Parameters
+    ----------
+    marks : CellMarks
+        The marks of a grid as rectified (`vision.cells.find_marks`).
+    model : CellClassifier
+
+    Returns
+    -------
+    (int, CellMarks, np.ndarray)
+        The quarter turns (0..3), the marks turned by them, and their cells'
+        class probabilities (81, len(CLASSES)) float64 (`CellClassifier.predict_proba`).
     """
     height, width = (MARK_FEATURES.index(n) for n in ("height", "width"))
-    digits = np.flatnonzero(marks.present & (np.maximum(marks.features[:, height], marks.features[:, width]) > 0.35))
-    if digits.size == 0:
-        return 0
+    digit_sized = marks.present & (np.maximum(marks.features[:, height], marks.features[:, width]) > 0.35)
+    if not digit_sized.any():
+        return 0, marks, model.predict_proba(marks)
+    digits = np.flatnonzero(digit_sized)
     sideways = bool(np.median(marks.features[digits, width] / np.maximum(marks.features[digits, height], 1e-6)) > 1)
     turns = (1, 3) if sideways else (0, 2)
-    printed = model.kind_probabilities(turn_features(marks.features[digits], turns[0]))[:, PRINTED]
-    chosen = digits[np.argsort(-printed, kind="stable")[:TURN_CROPS]]
-    crops = [marks.crops[i] for i in chosen]
-    turned = [np.ascontiguousarray(np.rot90(c, k=turn)) for turn in turns for c in crops]
-    distances = model.printed_distances(turned).reshape(2, len(crops))
-    return turns[int(np.argmin(np.median(distances, axis=1)))]
+    first = marks.turned(90 * turns[0])
+    cells = np.flatnonzero(first.present)
+    kind = model.kind_probabilities(first.features[cells])
+    # The digit-sized marks most like printed digits (ties: the earlier cell as rectified first).
+    rectified_cell = rotate_cells(np.arange(81), 90 * turns[0])[cells]
+    candidates = np.flatnonzero(digit_sized[rectified_cell])
+    chosen = candidates[np.lexsort((rectified_cell[candidates], -kind[candidates, PRINTED]))[:TURN_CROPS]]
+    crops = [first.crops[i] for i in cells]
+    half_turned = [np.ascontiguousarray(np.rot90(crops[i], k=2)) for i in chosen]
+    shapes = features_of(crops + half_turned)
+    printed, nearest = model.printed_proba_and_nearest(shapes)
+    distances = np.stack([nearest[chosen], nearest[len(cells):]])
+    if int(np.argmin(np.median(distances, axis=1))) == 0:
+        n = len(cells)
+        return turns[0], first, model.predict_proba(first, kind, shapes[:n], printed[:n])
+    upright = marks.turned(90 * turns[1])
+    return turns[1], upright, model.predict_proba(upright)
 
 
 def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rotation: int | None = None) -> GridReading:
@@ -137,7 +170,9 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rota
     seen = rectify(reduced, small, 0, lattice=find_lattice(reduced, small)).scaled(1 / scale)
     marks = find_marks(seen.image)
     if rotation is None:
-        rotation = 90 * best_turn(marks, model)
-    upright = marks.turned(rotation)
-    probs = model.predict_proba(upright)
+        turns, upright, probs = orient_and_read(marks, model)
+        rotation = 90 * turns
+    else:
+        upright = marks.turned(rotation)
+        probs = model.predict_proba(upright)
     return GridReading(corners, rotation, probs, seen.turned(rotation), upright)

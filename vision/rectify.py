@@ -129,14 +129,19 @@ def _ruling_masks(coarse: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray
     return horizontal, vertical
 
 
-def lines_in_strip(profile: np.ndarray, cell: float, first: float) -> np.ndarray:
-    """Positions of the ten ruled lines crossing one strip.
+def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarray:
+    """Positions of the ten ruled lines crossing each of several strips.
+
+    In each strip, a comb of ten teeth (shifted and spaced within
+    COMB_SHIFTS and COMB_SPACINGS of the nominal lattice) is fitted to the
+    profile; each line is then the ruling-weighted centre of the five pixels
+    around the profile's peak within LINE_SEARCH cells of its tooth.
 
     Parameters
     ----------
-    profile : np.ndarray
-        Shape (n,), float: share of each pixel row (or column) of the strip
-        covered by ruling, 0..1.
+    profiles : np.ndarray
+        Shape (s, n), float: for each strip, the share of each pixel row (or
+        column) covered by ruling, 0..1.
     cell : float
         Nominal cell size (pixels).
     first : float
@@ -145,30 +150,37 @@ def lines_in_strip(profile: np.ndarray, cell: float, first: float) -> np.ndarray
     Returns
     -------
     np.ndarray
-        Shape (10,), float64: sub-pixel line positions, NaN where a line is
+        Shape (s, 10), float64: sub-pixel line positions, NaN where a line is
         not seen (covered by a thumb, faded, out of the frame).
     """
-    n = len(profile)
-    widened = np.maximum(profile, np.maximum(np.r_[profile[1:], 0.0], np.r_[0.0, profile[:-1]]))
+    strips, n = profiles.shape
+    beside = np.zeros_like(profiles)
+    beside[:, :-1] = profiles[:, 1:]
+    before = np.zeros_like(profiles)
+    before[:, 1:] = profiles[:, :-1]
+    widened = np.maximum(profiles, np.maximum(beside, before))
     centre = first + 4.5 * cell
     k = np.arange(10) - 4.5
     combs = centre + COMB_SHIFTS[:, None, None] * cell + k[None, None, :] * COMB_SPACINGS[None, :, None] * cell
-    score = widened[np.clip(np.round(combs).astype(int), 0, n - 1)].sum(axis=2)
-    shift, spacing = np.unravel_index(int(np.argmax(score)), score.shape)
-    out = np.full(10, np.nan)
-    for i, guess in enumerate(combs[shift, spacing]):
-        lo = int(max(0, np.floor(guess - LINE_SEARCH * cell)))
-        hi = int(min(n, np.ceil(guess + LINE_SEARCH * cell) + 1))
-        window = profile[lo:hi]
-        if window.size == 0:
-            continue
-        peak = int(np.argmax(window))
-        if window[peak] < LINE_COVERAGE:
-            continue
-        a, b = max(0, peak - 2), min(len(window), peak + 3)
-        weights = window[a:b]
-        out[i] = lo + float((np.arange(a, b) * weights).sum() / weights.sum())
-    return out
+    score = widened[:, np.clip(np.round(combs).astype(int), 0, n - 1)].sum(axis=3)  # (s, shifts, spacings)
+    guesses = combs.reshape(-1, 10)[score.reshape(strips, -1).argmax(axis=1)]  # (s, 10): the best comb's teeth
+    lo = np.maximum(0, np.floor(guesses - LINE_SEARCH * cell)).astype(int)
+    hi = np.minimum(n, np.ceil(guesses + LINE_SEARCH * cell) + 1).astype(int)
+    strip = np.arange(strips)[:, None, None]
+    # Each tooth's search window [lo, hi), padded to the widest with -inf (never the peak).
+    at = lo[..., None] + np.arange(max(1, int((hi - lo).max())))
+    window = np.where(at < hi[..., None], profiles[strip, np.minimum(at, n - 1)], -np.inf)
+    peak = lo + window.argmax(axis=2)
+    seen = (hi > lo) & (profiles[strip[..., 0], np.minimum(peak, n - 1)] >= LINE_COVERAGE)
+    # The five pixels around the peak, clipped to the window, the kept ones first and zeros after them
+    # (so that the sums below add the same terms in the same order as over the clipped slice).
+    start = np.maximum(lo, peak - 2)
+    stop = np.minimum(hi, peak + 3)
+    at = start[..., None] + np.arange(5)
+    weights = np.where(at < stop[..., None], profiles[strip, np.minimum(at, n - 1)], 0.0)
+    total = weights.sum(axis=2)
+    centre_of_mass = ((at - lo[..., None]) * weights).sum(axis=2) / np.where(seen, total, 1.0)
+    return np.where(seen, lo + centre_of_mass, np.nan)
 
 
 def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]:
@@ -179,7 +191,7 @@ def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]
     points : np.ndarray
         Shape (10, 9): position of line k in strip j (NaN when not seen).
     cell, first : float
-        As in `lines_in_strip`; strip j is centred at first + (j + 0.5) * cell.
+        As in `lines_in_strips`; strip j is centred at first + (j + 0.5) * cell.
 
     Returns
     -------
@@ -252,23 +264,35 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     H = cv2.getPerspectiveTransform(corners * np.float32(scale), target)
     coarse = cv2.warpPerspective(reduced, H, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     horizontal, vertical = _ruling_masks(coarse, cell)
-    rows = np.full((10, 9), np.nan)
-    cols = np.full((10, 9), np.nan)
-    for j in range(9):
-        a, b = int(round(margin + (j + 0.15) * cell)), int(round(margin + (j + 0.85) * cell))
-        rows[:, j] = lines_in_strip(horizontal[:, a:b].mean(axis=1) / 255.0, cell, margin)
-        cols[:, j] = lines_in_strip(vertical[a:b, :].mean(axis=0) / 255.0, cell, margin)
+    bands = [(int(round(margin + (j + 0.15) * cell)), int(round(margin + (j + 0.85) * cell))) for j in range(9)]
+    rows = lines_in_strips(np.stack([horizontal[:, a:b].mean(axis=1) / 255.0 for a, b in bands]), cell, margin).T
+    cols = lines_in_strips(np.stack([vertical[a:b, :].mean(axis=0) / 255.0 for a, b in bands]), cell, margin).T
     row_fits, col_fits = fit_lines(rows, cell, margin), fit_lines(cols, cell, margin)
-    crossings = np.zeros((10, 10, 2))
-    for k in range(10):
-        for l in range(10):
-            x, y = margin + l * cell, margin + k * cell
-            for _ in range(3):  # the two curves are nearly straight: a few alternations converge
-                x = np.polyval(col_fits[l], y)
-                y = np.polyval(row_fits[k], x)
-            crossings[k, l] = (x, y)
+    # All 100 crossings at once: x on column l's curve at y, then y on row k's curve at x.
+    row_coef, col_coef = _padded(row_fits)[:, None, :], _padded(col_fits)[None, :, :]  # (10, 1, 3), (1, 10, 3)
+    y, x = np.meshgrid(margin + np.arange(10) * cell, margin + np.arange(10) * cell, indexing="ij")
+    for _ in range(3):  # the two curves are nearly straight: a few alternations converge
+        x = _horner(col_coef, y)
+        y = _horner(row_coef, x)
+    crossings = np.stack([x, y], axis=-1)
     photo = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(10, 10, 2)
     return photo / scale
+
+
+def _padded(fits: list[np.ndarray]) -> np.ndarray:
+    """Polynomial coefficients (``np.polyval`` order, degree 2 or less) as rows (len(fits), 3), zeros leading."""
+    out = np.zeros((len(fits), 3))
+    for i, coef in enumerate(fits):
+        out[i, 3 - len(coef):] = coef
+    return out
+
+
+def _horner(coef: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Quadratics of coefficients ``coef[..., 0:3]`` at `x`, evaluated as `np.polyval` does (same rounding)."""
+    y = np.zeros(np.broadcast_shapes(coef.shape[:-1], x.shape))
+    for i in range(coef.shape[-1]):
+        y = y * x + coef[..., i]
+    return y
 
 
 def lattice_maps(lattice: np.ndarray, cell_size: int = CELL_SIZE) -> tuple[np.ndarray, np.ndarray]:
@@ -297,10 +321,16 @@ def lattice_maps(lattice: np.ndarray, cell_size: int = CELL_SIZE) -> tuple[np.nd
     c = corners[1:, :-1] - a
     d = corners[1:, 1:] - corners[1:, :-1] - corners[:-1, 1:] + a
     u = (np.arange(cell_size, dtype=np.float32) + 0.5) / cell_size
-    across, down = u[None, None, None, :, None], u[None, :, None, None, None]
-    a, b, c, d = (m[:, None, :, None] for m in (a, b, c, d))
-    xy = ((a + b * across) + (c + d * across) * down).reshape(9 * cell_size, 9 * cell_size, 2)
-    return np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1])
+    across, down = u[None, None, None, :], u[None, :, None, None]
+    maps = []
+    for k in (0, 1):  # x, then y: each map written once, in place, with no interleaved copy
+        top, slope = (m[:, None, :, None, k] for m in (a, b))
+        left, right = top + slope * across, c[:, None, :, None, k] + d[:, None, :, None, k] * across
+        out = np.empty((9, cell_size, 9, cell_size), np.float32)
+        np.multiply(right, down, out=out)
+        np.add(left, out, out=out)
+        maps.append(out.reshape(9 * cell_size, 9 * cell_size))
+    return maps[0], maps[1]
 
 
 def turn_lattice(lattice: np.ndarray, rotation: int) -> np.ndarray:

