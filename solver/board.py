@@ -2,13 +2,40 @@
 
 from __future__ import annotations
 
-from operator import mul, or_
+from itertools import repeat
+from operator import itemgetter, lshift, or_
 
-from .grid import HOUSE_GETTERS, HOUSES, PEERS, digit_bit, initial_candidates
+from .grid import BOXES, COLUMNS, HOUSES, PEERS, digit_bit, initial_candidates
 from .steps import Step
 
-#: Position i of a house weighs 1 << i.
-_POSITION_BITS = tuple(1 << i for i in range(9))
+#: _SPREAD[mask]: bit d of a 9-bit candidate mask moved to bit 81 * d, so that summing
+#: _SPREAD[mask] << i over 81 cells lays the board out as nine 81-bit cell sets, one per digit.
+_SPREAD = tuple(sum(1 << (81 * d) for d in range(9) if m >> d & 1) for m in range(512))
+#: The 81 cells in column-major and in box-major order (house after house, each in HOUSES order).
+_COLUMN_MAJOR = itemgetter(*[c for col in COLUMNS for c in col])
+_BOX_MAJOR = itemgetter(*[c for box in BOXES for c in box])
+_MASK81 = (1 << 81) - 1
+
+
+def _digit_layout(cands) -> int:
+    """The 729-bit set with bit 81 * (d - 1) + i set when the i-th of `cands` holds digit d."""
+    return sum(map(lshift, map(_SPREAD.__getitem__, cands), range(81)))
+
+
+def _tables(board: "Board") -> tuple[list[list[int]], list[int]]:
+    """(positions, cells): positions[d][h] the 9-bit mask of places for digit d (1..9) in house h (as in
+    `Board.house_positions`), cells[d] the 81-bit set of cells holding d; index 0 unused."""
+    cands = board.candidates
+    by_row = _digit_layout(cands)
+    by_col = _digit_layout(_COLUMN_MAJOR(cands))
+    by_box = _digit_layout(_BOX_MAJOR(cands))
+    shifts = range(0, 729, 9)
+    rows = list(map(int.__and__, map(by_row.__rshift__, shifts), repeat(511)))
+    cols = list(map(int.__and__, map(by_col.__rshift__, shifts), repeat(511)))
+    boxes = list(map(int.__and__, map(by_box.__rshift__, shifts), repeat(511)))
+    positions = [[]] + [rows[k:k + 9] + cols[k:k + 9] + boxes[k:k + 9] for k in range(0, 81, 9)]
+    cells = [0] + [by_row >> k & _MASK81 for k in range(0, 729, 81)]
+    return positions, cells
 
 
 class Board:
@@ -38,20 +65,17 @@ class Board:
 
         Cached until the board changes: every finder of a pass shares it.
         """
-        key = ("positions", digit)
-        if key not in self._cache:
-            shift = digit - 1
-            has = [m >> shift & 1 for m in self.candidates]  # 0/1 per cell
-            self._cache[key] = [sum(map(mul, get(has), _POSITION_BITS)) for get in HOUSE_GETTERS]
-        return self._cache[key]
+        tables = self._cache.get("tables")
+        if tables is None:
+            tables = self._cache["tables"] = _tables(self)
+        return tables[0][digit]
 
     def digit_cells(self, digit: int) -> int:
         """The cells that still have `digit` as a candidate, as an 81-bit set; cached until the board changes."""
-        key = ("cells", digit)
-        if key not in self._cache:
-            bit = 1 << (digit - 1)
-            self._cache[key] = sum(1 << c for c, m in enumerate(self.candidates) if m & bit)
-        return self._cache[key]
+        tables = self._cache.get("tables")
+        if tables is None:
+            tables = self._cache["tables"] = _tables(self)
+        return tables[1][digit]
 
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""
@@ -103,11 +127,21 @@ def conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:
     board : Board
     digit : int
         1..9.
+
+    Returns
+    -------
+    list of (int, int, int)
+        In house order; cached until the board changes (callers must not modify it).
     """
-    out = []
-    for h, mask in enumerate(board.house_positions(digit)):
-        if mask.bit_count() == 2:
-            i = (mask & -mask).bit_length() - 1
-            j = mask.bit_length() - 1
-            out.append((h, HOUSES[h][i], HOUSES[h][j]))
+    key = ("pairs", digit)
+    out = board._cache.get(key)
+    if out is None:
+        out = board._cache[key] = [(h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
+                                   for h, mask in enumerate(board.house_positions(digit)) if _TWO[mask]]
     return out
+
+
+#: Per 9-bit mask: has it exactly two bits, and the indices of its lowest and highest bits.
+_TWO = tuple(m.bit_count() == 2 for m in range(512))
+_LOW = tuple((m & -m).bit_length() - 1 for m in range(512))
+_HIGH = tuple(m.bit_length() - 1 for m in range(512))

@@ -16,42 +16,69 @@ from .steps import Step
 from .techniques import title
 
 
-def _eliminate(board: Board, digit: int, house: int, keep: set[int]) -> tuple[tuple[int, int], ...]:
-    return tuple((c, digit) for c in cells_with(board.candidates, HOUSES[house], digit) if c not in keep)
+def _single(masks: tuple[int, ...]) -> tuple[int, ...]:
+    """Per 9-bit position mask with at least two bits: the index of the one mask of `masks` holding it, else -1."""
+    return tuple(next((k for k, m in enumerate(masks) if p & ~m == 0), -1) if p.bit_count() >= 2 else -1
+                 for p in range(512))
+
+
+#: Per 9-bit position mask (of a box, or of a line): the third of the house (positions 0-2, 3-5, 6-8)
+#: holding all of two or more positions, else -1. In a box a third is a row; in a line, a box.
+_IN_ONE_THIRD = _single((0b000000111, 0b000111000, 0b111000000))
+#: Per 9-bit position mask of a box: the box column (positions k, k+3, k+6) holding all of two or more, else -1.
+_IN_ONE_BOX_COLUMN = _single((0b001001001, 0b010010010, 0b100100100))
+
+
+def _cells_of(house: int, positions: int) -> tuple[int, ...]:
+    cells = HOUSES[house]
+    return tuple(cells[i] for i in range(9) if positions >> i & 1)
 
 
 def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
     """Type 1: in a box, a digit's candidates all lie in one row or column; it leaves the rest of that line."""
+    positions = [board.house_positions(d) for d in range(1, 10)]
     for b in range(18, 27):
+        band, stack = divmod(b - 18, 3)
         for d in range(1, 10):
-            cells = cells_with(board.candidates, HOUSES[b], d)
-            if len(cells) < 2:
-                continue
-            for line in ({c // 9 for c in cells}, {9 + c % 9 for c in cells}):
-                if len(line) == 1:
-                    (h,) = line
-                    elims = _eliminate(board, d, h, set(cells))
-                    if elims:
-                        yield Step("locked_candidates_pointing", eliminations=elims, cells=tuple(cells), houses=(b, h),
-                                   text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
-                                        f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
+            p = positions[d - 1][b]
+            k = _IN_ONE_THIRD[p]
+            if k >= 0:  # one row of the box: row 3 * band + k, outside the box's stack
+                h = 3 * band + k
+                rest = positions[d - 1][h] & ~(0b111 << 3 * stack)
+            else:
+                k = _IN_ONE_BOX_COLUMN[p]
+                if k < 0:
+                    continue
+                h = 9 + 3 * stack + k
+                rest = positions[d - 1][h] & ~(0b111 << 3 * band)
+            if rest:
+                yield Step("locked_candidates_pointing", eliminations=tuple((c, d) for c in _cells_of(h, rest)),
+                           cells=_cells_of(b, p), houses=(b, h),
+                           text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
+                                f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
 
 
 def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
     """Type 2: in a row or column, a digit's candidates all lie in one box; it leaves the rest of that box."""
+    positions = [board.house_positions(d) for d in range(1, 10)]
     for h in range(18):
+        line = h % 9
         for d in range(1, 10):
-            cells = cells_with(board.candidates, HOUSES[h], d)
-            if len(cells) < 2:
+            p = positions[d - 1][h]
+            k = _IN_ONE_THIRD[p]
+            if k < 0:
                 continue
-            boxes = {box_of(c) for c in cells}
-            if len(boxes) == 1:
-                b = 18 + boxes.pop()
-                elims = _eliminate(board, d, b, set(cells))
-                if elims:
-                    yield Step("locked_candidates_claiming", eliminations=elims, cells=tuple(cells), houses=(h, b),
-                               text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
-                                    f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
+            if h < 9:  # row `line`, box 3 * (line // 3) + k; the row is the box's row line % 3
+                b = 18 + 3 * (line // 3) + k
+                rest = positions[d - 1][b] & ~(0b111 << 3 * (line % 3))
+            else:  # column `line`, box 3 * k + line // 3; the column is the box's column line % 3
+                b = 18 + 3 * k + line // 3
+                rest = positions[d - 1][b] & ~(0b001001001 << line % 3)
+            if rest:
+                yield Step("locked_candidates_claiming", eliminations=tuple((c, d) for c in _cells_of(b, rest)),
+                           cells=_cells_of(h, p), houses=(h, b),
+                           text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
+                                f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
 
 
 __all__ = ["find_locked_candidates_pointing", "find_locked_candidates_claiming"]

@@ -11,8 +11,6 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
-
 from .board import Board
 from .grid import HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
 from .steps import Step
@@ -25,19 +23,44 @@ def _digits_text(mask: int) -> str:
     return "/".join(map(str, digits_of(mask)))
 
 
+#: Popcounts of 9-bit masks.
+_POPCOUNT = bytes(m.bit_count() for m in range(512))
+
+
+def _tight_groups(masks: list[int], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every `size`-combination of indices into `masks` whose union has exactly `size` bits, with that union,
+    in the order of `itertools.combinations` (branches whose union already has too many bits are cut)."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    popcount = _POPCOUNT
+    n = len(masks)
+
+    def extend(start: int, chosen: tuple[int, ...], union: int) -> None:
+        last = len(chosen) + 1 == size
+        for i in range(start, n - (size - len(chosen)) + 1):
+            u = union | masks[i]
+            if last:
+                if popcount[u] == size:
+                    out.append((chosen + (i,), u))
+            elif popcount[u] <= size:
+                extend(i + 1, chosen + (i,), u)
+
+    extend(0, (), 0)
+    return out
+
+
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     cands = board.candidates
-    for h, house in enumerate(HOUSES):
+    popcount = _POPCOUNT
+    # A locked subset is reported from its line (the lower of its two houses): boxes cannot report one.
+    for h, house in enumerate(HOUSES[:18] if locked_only else HOUSES):
         empty = [c for c in house if cands[c]]
         if len(empty) <= size:
             continue
-        small = [c for c in empty if cands[c].bit_count() <= size]
-        for group in combinations(small, size):
-            union = 0
-            for c in group:
-                union |= cands[c]
-            if union.bit_count() != size:
-                continue
+        small = [c for c in empty if popcount[cands[c]] <= size]
+        if len(small) < size:
+            continue
+        for indices, union in _tight_groups([cands[c] for c in small], size):
+            group = tuple(small[i] for i in indices)
             shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in group))
             locked = size <= 3 and len(shared) == 2
             if locked_only != locked:
@@ -61,18 +84,23 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
+    popcount = _POPCOUNT
+    by_digit = [board.house_positions(d) for d in range(1, 10)]
     for h, house in enumerate(HOUSES):
-        positions = {d: board.house_positions(d)[h] for d in range(1, 10)}
-        positions = {d: p for d, p in positions.items() if p}
-        if len(positions) <= size:
+        present = 0
+        few: list[int] = []
+        few_positions: list[int] = []
+        for d in range(1, 10):
+            p = by_digit[d - 1][h]
+            if p:
+                present += 1
+                if popcount[p] <= size:
+                    few.append(d)
+                    few_positions.append(p)
+        if present <= size or len(few) < size:
             continue
-        few = [d for d, p in positions.items() if p.bit_count() <= size]
-        for digits in combinations(few, size):
-            union = 0
-            for d in digits:
-                union |= positions[d]
-            if union.bit_count() != size:
-                continue
+        for indices, union in _tight_groups(few_positions, size):
+            digits = tuple(few[i] for i in indices)
             keep = sum(1 << (d - 1) for d in digits)
             cells = tuple(house[i] for i in range(9) if union >> i & 1)
             elims = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))
