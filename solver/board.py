@@ -2,39 +2,43 @@
 
 from __future__ import annotations
 
-from itertools import repeat
+import sys
 from operator import itemgetter, lshift, or_
 
 from .grid import BOXES, COLUMNS, HOUSES, PEERS, digit_bit, initial_candidates
 from .steps import Step
 
-#: _SPREAD[mask]: bit d of a 9-bit candidate mask moved to bit 81 * d, so that summing
-#: _SPREAD[mask] << i over 81 cells lays the board out as nine 81-bit cell sets, one per digit.
-_SPREAD = tuple(sum(1 << (81 * d) for d in range(9) if m >> d & 1) for m in range(512))
+#: _SPREAD[mask]: bit d of a 9-bit candidate mask moved to bit 144 * d. Summing _SPREAD[mask] << shift
+#: over the 81 cells of nine houses, with shift 16 * (house) + (index in the house), lays the candidates out
+#: as nine 144-bit blocks (one per digit) of nine 16-bit fields (one per house): each field is the digit's
+#: position mask in that house, and the bytes of the sum read as unsigned shorts give all 81 masks at once.
+_SPREAD = tuple(sum(1 << (144 * d) for d in range(9) if m >> d & 1) for m in range(512))
+_FIELD_SHIFTS = tuple(16 * (i // 9) + i % 9 for i in range(81))
 #: The 81 cells in column-major and in box-major order (house after house, each in HOUSES order).
 _COLUMN_MAJOR = itemgetter(*[c for col in COLUMNS for c in col])
 _BOX_MAJOR = itemgetter(*[c for box in BOXES for c in box])
-_MASK81 = (1 << 81) - 1
+_ROW_SHIFTS = tuple(range(0, 81, 9))
+_LITTLE = sys.byteorder == "little"
 
 
-def _digit_layout(cands) -> int:
-    """The 729-bit set with bit 81 * (d - 1) + i set when the i-th of `cands` holds digit d."""
-    return sum(map(lshift, map(_SPREAD.__getitem__, cands), range(81)))
+def _house_masks(cands) -> list[int]:
+    """81 position masks of nine houses given their cells' candidates house after house (81 masks):
+    entry 9 * (d - 1) + k is the mask of digit d in the k-th house."""
+    layout = sum(map(lshift, map(_SPREAD.__getitem__, cands), _FIELD_SHIFTS))
+    if _LITTLE:  # native unsigned shorts are little-endian here
+        return memoryview(layout.to_bytes(162, "little")).cast("H").tolist()
+    return [layout >> s & 511 for s in range(0, 1296, 16)]
 
 
 def _tables(board: "Board") -> tuple[list[list[int]], list[int]]:
     """(positions, cells): positions[d][h] the 9-bit mask of places for digit d (1..9) in house h (as in
     `Board.house_positions`), cells[d] the 81-bit set of cells holding d; index 0 unused."""
     cands = board.candidates
-    by_row = _digit_layout(cands)
-    by_col = _digit_layout(_COLUMN_MAJOR(cands))
-    by_box = _digit_layout(_BOX_MAJOR(cands))
-    shifts = range(0, 729, 9)
-    rows = list(map(int.__and__, map(by_row.__rshift__, shifts), repeat(511)))
-    cols = list(map(int.__and__, map(by_col.__rshift__, shifts), repeat(511)))
-    boxes = list(map(int.__and__, map(by_box.__rshift__, shifts), repeat(511)))
+    rows = _house_masks(cands)
+    cols = _house_masks(_COLUMN_MAJOR(cands))
+    boxes = _house_masks(_BOX_MAJOR(cands))
     positions = [[]] + [rows[k:k + 9] + cols[k:k + 9] + boxes[k:k + 9] for k in range(0, 81, 9)]
-    cells = [0] + [by_row >> k & _MASK81 for k in range(0, 729, 81)]
+    cells = [0] + [sum(map(lshift, rows[k:k + 9], _ROW_SHIFTS)) for k in range(0, 81, 9)]
     return positions, cells
 
 
