@@ -11,6 +11,8 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
+
 from .board import Board
 from .grid import HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
 from .steps import Step
@@ -48,19 +50,62 @@ def _tight_groups(masks: list[int], size: int) -> list[tuple[tuple[int, ...], in
     return out
 
 
-def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
+def _naked_groups(board: Board, size: int) -> list[list[tuple[tuple[int, ...], int]]]:
+    """Per house with more than `size` empty cells: [(cells, digits)] for every `size` of its cells holding
+    only `size` digits between them, in combination order; [] for the other houses. Cached per board state
+    and size (the naked pair and triple finders reuse it when a naked quad or a later finder asks again)."""
+    key = ("naked", size)
+    if key in board._cache:
+        return board._cache[key]
     cands = board.candidates
     popcount = _POPCOUNT
-    # A locked subset is reported from its line (the lower of its two houses): boxes cannot report one.
-    for h, house in enumerate(HOUSES[:18] if locked_only else HOUSES):
-        empty = [c for c in house if cands[c]]
-        if len(empty) <= size:
-            continue
-        small = [c for c in empty if popcount[cands[c]] <= size]
-        if len(small) < size:
-            continue
-        for indices, union in _tight_groups([cands[c] for c in small], size):
-            group = tuple(small[i] for i in indices)
+    out = []
+    for house in HOUSES:
+        masks = [cands[c] for c in house]
+        groups: list[tuple[tuple[int, ...], int]] = []
+        if 9 - masks.count(0) > size:
+            small = [c for c, m in zip(house, masks) if m and popcount[m] <= size]
+            if len(small) >= size:
+                groups = [(tuple(small[i] for i in indices), union)
+                          for indices, union in _tight_groups([cands[c] for c in small], size)]
+        out.append(groups)
+    board._cache[key] = out
+    return out
+
+
+#: Per line (rows 0..8, columns 9..17): its three segments (the cells it shares with a box), in house order.
+_SEGMENTS = [tuple(tuple(HOUSES[h][3 * k:3 * k + 3]) for k in range(3)) for h in range(18)]
+
+
+def _locked_groups(board: Board, size: int) -> list[list[tuple[tuple[int, ...], int]]]:
+    """Per line with more than `size` empty cells: [(cells, digits)] for every `size` cells of one segment
+    holding only `size` digits (the only naked subsets a locked pair or triple can be), in combination order."""
+    cands = board.candidates
+    popcount = _POPCOUNT
+    out = []
+    for h in range(18):
+        groups: list[tuple[tuple[int, ...], int]] = []
+        if 9 - [cands[c] for c in HOUSES[h]].count(0) > size:
+            for segment in _SEGMENTS[h]:
+                small = [c for c in segment if cands[c] and popcount[cands[c]] <= size]
+                if len(small) >= size:
+                    for group in combinations(small, size):
+                        union = 0
+                        for c in group:
+                            union |= cands[c]
+                        if popcount[union] == size:
+                            groups.append((group, union))
+        out.append(groups)
+    return out
+
+
+def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
+    cands = board.candidates
+    # A locked subset is reported from its line (the lower of its two houses): boxes cannot report one,
+    # and its cells lie in one segment of the line.
+    houses_groups = _locked_groups(board, size) if locked_only else _naked_groups(board, size)
+    for h in range(18 if locked_only else 27):
+        for group, union in houses_groups[h]:
             shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in group))
             locked = size <= 3 and len(shared) == 2
             if locked_only != locked:
