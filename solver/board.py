@@ -30,16 +30,18 @@ def _house_masks(cands) -> list[int]:
     return [layout >> s & 511 for s in range(0, 1296, 16)]
 
 
-def _tables(board: "Board") -> tuple[list[list[int]], list[int]]:
-    """(positions, cells): positions[d][h] the 9-bit mask of places for digit d (1..9) in house h (as in
-    `Board.house_positions`), cells[d] the 81-bit set of cells holding d; index 0 unused."""
+def _tables(board: "Board") -> tuple[list[list[int]], list[int], list[tuple[int, ...]]]:
+    """(positions, cells, by_house): positions[d][h] the 9-bit mask of places for digit d (1..9) in house h
+    (as in `Board.house_positions`), cells[d] the 81-bit set of cells holding d (index 0 unused), by_house[h]
+    the nine masks of house h, digits 1..9 in order."""
     cands = board.candidates
     rows = _house_masks(cands)
     cols = _house_masks(_COLUMN_MAJOR(cands))
     boxes = _house_masks(_BOX_MAJOR(cands))
     positions = [[]] + [rows[k:k + 9] + cols[k:k + 9] + boxes[k:k + 9] for k in range(0, 81, 9)]
     cells = [0] + [sum(map(lshift, rows[k:k + 9], _ROW_SHIFTS)) for k in range(0, 81, 9)]
-    return positions, cells
+    by_house = [tuple(masks[k::9]) for masks in (rows, cols, boxes) for k in range(9)]
+    return positions, cells, by_house
 
 
 class Board:
@@ -73,6 +75,14 @@ class Board:
         if tables is None:
             tables = self._cache["tables"] = _tables(self)
         return tables[0][digit]
+
+    def house_digit_positions(self, house: int) -> tuple[int, ...]:
+        """The nine position masks of `house` (0..26), for digits 1..9 in order: the transpose of
+        `house_positions`, for finders that work house by house. Cached until the board changes."""
+        tables = self._cache.get("tables")
+        if tables is None:
+            tables = self._cache["tables"] = _tables(self)
+        return tables[2][house]
 
     def digit_cells(self, digit: int) -> int:
         """The cells that still have `digit` as a candidate, as an 81-bit set; cached until the board changes."""

@@ -11,10 +11,11 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import combinations
 
 from .board import Board
-from .grid import HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
+from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
 
@@ -29,25 +30,43 @@ def _digits_text(mask: int) -> str:
 _POPCOUNT = bytes(m.bit_count() for m in range(512))
 
 
-def _tight_groups(masks: list[int], size: int) -> list[tuple[tuple[int, ...], int]]:
+def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], int]]:
     """Every `size`-combination of indices into `masks` whose union has exactly `size` bits, with that union,
-    in the order of `itertools.combinations` (branches whose union already has too many bits are cut)."""
-    out: list[tuple[tuple[int, ...], int]] = []
+    in the order of `itertools.combinations`. Zero masks and masks of more than `size` bits never take part
+    (branches whose union already has too many bits are cut)."""
     popcount = _POPCOUNT
-    n = len(masks)
+    items = [i for i, m in enumerate(masks) if m and popcount[m] <= size]
+    out: list[tuple[tuple[int, ...], int]] = []
+    n = len(items)
+    if n < size:
+        return out
 
     def extend(start: int, chosen: tuple[int, ...], union: int) -> None:
         last = len(chosen) + 1 == size
-        for i in range(start, n - (size - len(chosen)) + 1):
+        for j in range(start, n - (size - len(chosen)) + 1):
+            i = items[j]
             u = union | masks[i]
             if last:
                 if popcount[u] == size:
                     out.append((chosen + (i,), u))
             elif popcount[u] <= size:
-                extend(i + 1, chosen + (i,), u)
+                extend(j + 1, chosen + (i,), u)
 
     extend(0, (), 0)
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _house_subsets(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing.
+
+    Memoised on the house's nine masks: from one step to the next most houses are unchanged, so the finders
+    of naked subsets (masks: the cells' candidates) and hidden subsets (masks: the digits' places) mostly
+    look their houses up instead of searching them again.
+    """
+    if 9 - masks.count(0) <= size:
+        return ()
+    return tuple(_tight_groups(masks, size))
 
 
 def _naked_groups(board: Board, size: int) -> list[list[tuple[tuple[int, ...], int]]]:
@@ -58,17 +77,8 @@ def _naked_groups(board: Board, size: int) -> list[list[tuple[tuple[int, ...], i
     if key in board._cache:
         return board._cache[key]
     cands = board.candidates
-    popcount = _POPCOUNT
-    out = []
-    for house in HOUSES:
-        masks = [cands[c] for c in house]
-        groups: list[tuple[tuple[int, ...], int]] = []
-        if 9 - masks.count(0) > size:
-            small = [c for c, m in zip(house, masks) if m and popcount[m] <= size]
-            if len(small) >= size:
-                groups = [(tuple(small[i] for i in indices), union)
-                          for indices, union in _tight_groups([cands[c] for c in small], size)]
-        out.append(groups)
+    out = [[(tuple(house[i] for i in indices), union) for indices, union in _house_subsets(get(cands), size)]
+           for house, get in zip(HOUSES, HOUSE_GETTERS)]
     board._cache[key] = out
     return out
 
@@ -129,23 +139,9 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
-    popcount = _POPCOUNT
-    by_digit = [board.house_positions(d) for d in range(1, 10)]
     for h, house in enumerate(HOUSES):
-        present = 0
-        few: list[int] = []
-        few_positions: list[int] = []
-        for d in range(1, 10):
-            p = by_digit[d - 1][h]
-            if p:
-                present += 1
-                if popcount[p] <= size:
-                    few.append(d)
-                    few_positions.append(p)
-        if present <= size or len(few) < size:
-            continue
-        for indices, union in _tight_groups(few_positions, size):
-            digits = tuple(few[i] for i in indices)
+        for indices, union in _house_subsets(board.house_digit_positions(h), size):
+            digits = tuple(i + 1 for i in indices)
             keep = sum(1 << (d - 1) for d in digits)
             cells = tuple(house[i] for i in range(9) if union >> i & 1)
             elims = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))
