@@ -44,6 +44,29 @@ def _tables(board: "Board") -> tuple[list[list[int]], list[int], list[tuple[int,
     return positions, cells, by_house
 
 
+#: The tables of `memoised` functions, emptied whenever a Board is made.
+_MEMO_TABLES: list[dict] = []
+
+
+def memoised(function):
+    """Memoise a pure function of hashable positional arguments, per puzzle: the table empties whenever a
+    `Board` is made, so that a solve reuses what it found on earlier steps (most houses and lines are the
+    same from one step to the next) but never what an earlier solve of the same puzzle found, and the table
+    stays small."""
+    table: dict = {}
+    _MEMO_TABLES.append(table)
+
+    def wrapper(*args):
+        try:
+            return table[args]
+        except KeyError:
+            result = table[args] = function(*args)
+            return result
+
+    wrapper.__doc__, wrapper.__name__, wrapper.__wrapped__ = function.__doc__, function.__name__, function
+    return wrapper
+
+
 class Board:
     """Digits placed so far and the candidates left in every empty cell.
 
@@ -59,6 +82,8 @@ class Board:
         self.values = list(grid)
         self.candidates = initial_candidates(grid)
         self._cache: dict = {}
+        for table in _MEMO_TABLES:
+            table.clear()
 
     def cached(self, key, factory):
         """`factory(self)`, computed once per board state (the cache empties on every change)."""

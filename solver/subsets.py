@@ -11,10 +11,9 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
 from itertools import combinations
 
-from .board import Board
+from .board import Board, memoised
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
@@ -56,11 +55,11 @@ def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ..
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@memoised
 def _house_subsets(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing.
 
-    Memoised on the house's nine masks: from one step to the next most houses are unchanged, so the finders
+    Memoised (per puzzle, see `board.memoised`) on the house's nine masks: from one step to the next most houses are unchanged, so the finders
     of naked subsets (masks: the cells' candidates) and hidden subsets (masks: the digits' places) mostly
     look their houses up instead of searching them again.
     """
