@@ -137,14 +137,16 @@ def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: in
 
 
 def _trace(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int]) -> list[int]:
-    """One chain start -> ... -> end through the layers (end in layer `end_layer`)."""
+    """One chain start -> ... -> end through the layers (end in layer `end_layer`): each node's predecessor is
+    the lowest node of the layer before that links to it (links are symmetric, so that is the lowest node of
+    the layer among the node's own neighbours)."""
     chain = [end]
     node = end
     for depth in range(end_layer, 0, -1):
         table = strong if depth % 2 else weak
-        prev = next(p for p in set_bits(layers[depth - 1]) if table[p] >> node & 1)
-        chain.append(prev)
-        node = prev
+        linked = table[node] & layers[depth - 1]
+        node = (linked & -linked).bit_length() - 1
+        chain.append(node)
     return chain[::-1]
 
 
@@ -204,18 +206,26 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         searched when no chain of up to 5 links eliminates anything.
     """
     graph = board.cached("links", LinkGraph)
-    strong, weak = links(graph, kind)
-    weak_any = links(graph, "aic")[1]
+    strong, weak = board.cached(("links", kind), lambda b: links(graph, kind))
+    weak_any = board.cached(("links", "aic"), lambda b: links(graph, "aic"))[1]
     starts = [n for n in set_bits(graph.nodes) if strong[n]]
-    for limit in (5, max_length):
+    searched: dict[int, tuple[list[int], int]] = {}
+    # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
+    for limit, shortest in ((5, 3), (max_length, 7)):
         best: ChainFound | None = None
         for start in starts:
-            layers = _chain_layers(start, strong, weak, limit + 1)
+            if start in searched:
+                layers, ends = searched[start]
+            else:
+                layers = _chain_layers(start, strong, weak, max_length + 1)
+                # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
+                # start), or, in an AIC, to start itself (a loop).
+                ends = union_of(weak_any, weak_any[start]) | (weak_any[start] if kind == "aic" else 0)
+                ends &= ~(1 << start)
+                searched[start] = layers, ends
             victims_of_start = weak_any[start]
-            for depth in range(3, len(layers), 2):
-                for end in set_bits(layers[depth]):
-                    if end == start:
-                        continue
+            for depth in range(shortest, min(len(layers), limit + 1), 2):
+                for end in set_bits(layers[depth] & ends):
                     victims = victims_of_start & weak_any[end] & ~(1 << end)
                     closes = kind == "aic" and weak_any[end] >> start & 1
                     if not victims and not closes:
