@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 from .board import Board, conjugate_pairs
 from .coloring import two_color_clusters
-from .grid import PEERS, cell_name, digits_of, set_bits
+from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -42,6 +42,24 @@ def union_of(table: list[int], nodes: int) -> int:
         out |= table[low.bit_length() - 1]
         nodes ^= low
     return out
+
+
+#: _SPREAD9[m]: bit i of a 9-bit mask moved to bit 9 * i (nine cells to the first digit's nodes).
+_SPREAD9 = tuple(sum(1 << (9 * i) for i in range(9) if m >> i & 1) for m in range(512))
+
+
+def _to_nodes(cells: int) -> int:
+    """An 81-bit cell set as the 729-bit set of those cells' digit-1 nodes (bit c -> bit 9 * c)."""
+    out = 0
+    for k in range(9):
+        chunk = cells >> (9 * k) & 511
+        if chunk:
+            out |= _SPREAD9[chunk] << (81 * k)
+    return out
+
+
+#: PEER_NODES[cell]: the digit-1 nodes of the cell's 20 peers; shifted by d - 1, those of digit d.
+PEER_NODES = [_to_nodes(PEER_BITS[c]) for c in range(81)]
 
 
 def node_name(n: int) -> str:
@@ -71,24 +89,26 @@ class LinkGraph:
         self.strong_cell = [0] * 729
         self.weak_house = [0] * 729
         self.weak_cell = [0] * 729
+        # Per digit, the nodes of that digit (its cells spread to node space, then shifted to the digit).
+        digit_nodes = [0] + [_to_nodes(board.digit_cells(d)) << (d - 1) for d in range(1, 10)]
         for cell in range(81):
             mask = cands[cell]
             if not mask:
                 continue
-            digits = digits_of(mask)
-            cell_nodes = sum(1 << (cell * 9 + d - 1) for d in digits)
+            base = cell * 9
+            cell_nodes = mask << base
             self.nodes |= cell_nodes
-            for d in digits:
-                n = cell * 9 + d - 1
-                self.weak_cell[n] = cell_nodes & ~(1 << n)
-                if len(digits) == 2:
-                    self.strong_cell[n] = self.weak_cell[n]
-                bit = 1 << (d - 1)
-                w = 0
-                for p in PEERS[cell]:
-                    if cands[p] & bit:
-                        w |= 1 << (p * 9 + d - 1)
-                self.weak_house[n] = w
+            peers = PEER_NODES[cell]
+            bivalue = mask.bit_count() == 2
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                d = low.bit_length()  # digit 1..9
+                n = base + d - 1
+                self.weak_cell[n] = others = cell_nodes & ~(1 << n)
+                if bivalue:
+                    self.strong_cell[n] = others
+                self.weak_house[n] = (peers << (d - 1)) & digit_nodes[d]
         for d in range(1, 10):
             for _, a, b in conjugate_pairs(board, d):
                 na, nb = a * 9 + d - 1, b * 9 + d - 1
