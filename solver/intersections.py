@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from operator import itemgetter
 
-from .board import Board, cells_with
+from .board import Board, memoised
 from .grid import HOUSES, box_of, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
@@ -108,49 +109,76 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
     of the line; a digit that L lacks leaves the rest of the box.
     """
     cands = board.candidates
-    for line in range(18):
-        for b in sorted({box_of(c) for c in HOUSES[line]}):
-            box = 18 + b
-            inside = [c for c in HOUSES[line] if box_of(c) == b and cands[c]]
-            line_rest = [c for c in HOUSES[line] if box_of(c) != b and cands[c]]
-            box_rest = [c for c in HOUSES[box] if c not in HOUSES[line] and cands[c]]
-            if len(inside) < 2 or not line_rest or not box_rest:
+    for line, box, get in _SDC_SEGMENTS:
+        for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
+            yield Step("sue_de_coq", eliminations=elims, cells=used, houses=(line, box),
+                       text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
+                            f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
+                            f"({_digit_list(vl)}) in {house_name(line)} and "
+                            f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
+                            f"{house_name(box)} hold {_digit_list(digits)}, one each")
+
+
+def _sdc_cells(line: int, box: int) -> tuple[int, ...]:
+    """The 15 cells of a line and a box that cross: the line's, then the rest of the box's, in house order."""
+    return tuple(HOUSES[line]) + tuple(c for c in HOUSES[box] if c not in HOUSES[line])
+
+
+#: (line, box, getter of the 15 cells' entries) for every line and each box it crosses, in search order.
+_SDC_SEGMENTS = [(line, 18 + b, itemgetter(*_sdc_cells(line, 18 + b)))
+                 for line in range(18) for b in sorted({box_of(c) for c in HOUSES[line]})]
+
+
+@memoised
+def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
+    """The Sue de Coq patterns of one line and box, given the candidates of their 15 cells (`_sdc_cells`
+    order): (core, line group, box group, their digit masks, all digits, cells used, eliminations) in search
+    order. Memoised per puzzle on the 15 masks (`board.memoised`)."""
+    cands = dict(zip(_sdc_cells(line, box), masks))
+    b = box - 18
+    inside = [c for c in HOUSES[line] if box_of(c) == b and cands[c]]
+    if len(inside) < 2:
+        return []
+    line_rest = [c for c in HOUSES[line] if box_of(c) != b and cands[c]]
+    box_rest = [c for c in HOUSES[box] if c not in HOUSES[line] and cands[c]]
+    if not line_rest or not box_rest:
+        return []
+    cores = []
+    for size in (2, 3):
+        for core in combinations(inside, size):
+            v = 0
+            for c in core:
+                v |= cands[c]
+            if v.bit_count() >= size + 2:
+                cores.append((size, core, v))
+    if not cores:
+        return []
+    out = []
+    line_groups = _subsets(line_rest, cands)
+    box_groups = _subsets(box_rest, cands)
+    for size, core, v in cores:
+        # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
+        # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
+        by_excess: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        for bgroup, vb in box_groups:
+            if vb & v:
+                by_excess.setdefault(len(bgroup) - (vb & ~v).bit_count(), []).append((bgroup, vb))
+        for lgroup, vl in line_groups:
+            if not vl & v:
                 continue
-            line_groups = _subsets(line_rest, cands)
-            box_groups = _subsets(box_rest, cands)
-            for size in (2, 3):
-                for core in combinations(inside, size):
-                    v = 0
-                    for c in core:
-                        v |= cands[c]
-                    if v.bit_count() < size + 2:
-                        continue
-                    # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
-                    # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
-                    by_excess: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-                    for bgroup, vb in box_groups:
-                        if vb & v:
-                            by_excess.setdefault(len(bgroup) - (vb & ~v).bit_count(), []).append((bgroup, vb))
-                    for lgroup, vl in line_groups:
-                        if not vl & v:
-                            continue
-                        for bgroup, vb in by_excess.get((v | vl).bit_count() - size - len(lgroup), ()):
-                            if vb & vl:
-                                continue
-                            digits = v | vl | vb
-                            used = set(core) | set(lgroup) | set(bgroup)
-                            elims = [(c, d) for d in digits_of(digits & ~vb) for c in cells_with(cands, HOUSES[line], d)
-                                     if c not in used]
-                            elims += [(c, d) for d in digits_of(digits & ~vl) for c in cells_with(cands, HOUSES[box], d)
-                                      if c not in used]
-                            if elims:
-                                yield Step("sue_de_coq", eliminations=tuple(sorted(set(elims))),
-                                           cells=tuple(sorted(used)), houses=(line, box),
-                                           text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
-                                                f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
-                                                f"({_digit_list(vl)}) in {house_name(line)} and "
-                                                f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
-                                                f"{house_name(box)} hold {_digit_list(digits)}, one each")
+            for bgroup, vb in by_excess.get((v | vl).bit_count() - size - len(lgroup), ()):
+                if vb & vl:
+                    continue
+                digits = v | vl | vb
+                used = set(core) | set(lgroup) | set(bgroup)
+                elims = [(c, d) for d in digits_of(digits & ~vb) for c in HOUSES[line]
+                         if cands[c] >> (d - 1) & 1 and c not in used]
+                elims += [(c, d) for d in digits_of(digits & ~vl) for c in HOUSES[box]
+                          if cands[c] >> (d - 1) & 1 and c not in used]
+                if elims:
+                    out.append((core, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)),
+                                tuple(sorted(set(elims)))))
+    return out
 
 
 def _digit_list(mask: int) -> str:
