@@ -11,7 +11,6 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
 
 from .board import Board, memoised
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
@@ -56,65 +55,43 @@ def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ..
 
 
 @memoised
-def _house_subsets(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing.
+def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """For sizes 2, 3 and 4: `_tight_groups(masks, size)` when more than `size` of the nine masks are
+    non-zero, else nothing.
 
-    Memoised (per puzzle, see `board.memoised`) on the house's nine masks: from one step to the next most houses are unchanged, so the finders
-    of naked subsets (masks: the cells' candidates) and hidden subsets (masks: the digits' places) mostly
-    look their houses up instead of searching them again.
+    Memoised per puzzle (`board.memoised`) on the house's nine masks: from one step to the next most houses
+    are unchanged, so the finders of naked subsets (masks: the cells' candidates) and hidden subsets (masks:
+    the digits' places) mostly look their houses up instead of searching them again.
     """
-    if 9 - masks.count(0) <= size:
-        return ()
-    return tuple(_tight_groups(masks, size))
+    filled = masks.count(0)
+    return tuple(() if 9 - filled <= size else tuple(_tight_groups(masks, size)) for size in (2, 3, 4))
 
 
-def _naked_groups(board: Board, size: int) -> list[list[tuple[tuple[int, ...], int]]]:
-    """Per house with more than `size` empty cells: [(cells, digits)] for every `size` of its cells holding
-    only `size` digits between them, in combination order; [] for the other houses. Cached per board state
-    and size (the naked pair and triple finders reuse it when a naked quad or a later finder asks again)."""
-    key = ("naked", size)
-    if key in board._cache:
-        return board._cache[key]
-    cands = board.candidates
-    out = [[(tuple(house[i] for i in indices), union) for indices, union in _house_subsets(get(cands), size)]
-           for house, get in zip(HOUSES, HOUSE_GETTERS)]
-    board._cache[key] = out
-    return out
-
-
-#: Per line (rows 0..8, columns 9..17): its three segments (the cells it shares with a box), in house order.
-_SEGMENTS = [tuple(tuple(HOUSES[h][3 * k:3 * k + 3]) for k in range(3)) for h in range(18)]
-
-
-def _locked_groups(board: Board, size: int) -> list[list[tuple[tuple[int, ...], int]]]:
-    """Per line with more than `size` empty cells: [(cells, digits)] for every `size` cells of one segment
-    holding only `size` digits (the only naked subsets a locked pair or triple can be), in combination order."""
-    cands = board.candidates
-    popcount = _POPCOUNT
-    out = []
-    for h in range(18):
-        groups: list[tuple[tuple[int, ...], int]] = []
-        if 9 - [cands[c] for c in HOUSES[h]].count(0) > size:
-            for segment in _SEGMENTS[h]:
-                small = [c for c in segment if cands[c] and popcount[cands[c]] <= size]
-                if len(small) >= size:
-                    for group in combinations(small, size):
-                        union = 0
-                        for c in group:
-                            union |= cands[c]
-                        if popcount[union] == size:
-                            groups.append((group, union))
-        out.append(groups)
-    return out
+def _groups_by_house(board: Board, hidden: bool) -> list[tuple[int, tuple]]:
+    """(house, `_house_groups` of it) for the houses that have a naked (or, with `hidden`, a hidden) subset
+    of some size, in house order; once per board state for all the subset finders."""
+    key = ("hidden subsets" if hidden else "naked subsets")
+    found = board._cache.get(key)
+    if found is None:
+        if hidden:
+            found = [(h, g) for h in range(27) if any(g := _house_groups(board.house_digit_positions(h)))]
+        else:
+            cands = board.candidates
+            found = [(h, g) for h, get in enumerate(HOUSE_GETTERS) if any(g := _house_groups(get(cands)))]
+        board._cache[key] = found
+    return found
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     cands = board.candidates
-    # A locked subset is reported from its line (the lower of its two houses): boxes cannot report one,
-    # and its cells lie in one segment of the line.
-    houses_groups = _locked_groups(board, size) if locked_only else _naked_groups(board, size)
-    for h in range(18 if locked_only else 27):
-        for group, union in houses_groups[h]:
+    for h, by_size in _groups_by_house(board, hidden=False):
+        if locked_only and h >= 18:
+            break  # a locked subset is reported from its line (the lower of its two houses)
+        house = HOUSES[h]
+        for indices, union in by_size[size - 2]:
+            if locked_only and indices[0] // 3 != indices[-1] // 3:
+                continue  # a locked subset lies in one segment (box) of its line
+            group = tuple(house[i] for i in indices)
             shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in group))
             locked = size <= 3 and len(shared) == 2
             if locked_only != locked:
@@ -138,8 +115,9 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
-    for h, house in enumerate(HOUSES):
-        for indices, union in _house_subsets(board.house_digit_positions(h), size):
+    for h, by_size in _groups_by_house(board, hidden=True):
+        house = HOUSES[h]
+        for indices, union in by_size[size - 2]:
             digits = tuple(i + 1 for i in indices)
             keep = sum(1 << (d - 1) for d in digits)
             cells = tuple(house[i] for i in range(9) if union >> i & 1)
