@@ -48,13 +48,19 @@ def _tables(board: "Board") -> tuple[list[list[int]], list[int], list[tuple[int,
 _MEMO_TABLES: list[dict] = []
 
 
+def memo_table() -> dict:
+    """A dict for memoised results that empties whenever a `Board` is made (see `memoised`)."""
+    table: dict = {}
+    _MEMO_TABLES.append(table)
+    return table
+
+
 def memoised(function):
     """Memoise a pure function of hashable positional arguments, per puzzle: the table empties whenever a
     `Board` is made, so that a solve reuses what it found on earlier steps (most houses and lines are the
     same from one step to the next) but never what an earlier solve of the same puzzle found, and the table
     stays small."""
-    table: dict = {}
-    _MEMO_TABLES.append(table)
+    table = memo_table()
 
     def wrapper(*args):
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .board import Board, conjugate_pairs
+from .board import Board, conjugate_pairs, memo_table
 from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -33,58 +33,81 @@ def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int] | int)
     return tuple((c, digit) for c in set_bits(both))
 
 
+def _per_digit(table: dict, steps_of, board: Board, digit: int) -> tuple[Step, ...]:
+    """The steps `steps_of(board, digit)` yields, memoised per puzzle in `table` on the digit and its cells:
+    a single-digit pattern depends on nothing else, and most digits are unchanged from one step to the next."""
+    key = (digit, board.digit_cells(digit))
+    found = table.get(key)
+    if found is None:
+        found = table[key] = tuple(steps_of(board, digit))
+    return found
+
+
+_SKYSCRAPER, _TWO_STRING_KITE, _EMPTY_RECTANGLE, _TURBOT_FISH = (memo_table() for _ in range(4))
+
+
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board, digit)
-        if len(pairs) < 2:
-            continue
-        for rows in (True, False):
-            lines = [p for p in pairs if p[0] < 9] if rows else [p for p in pairs if 9 <= p[0] < 18]
-            for i in range(len(lines)):
-                h1, a1, b1 = lines[i]
-                for j in range(i + 1, len(lines)):
-                    h2, a2, b2 = lines[j]
-                    for base1, top1 in ((a1, b1), (b1, a1)):
-                        for base2, top2 in ((a2, b2), (b2, a2)):
-                            if rows:
-                                if base1 % 9 != base2 % 9 or top1 % 9 == top2 % 9:
-                                    continue
-                            elif base1 // 9 != base2 // 9 or top1 // 9 == top2 // 9:
+        yield from _per_digit(_SKYSCRAPER, _skyscraper_steps, board, digit)
+
+
+def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_skyscraper`'s steps on one digit."""
+    pairs = conjugate_pairs(board, digit)
+    if len(pairs) < 2:
+        return
+    for rows in (True, False):
+        lines = [p for p in pairs if p[0] < 9] if rows else [p for p in pairs if 9 <= p[0] < 18]
+        for i in range(len(lines)):
+            h1, a1, b1 = lines[i]
+            for j in range(i + 1, len(lines)):
+                h2, a2, b2 = lines[j]
+                for base1, top1 in ((a1, b1), (b1, a1)):
+                    for base2, top2 in ((a2, b2), (b2, a2)):
+                        if rows:
+                            if base1 % 9 != base2 % 9 or top1 % 9 == top2 % 9:
                                 continue
-                            elims = _see_both(board, digit, top1, top2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
-                            if elims:
-                                yield Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2),
-                                           houses=(h1, h2),
-                                           text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
-                                                f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
-                                                f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
+                        elif base1 // 9 != base2 // 9 or top1 // 9 == top2 // 9:
+                            continue
+                        elims = _see_both(board, digit, top1, top2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
+                        if elims:
+                            yield Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2),
+                                       houses=(h1, h2),
+                                       text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
+                                            f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
+                                            f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
 
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
-    box = _BOX
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board, digit)
-        rows = [p for p in pairs if p[0] < 9]
-        cols = [p for p in pairs if 9 <= p[0] < 18]
-        for hr, r1, r2 in rows:
-            for hc, c1, c2 in cols:
-                if r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
+        yield from _per_digit(_TWO_STRING_KITE, _two_string_kite_steps, board, digit)
+
+
+def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_two_string_kite`'s steps on one digit."""
+    box = _BOX
+    pairs = conjugate_pairs(board, digit)
+    rows = [p for p in pairs if p[0] < 9]
+    cols = [p for p in pairs if 9 <= p[0] < 18]
+    for hr, r1, r2 in rows:
+        for hc, c1, c2 in cols:
+            if r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
+                continue
+            for row_end, row_far in ((r1, r2), (r2, r1)):
+                if box[row_far] == box[row_end]:
                     continue
-                for row_end, row_far in ((r1, r2), (r2, r1)):
-                    if box[row_far] == box[row_end]:
+                for col_end, col_far in ((c1, c2), (c2, c1)):
+                    if box[row_end] != box[col_end] or box[col_far] == box[col_end]:
                         continue
-                    for col_end, col_far in ((c1, c2), (c2, c1)):
-                        if box[row_end] != box[col_end] or box[col_far] == box[col_end]:
-                            continue
-                        elims = _see_both(board, digit, row_far, col_far, 1 << r1 | 1 << r2 | 1 << c1 | 1 << c2)
-                        if elims:
-                            yield Step("two_string_kite", eliminations=elims, cells=(row_end, row_far, col_end, col_far),
-                                       houses=(hr, hc, 18 + box[row_end]),
-                                       text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
-                                            f"joined in box {box[row_end] + 1}; one of {cell_name(row_far)}, "
-                                            f"{cell_name(col_far)} is {digit}")
+                    elims = _see_both(board, digit, row_far, col_far, 1 << r1 | 1 << r2 | 1 << c1 | 1 << c2)
+                    if elims:
+                        yield Step("two_string_kite", eliminations=elims, cells=(row_end, row_far, col_end, col_far),
+                                   houses=(hr, hc, 18 + box[row_end]),
+                                   text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
+                                        f"joined in box {box[row_end] + 1}; one of {cell_name(row_far)}, "
+                                        f"{cell_name(col_far)} is {digit}")
 
 
 def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
@@ -104,37 +127,42 @@ _ER_CROSSES = [[_er_crosses(b, p) for p in range(512)] for b in range(9)]
 
 def find_empty_rectangle(board: Board) -> Iterator[Step]:
     """A box whose candidates for a digit lie on one row and one column, with a conjugate pair off the box."""
+    for digit in range(1, 10):
+        yield from _per_digit(_EMPTY_RECTANGLE, _empty_rectangle_steps, board, digit)
+
+
+def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_empty_rectangle`'s steps on one digit."""
     box = _BOX
     cands = board.candidates
-    for digit in range(1, 10):
-        bit = 1 << (digit - 1)
-        pairs = conjugate_pairs(board, digit)
-        if not pairs:
-            continue
-        positions = board.house_positions(digit)
-        for b in range(9):
-            cells, crosses = _ER_CROSSES[b][positions[18 + b]]
-            for er_row, er_col in crosses:
-                # A conjugate pair in a column with its near end on the ER row (or in a row
-                # with its near end on the ER column): whichever end holds the digit, the
-                # cell where the far end's line crosses the ER's other line cannot.
-                for h, a, z in pairs:
-                    if h >= 18 or box[a] == b or box[z] == b:
+    bit = 1 << (digit - 1)
+    pairs = conjugate_pairs(board, digit)
+    if not pairs:
+        return
+    positions = board.house_positions(digit)
+    for b in range(9):
+        cells, crosses = _ER_CROSSES[b][positions[18 + b]]
+        for er_row, er_col in crosses:
+            # A conjugate pair in a column with its near end on the ER row (or in a row
+            # with its near end on the ER column): whichever end holds the digit, the
+            # cell where the far end's line crosses the ER's other line cannot.
+            for h, a, z in pairs:
+                if h >= 18 or box[a] == b or box[z] == b:
+                    continue
+                for near, far in ((a, z), (z, a)):
+                    if h >= 9 and near // 9 == er_row:
+                        target = (far // 9) * 9 + er_col
+                    elif h < 9 and near % 9 == er_col:
+                        target = er_row * 9 + far % 9
+                    else:
                         continue
-                    for near, far in ((a, z), (z, a)):
-                        if h >= 9 and near // 9 == er_row:
-                            target = (far // 9) * 9 + er_col
-                        elif h < 9 and near % 9 == er_col:
-                            target = er_row * 9 + far % 9
-                        else:
-                            continue
-                        if box[target] == b or not cands[target] & bit or target in (near, far):
-                            continue
-                        yield Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far),
-                                   houses=(18 + b, h),
-                                   text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
-                                        f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
-                                        f"{cell_name(far)} it cannot be in {cell_name(target)}")
+                    if box[target] == b or not cands[target] & bit or target in (near, far):
+                        continue
+                    yield Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far),
+                               houses=(18 + b, h),
+                               text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
+                                    f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
+                                    f"{cell_name(far)} it cannot be in {cell_name(target)}")
 
 
 def find_turbot_fish(board: Board) -> Iterator[Step]:
@@ -144,26 +172,31 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     digit; skyscraper and two-string kite are its special cases and come first
     in the ladder, so this finds the rest (for example links through boxes).
     """
-    peers = PEER_BITS
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board, digit)
-        ends = [1 << a | 1 << b for _, a, b in pairs]
-        for i, (h1, a1, b1) in enumerate(pairs):
-            sight_a1, sight_b1 = peers[a1], peers[b1]
-            sight = sight_a1 | sight_b1
-            ends1 = ends[i]
-            for k in range(i + 1, len(pairs)):
-                if not sight & ends[k] or ends1 & ends[k]:
-                    continue  # no end of one pair sees an end of the other, or they share a cell
-                h2, a2, b2 = pairs[k]
-                for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
-                    for near2, far2 in ((a2, b2), (b2, a2)):
-                        if not near_sight >> near2 & 1:
-                            continue
-                        elims = _see_both(board, digit, far1, far2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
-                        if elims:
-                            yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
-                                       houses=(h1, h2),
-                                       text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                                            f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                                            f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
+        yield from _per_digit(_TURBOT_FISH, _turbot_fish_steps, board, digit)
+
+
+def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_turbot_fish`'s steps on one digit."""
+    peers = PEER_BITS
+    pairs = conjugate_pairs(board, digit)
+    ends = [1 << a | 1 << b for _, a, b in pairs]
+    for i, (h1, a1, b1) in enumerate(pairs):
+        sight_a1, sight_b1 = peers[a1], peers[b1]
+        sight = sight_a1 | sight_b1
+        ends1 = ends[i]
+        for k in range(i + 1, len(pairs)):
+            if not sight & ends[k] or ends1 & ends[k]:
+                continue  # no end of one pair sees an end of the other, or they share a cell
+            h2, a2, b2 = pairs[k]
+            for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
+                for near2, far2 in ((a2, b2), (b2, a2)):
+                    if not near_sight >> near2 & 1:
+                        continue
+                    elims = _see_both(board, digit, far1, far2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
+                    if elims:
+                        yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
+                                   houses=(h1, h2),
+                                   text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                                        f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                                        f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
