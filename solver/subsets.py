@@ -55,40 +55,45 @@ def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ..
 
 
 @memoised
-def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
-    """For sizes 2, 3 and 4: `_tight_groups(masks, size)` when more than `size` of the nine masks are
-    non-zero, else nothing.
+def _house_groups(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing.
 
     Memoised per puzzle (`board.memoised`) on the house's nine masks: from one step to the next most houses
     are unchanged, so the finders of naked subsets (masks: the cells' candidates) and hidden subsets (masks:
     the digits' places) mostly look their houses up instead of searching them again.
     """
-    filled = masks.count(0)
-    return tuple(() if 9 - filled <= size else tuple(_tight_groups(masks, size)) for size in (2, 3, 4))
+    if 9 - masks.count(0) <= size:
+        return ()
+    return tuple(_tight_groups(masks, size))
 
 
-def _groups_by_house(board: Board, hidden: bool) -> list[tuple[int, tuple]]:
-    """(house, `_house_groups` of it) for the houses that have a naked (or, with `hidden`, a hidden) subset
-    of some size, in house order; once per board state for all the subset finders."""
-    key = ("hidden subsets" if hidden else "naked subsets")
+def _groups_by_house(board: Board, hidden: bool, size: int) -> list[tuple[int, tuple]]:
+    """(house, its `_house_groups` of `size`) for the houses that have a naked (or, with `hidden`, a hidden)
+    subset of that size, in house order; once per board state and size (the locked and naked finders of a
+    size share it)."""
+    key = ("hidden subsets" if hidden else "naked subsets", size)
     found = board._cache.get(key)
     if found is None:
-        if hidden:
-            found = [(h, g) for h in range(27) if any(g := _house_groups(board.house_digit_positions(h)))]
-        else:
-            cands = board.candidates
-            found = [(h, g) for h, get in enumerate(HOUSE_GETTERS) if any(g := _house_groups(get(cands)))]
+        masks = board._cache.get(("house masks", hidden))
+        if masks is None:
+            if hidden:
+                masks = [board.house_digit_positions(h) for h in range(27)]
+            else:
+                cands = board.candidates
+                masks = [get(cands) for get in HOUSE_GETTERS]
+            board._cache[("house masks", hidden)] = masks
+        found = [(h, g) for h, m in enumerate(masks) if (g := _house_groups(m, size))]
         board._cache[key] = found
     return found
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     cands = board.candidates
-    for h, by_size in _groups_by_house(board, hidden=False):
+    for h, groups in _groups_by_house(board, False, size):
         if locked_only and h >= 18:
             break  # a locked subset is reported from its line (the lower of its two houses)
         house = HOUSES[h]
-        for indices, union in by_size[size - 2]:
+        for indices, union in groups:
             if locked_only and indices[0] // 3 != indices[-1] // 3:
                 continue  # a locked subset lies in one segment (box) of its line
             group = tuple(house[i] for i in indices)
@@ -115,9 +120,9 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
-    for h, by_size in _groups_by_house(board, hidden=True):
+    for h, groups in _groups_by_house(board, True, size):
         house = HOUSES[h]
-        for indices, union in by_size[size - 2]:
+        for indices, union in groups:
             digits = tuple(i + 1 for i in indices)
             keep = sum(1 << (d - 1) for d in digits)
             cells = tuple(house[i] for i in range(9) if union >> i & 1)
