@@ -25,6 +25,7 @@ between cells on one digit is an XY-Chain.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import or_
 from typing import NamedTuple
 
 from .board import Board, conjugate_pairs
@@ -125,11 +126,21 @@ CHAIN_KINDS = {
 
 
 def links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
-    """Per node, bitsets of (strong, weak) neighbours using only the link families of `kind`."""
+    """Per node, bitsets of (strong, weak) neighbours using only the link families of `kind`.
+
+    A kind with one family on a side gets the graph's own list for it (not a copy: callers must not change
+    the lists)."""
     sh, sc, wh, wc = CHAIN_KINDS[kind]
-    strong = [(a if sh else 0) | (b if sc else 0) for a, b in zip(graph.strong_house, graph.strong_cell)]
-    weak = [(a if wh else 0) | (b if wc else 0) for a, b in zip(graph.weak_house, graph.weak_cell)]
-    return strong, weak
+    return _either(sh, graph.strong_house, sc, graph.strong_cell), _either(wh, graph.weak_house, wc, graph.weak_cell)
+
+
+def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
+    """Per node, the union of the link lists `a` and `b` that are used (all zeros when neither is)."""
+    if use_a and use_b:
+        return list(map(or_, a, b))
+    if use_a or use_b:
+        return a if use_a else b
+    return [0] * len(a)
 
 
 def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: int) -> list[int]:
