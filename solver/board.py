@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from operator import itemgetter, lshift, or_
 
-from .grid import BOXES, COLUMNS, HOUSES, PEERS, digit_bit, initial_candidates
+from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, PEERS, digit_bit, initial_candidates
 from .steps import Step
 
 #: _SPREAD[mask]: bit d of a 9-bit candidate mask moved to bit 144 * d. Summing _SPREAD[mask] << shift
@@ -82,11 +82,16 @@ class Board:
         81 values, 0 for empty.
     candidates : list of int
         81 9-bit masks (bit d-1 for digit d); 0 for a filled cell.
+    house_empty : list of int
+        Per house (0..26), the number of empty cells. Digits are placed with `place` only (it keeps this
+        count); candidates may be set directly.
     """
 
     def __init__(self, grid: list[int]):
         self.values = list(grid)
         self.candidates = initial_candidates(grid)
+        #: Per house (27), its number of empty cells (kept by `place`; full houses are looked up in it).
+        self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
         self._cache: dict = {}
         for table in _MEMO_TABLES:
             table.clear()
@@ -125,6 +130,9 @@ class Board:
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""
         self._cache.clear()
+        if not self.values[cell]:
+            for h in HOUSES_OF_CELL[cell]:
+                self.house_empty[h] -= 1
         self.values[cell] = digit
         self.candidates[cell] = 0
         bit = ~digit_bit(digit)

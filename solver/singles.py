@@ -18,9 +18,12 @@ from .techniques import title
 def find_full_house(board: Board) -> Iterator[Step]:
     """A house with exactly one empty cell: the missing digit goes there."""
     values = board.values
+    empty = board.house_empty
+    if 1 not in empty:
+        return
     for h, get in enumerate(HOUSE_GETTERS):
-        in_house = get(values)
-        if in_house.count(0) == 1:
+        if empty[h] == 1:
+            in_house = get(values)
             cell = HOUSES[h][in_house.index(0)]
             missing = 45 - sum(in_house)
             yield Step(
