@@ -70,15 +70,21 @@ FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in
 
 def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool) -> list[tuple[tuple[int, ...], int]]:
     """Combinations of `size` base lines that can still form a fish, pruned as they are built:
-    (base lines, union of their cross positions)."""
+    (base lines, union of their cross positions), the union having `size` positions (basic fish) or
+    `size` + 1 to `size` + 3 (finned)."""
     feasible = FEASIBLE[finned][size]
+    low, high = (size + 1, size + 3) if finned else (size, size)
     out: list[tuple[tuple[int, ...], int]] = []
+    n = len(lines)
 
     def extend(start: int, chosen: tuple, union: int) -> None:
-        if len(chosen) == size:
-            out.append((chosen, union))
+        if len(chosen) == size - 1:
+            for i in range(start, n):
+                u = union | positions[lines[i]]
+                if feasible[u] and low <= u.bit_count() <= high:
+                    out.append((chosen + (lines[i],), u))
             return
-        for i in range(start, len(lines) - (size - len(chosen)) + 1):
+        for i in range(start, n - (size - len(chosen)) + 1):
             u = union | positions[lines[i]]
             if feasible[u]:
                 extend(i + 1, chosen + (lines[i],), u)
