@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from operator import or_
 from typing import NamedTuple
 
-from .board import Board, conjugate_pairs
+from .board import Board, conjugate_pairs, memo_table
 from .coloring import two_color_clusters
 from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
 from .steps import Step
@@ -242,34 +242,25 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     starts = [n for n in set_bits(graph.nodes) if strong[n]]
     searched: dict[int, tuple[list[int], int]] = {}
     # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
-    for limit, shortest in ((5, 3), (max_length, 7)):
-        best: ChainFound | None = None
-        for start in starts:
-            if start in searched:
-                layers, ends = searched[start]
-            else:
-                layers = _chain_layers(start, strong, weak, max_length + 1)
-                # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
-                # start), or, in an AIC, to start itself (a loop).
-                ends = union_of(weak_any, weak_any[start]) | (weak_any[start] if kind == "aic" else 0)
-                ends &= ~(1 << start)
-                searched[start] = layers, ends
-            victims_of_start = weak_any[start]
-            for depth in range(shortest, min(len(layers), limit + 1), 2):
-                for end in set_bits(layers[depth] & ends):
-                    victims = victims_of_start & weak_any[end] & ~(1 << end)
-                    closes = kind == "aic" and weak_any[end] >> start & 1
-                    if not victims and not closes:
-                        continue
-                    chain = _trace(layers, depth, end, strong, weak)
-                    if closes:
-                        victims = _loop_victims(chain, graph)
-                    if not victims:
-                        continue
-                    found = ChainFound(bool(closes), depth, victims, chain)
-                    if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
-                        continue
+    for pass_index, (limit, shortest) in enumerate(((5, 3), (max_length, 7))):
+        if kind == "x_chain":
+            # One digit's chains depend on that digit's cells only: the best of each digit is memoised on
+            # them, and the best over digits is the one the search over all starts would keep (ties: the
+            # earlier start).
+            best = None
+            for d in range(1, 10):
+                key = (d, board.digit_cells(d), max_length)
+                if key not in _X_CHAINS:
+                    digit_starts = [n for n in starts if n % 9 == d - 1]
+                    _X_CHAINS[key] = tuple(_best_chain(digit_starts, strong, weak, weak_any, graph, kind, lim,
+                                                       low, max_length, searched)
+                                           for lim, low in ((5, 3), (max_length, 7)))
+                found = _X_CHAINS[key][pass_index]
+                if found is not None and (found.beats(best) or (not best.beats(found)
+                                                                and found.chain[0] < best.chain[0])):
                     best = found
+        else:
+            best = _best_chain(starts, strong, weak, weak_any, graph, kind, limit, shortest, max_length, searched)
         if best is None:
             continue
         victims, chain = best.victims, best.chain
@@ -285,6 +276,47 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         yield Step(kind, eliminations=elims, cells=cells,
                    text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
         return
+
+
+#: Per puzzle: (digit, its cells, max length) -> the best X-Chain of that digit (`ChainFound` or None)
+#: of up to 5 links and of 7 links or more.
+_X_CHAINS = memo_table()
+
+
+def _best_chain(starts: list[int], strong: list[int], weak: list[int], weak_any: list[int], graph: LinkGraph,
+                kind: str, limit: int, shortest: int, max_length: int,
+                searched: dict[int, tuple[list[int], int]]) -> ChainFound | None:
+    """The chain from one of `starts` (ascending) with `shortest` to `limit` links that eliminates the most
+    (ties: fewer links, then the earlier start; per start and end the shortest chain). `searched` keeps each
+    start's layers and the ends worth tracing between calls."""
+    best: ChainFound | None = None
+    for start in starts:
+        if start in searched:
+            layers, ends = searched[start]
+        else:
+            layers = _chain_layers(start, strong, weak, max_length + 1)
+            # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
+            # start), or, in an AIC, to start itself (a loop).
+            ends = union_of(weak_any, weak_any[start]) | (weak_any[start] if kind == "aic" else 0)
+            ends &= ~(1 << start)
+            searched[start] = layers, ends
+        victims_of_start = weak_any[start]
+        for depth in range(shortest, min(len(layers), limit + 1), 2):
+            for end in set_bits(layers[depth] & ends):
+                victims = victims_of_start & weak_any[end] & ~(1 << end)
+                closes = kind == "aic" and weak_any[end] >> start & 1
+                if not victims and not closes:
+                    continue
+                chain = _trace(layers, depth, end, strong, weak)
+                if closes:
+                    victims = _loop_victims(chain, graph)
+                if not victims:
+                    continue
+                found = ChainFound(bool(closes), depth, victims, chain)
+                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                    continue
+                best = found
+    return best
 
 
 def _loop_victims(chain: list[int], graph: LinkGraph) -> int:
