@@ -29,28 +29,40 @@ _POPCOUNT = bytes(m.bit_count() for m in range(512))
 
 
 def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every `size`-combination of indices into `masks` whose union has exactly `size` bits, with that union,
-    in the order of `itertools.combinations`. Zero masks and masks of more than `size` bits never take part
-    (branches whose union already has too many bits are cut)."""
+    """Every `size`-combination (2 to 4) of indices into `masks` whose union has exactly `size` bits, with
+    that union, in the order of `itertools.combinations`. Zero masks and masks of more than `size` bits never
+    take part; a partial union with more than `size` bits ends its branch."""
     popcount = _POPCOUNT
-    items = [i for i, m in enumerate(masks) if m and popcount[m] <= size]
-    out: list[tuple[tuple[int, ...], int]] = []
+    items = [(i, m) for i, m in enumerate(masks) if m and popcount[m] <= size]
     n = len(items)
+    out: list[tuple[tuple[int, ...], int]] = []
     if n < size:
         return out
-
-    def extend(start: int, chosen: tuple[int, ...], union: int) -> None:
-        last = len(chosen) + 1 == size
-        for j in range(start, n - (size - len(chosen)) + 1):
-            i = items[j]
-            u = union | masks[i]
-            if last:
-                if popcount[u] == size:
-                    out.append((chosen + (i,), u))
-            elif popcount[u] <= size:
-                extend(j + 1, chosen + (i,), u)
-
-    extend(0, (), 0)
+    for a in range(n - size + 1):
+        ia, ma = items[a]
+        for b in range(a + 1, n - size + 2):
+            ib, mb = items[b]
+            uab = ma | mb
+            if size == 2:
+                if popcount[uab] == 2:
+                    out.append(((ia, ib), uab))
+                continue
+            if popcount[uab] > size:
+                continue
+            for c in range(b + 1, n - size + 3):
+                ic, mc = items[c]
+                uabc = uab | mc
+                if size == 3:
+                    if popcount[uabc] == 3:
+                        out.append(((ia, ib, ic), uabc))
+                    continue
+                if popcount[uabc] > 4:
+                    continue
+                for d in range(c + 1, n):
+                    i_d, md = items[d]
+                    u = uabc | md
+                    if popcount[u] == 4:
+                        out.append(((ia, ib, ic, i_d), u))
     return out
 
 
