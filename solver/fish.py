@@ -69,27 +69,36 @@ FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in
 
 
 def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool) -> list[tuple[tuple[int, ...], int]]:
-    """Combinations of `size` base lines that can still form a fish, pruned as they are built:
+    """Combinations of `size` (2 to 4) base lines that can still form a fish, pruned as they are built:
     (base lines, union of their cross positions), the union having `size` positions (basic fish) or
-    `size` + 1 to `size` + 3 (finned)."""
+    `size` + 1 to `size` + 3 (finned), in the order of `itertools.combinations`."""
     feasible = FEASIBLE[finned][size]
     low, high = (size + 1, size + 3) if finned else (size, size)
-    out: list[tuple[tuple[int, ...], int]] = []
+    masks = [positions[line] for line in lines]
     n = len(lines)
-
-    def extend(start: int, chosen: tuple, union: int) -> None:
-        if len(chosen) == size - 1:
-            for i in range(start, n):
-                u = union | positions[lines[i]]
-                if feasible[u] and low <= u.bit_count() <= high:
-                    out.append((chosen + (lines[i],), u))
-            return
-        for i in range(start, n - (size - len(chosen)) + 1):
-            u = union | positions[lines[i]]
-            if feasible[u]:
-                extend(i + 1, chosen + (lines[i],), u)
-
-    extend(0, (), 0)
+    out: list[tuple[tuple[int, ...], int]] = []
+    for a in range(n - size + 1):
+        ua = masks[a]
+        for b in range(a + 1, n - size + 2):
+            uab = ua | masks[b]
+            if not feasible[uab]:
+                continue
+            if size == 2:
+                if low <= uab.bit_count() <= high:
+                    out.append(((lines[a], lines[b]), uab))
+                continue
+            for c in range(b + 1, n - size + 3):
+                uabc = uab | masks[c]
+                if not feasible[uabc]:
+                    continue
+                if size == 3:
+                    if low <= uabc.bit_count() <= high:
+                        out.append(((lines[a], lines[b], lines[c]), uabc))
+                    continue
+                for d in range(c + 1, n):
+                    u = uabc | masks[d]
+                    if feasible[u] and low <= u.bit_count() <= high:
+                        out.append(((lines[a], lines[b], lines[c], lines[d]), u))
     return out
 
 
