@@ -43,11 +43,13 @@ extension exact-cover):
   once (from the unions of the 54 three-cell segments, shared by rows, columns
   and boxes) and the locked-candidate deletions.
 
-Measured (benchmarks/exact_search.py --runs 3, CPU time, medians, one run on a
-shared 2-core machine, load average 3.6): top1465 first solution 1,681/s
-against exact-cover's 1,158/s (1.45x), 17-clue 3,679/s against 1,379/s
-(2.67x); counting to two takes 1.62x the first solution's time on top1465,
-1.32x on 17-clue.
+Measured (benchmarks/exact_search.py --runs 5, CPU time, medians, one run on a
+shared 2-core machine, load average 2.4 to 2.6): top1465 first solution
+1,714/s against exact-cover's 1,117/s (1.54x), 17-clue 3,641/s against 1,358/s
+(2.68x); counting to two takes 1.65x the first solution's time on top1465
+(1.04x on 17-clue). Time follows the reductions (14.5 against 25.1 per
+top1465 puzzle, 1.72x) more than the search nodes (8.7 against 13.0, 1.49x):
+the branches that reduction alone refutes (5.8 against 12.0) are not nodes.
 """
 
 from __future__ import annotations
