@@ -55,6 +55,17 @@ def memo_table() -> dict:
     return table
 
 
+def memoised_per_digit(table: dict, steps_of, board: "Board", digit: int) -> tuple:
+    """The steps `steps_of(board, digit)` yields, memoised in `table` (a `memo_table`) on the digit and its
+    cells: for finders of single-digit patterns, which depend on nothing else (most digits are unchanged
+    from one step to the next)."""
+    key = (digit, board.digit_cells(digit))
+    found = table.get(key)
+    if found is None:
+        found = table[key] = tuple(steps_of(board, digit))
+    return found
+
+
 def memoised(function):
     """Memoise a pure function of hashable positional arguments, per puzzle: the table empties whenever a
     `Board` is made, so that a solve reuses what it found on earlier steps (most houses and lines are the

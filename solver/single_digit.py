@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .board import Board, conjugate_pairs, memo_table
+from .board import Board, conjugate_pairs, memo_table, memoised_per_digit
 from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -33,23 +33,13 @@ def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int] | int)
     return tuple((c, digit) for c in set_bits(both))
 
 
-def _per_digit(table: dict, steps_of, board: Board, digit: int) -> tuple[Step, ...]:
-    """The steps `steps_of(board, digit)` yields, memoised per puzzle in `table` on the digit and its cells:
-    a single-digit pattern depends on nothing else, and most digits are unchanged from one step to the next."""
-    key = (digit, board.digit_cells(digit))
-    found = table.get(key)
-    if found is None:
-        found = table[key] = tuple(steps_of(board, digit))
-    return found
-
-
 _SKYSCRAPER, _TWO_STRING_KITE, _EMPTY_RECTANGLE, _TURBOT_FISH = (memo_table() for _ in range(4))
 
 
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
     for digit in range(1, 10):
-        yield from _per_digit(_SKYSCRAPER, _skyscraper_steps, board, digit)
+        yield from memoised_per_digit(_SKYSCRAPER, _skyscraper_steps, board, digit)
 
 
 def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -82,7 +72,7 @@ def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
     for digit in range(1, 10):
-        yield from _per_digit(_TWO_STRING_KITE, _two_string_kite_steps, board, digit)
+        yield from memoised_per_digit(_TWO_STRING_KITE, _two_string_kite_steps, board, digit)
 
 
 def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -128,7 +118,7 @@ _ER_CROSSES = [[_er_crosses(b, p) for p in range(512)] for b in range(9)]
 def find_empty_rectangle(board: Board) -> Iterator[Step]:
     """A box whose candidates for a digit lie on one row and one column, with a conjugate pair off the box."""
     for digit in range(1, 10):
-        yield from _per_digit(_EMPTY_RECTANGLE, _empty_rectangle_steps, board, digit)
+        yield from memoised_per_digit(_EMPTY_RECTANGLE, _empty_rectangle_steps, board, digit)
 
 
 def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -173,7 +163,7 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     in the ladder, so this finds the rest (for example links through boxes).
     """
     for digit in range(1, 10):
-        yield from _per_digit(_TURBOT_FISH, _turbot_fish_steps, board, digit)
+        yield from memoised_per_digit(_TURBOT_FISH, _turbot_fish_steps, board, digit)
 
 
 def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
