@@ -70,7 +70,8 @@ def memoised(function):
     """Memoise a pure function of hashable positional arguments, per puzzle: the table empties whenever a
     `Board` is made, so that a solve reuses what it found on earlier steps (most houses and lines are the
     same from one step to the next) but never what an earlier solve of the same puzzle found, and the table
-    stays small."""
+    stays small. Another thread's new Board may empty a table at any time: callers read an entry once (a
+    lost entry is only recomputed, results being pure functions of the key)."""
     table = memo_table()
 
     def wrapper(*args):

@@ -250,12 +250,13 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
             best = None
             for d in range(1, 10):
                 key = (d, board.digit_cells(d), max_length)
-                if key not in _X_CHAINS:
+                per_pass = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
+                if per_pass is None:
                     digit_starts = [n for n in starts if n % 9 == d - 1]
-                    _X_CHAINS[key] = tuple(_best_chain(digit_starts, strong, weak, weak_any, graph, kind, lim,
-                                                       low, max_length, searched)
-                                           for lim, low in ((5, 3), (max_length, 7)))
-                found = _X_CHAINS[key][pass_index]
+                    per_pass = _X_CHAINS[key] = tuple(_best_chain(digit_starts, strong, weak, weak_any, graph,
+                                                                  kind, lim, low, max_length, searched)
+                                                      for lim, low in ((5, 3), (max_length, 7)))
+                found = per_pass[pass_index]
                 if found is not None and (found.beats(best) or (not best.beats(found)
                                                                 and found.chain[0] < best.chain[0])):
                     best = found
