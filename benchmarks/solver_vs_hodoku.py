@@ -9,6 +9,7 @@ Reports, for our solver:
 and against hodoku-py (HoDoKu's Python port) on the same puzzles:
 - grading time (ours: count solutions, solve logically, grade; hodoku-py:
   ``Solver.rate``), as the ratio of total times and the median per-puzzle ratio;
+- per level of the level sample (hodoku-py's level), the same ratios and agreement;
 - level agreement and the confusion table on the level sample (puzzles
   hodoku-py's own generator made at each level, see make_hodoku_levels.py)
   plus the top1465 sample.
@@ -65,6 +66,8 @@ def main() -> None:
 
     share = rng.sample(top, args.share) if args.share else top
     for name, lines in ((f"top1465 ({len(share)})", share), (f"17clue ({len(clue17)})", clue17)):
+        if not lines:
+            continue
         times, logical = [], 0
         for line in lines:
             t, result = time_ours(line, 1)
@@ -101,6 +104,14 @@ def main() -> None:
             agree = sum(r[1] == r[2] for r in subset)
             print(f"  {label}: {len(subset)} puzzles, ours {o:.2f} s, hodoku-py {h:.2f} s ({h / o:.1f}x), "
                   f"level agreement {agree}/{len(subset)} ({100 * agree / len(subset):.1f}%)")
+    print("  per level (hodoku-py's level; level sample only): ratio of totals, median per-puzzle ratio")
+    for level in LEVELS:
+        subset = [r for r in rows[args.top1465:] if r[2] == level]
+        if subset:
+            o, h = sum(r[3] for r in subset), sum(r[4] for r in subset)
+            print(f"    {level:>8}: {len(subset):>3} puzzles, ours {o:.2f} s, hodoku-py {h:.2f} s, "
+                  f"ratio {h / o:.1f}x, median {statistics.median(r[4] / r[3] for r in subset):.1f}x, "
+                  f"agreement {sum(r[1] == r[2] for r in subset)}/{len(subset)}")
     agree = sum(r[1] == r[2] for r in rows)
     print(f"level agreement overall: {agree}/{len(rows)} ({100 * agree / len(rows):.1f}%)")
     table = Counter((r[2], r[1]) for r in rows)

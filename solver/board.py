@@ -2,13 +2,87 @@
 
 from __future__ import annotations
 
-from operator import mul, or_
+import sys
+from operator import itemgetter, lshift, or_
 
-from .grid import HOUSE_GETTERS, HOUSES, PEERS, digit_bit, initial_candidates
+from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, PEERS, digit_bit, initial_candidates
 from .steps import Step
 
-#: Position i of a house weighs 1 << i.
-_POSITION_BITS = tuple(1 << i for i in range(9))
+#: _SPREAD[mask]: bit d of a 9-bit candidate mask moved to bit 144 * d. Summing _SPREAD[mask] << shift
+#: over the 81 cells of nine houses, with shift 16 * (house) + (index in the house), lays the candidates out
+#: as nine 144-bit blocks (one per digit) of nine 16-bit fields (one per house): each field is the digit's
+#: position mask in that house, and the bytes of the sum read as unsigned shorts give all 81 masks at once.
+_SPREAD = tuple(sum(1 << (144 * d) for d in range(9) if m >> d & 1) for m in range(512))
+_FIELD_SHIFTS = tuple(16 * (i // 9) + i % 9 for i in range(81))
+#: The 81 cells in column-major and in box-major order (house after house, each in HOUSES order).
+_COLUMN_MAJOR = itemgetter(*[c for col in COLUMNS for c in col])
+_BOX_MAJOR = itemgetter(*[c for box in BOXES for c in box])
+_ROW_SHIFTS = tuple(range(0, 81, 9))
+_LITTLE = sys.byteorder == "little"
+
+
+def _house_masks(cands) -> list[int]:
+    """81 position masks of nine houses given their cells' candidates house after house (81 masks):
+    entry 9 * (d - 1) + k is the mask of digit d in the k-th house."""
+    layout = sum(map(lshift, map(_SPREAD.__getitem__, cands), _FIELD_SHIFTS))
+    if _LITTLE:  # native unsigned shorts are little-endian here
+        return memoryview(layout.to_bytes(162, "little")).cast("H").tolist()
+    return [layout >> s & 511 for s in range(0, 1296, 16)]
+
+
+def _tables(board: "Board") -> tuple[list[list[int]], list[int], list[tuple[int, ...]]]:
+    """(positions, cells, by_house): positions[d][h] the 9-bit mask of places for digit d (1..9) in house h
+    (as in `Board.house_positions`), cells[d] the 81-bit set of cells holding d (index 0 unused), by_house[h]
+    the nine masks of house h, digits 1..9 in order."""
+    cands = board.candidates
+    rows = _house_masks(cands)
+    cols = _house_masks(_COLUMN_MAJOR(cands))
+    boxes = _house_masks(_BOX_MAJOR(cands))
+    positions = [[]] + [rows[k:k + 9] + cols[k:k + 9] + boxes[k:k + 9] for k in range(0, 81, 9)]
+    cells = [0] + [sum(map(lshift, rows[k:k + 9], _ROW_SHIFTS)) for k in range(0, 81, 9)]
+    by_house = [tuple(masks[k::9]) for masks in (rows, cols, boxes) for k in range(9)]
+    return positions, cells, by_house
+
+
+#: The tables of `memoised` functions, emptied whenever a Board is made.
+_MEMO_TABLES: list[dict] = []
+
+
+def memo_table() -> dict:
+    """A dict for memoised results that empties whenever a `Board` is made (see `memoised`)."""
+    table: dict = {}
+    _MEMO_TABLES.append(table)
+    return table
+
+
+def memoised_per_digit(table: dict, steps_of, board: "Board", digit: int) -> tuple:
+    """The steps `steps_of(board, digit)` yields, memoised in `table` (a `memo_table`) on the digit and its
+    cells: for finders of single-digit patterns, which depend on nothing else (most digits are unchanged
+    from one step to the next)."""
+    key = (digit, board.digit_cells(digit))
+    found = table.get(key)
+    if found is None:
+        found = table[key] = tuple(steps_of(board, digit))
+    return found
+
+
+def memoised(function):
+    """Memoise a pure function of hashable positional arguments, per puzzle: the table empties whenever a
+    `Board` is made, so that a solve reuses what it found on earlier steps (most houses and lines are the
+    same from one step to the next) but never what an earlier solve of the same puzzle found, and the table
+    stays small. Another thread's new Board may empty a table at any time: callers read an entry once (a
+    lost entry is only recomputed, results being pure functions of the key)."""
+    table = memo_table()
+
+    def wrapper(*args):
+        try:
+            return table[args]
+        except KeyError:
+            result = table[args] = function(*args)
+            return result
+
+    wrapper.__doc__, wrapper.__name__, wrapper.__wrapped__ = function.__doc__, function.__name__, function
+    return wrapper
 
 
 class Board:
@@ -20,12 +94,19 @@ class Board:
         81 values, 0 for empty.
     candidates : list of int
         81 9-bit masks (bit d-1 for digit d); 0 for a filled cell.
+    house_empty : list of int
+        Per house (0..26), the number of empty cells. Digits are placed with `place` only (it keeps this
+        count); candidates may be set directly.
     """
 
     def __init__(self, grid: list[int]):
         self.values = list(grid)
         self.candidates = initial_candidates(grid)
+        #: Per house (27), its number of empty cells (kept by `place`; full houses are looked up in it).
+        self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
         self._cache: dict = {}
+        for table in _MEMO_TABLES:
+            table.clear()
 
     def cached(self, key, factory):
         """`factory(self)`, computed once per board state (the cache empties on every change)."""
@@ -38,24 +119,32 @@ class Board:
 
         Cached until the board changes: every finder of a pass shares it.
         """
-        key = ("positions", digit)
-        if key not in self._cache:
-            shift = digit - 1
-            has = [m >> shift & 1 for m in self.candidates]  # 0/1 per cell
-            self._cache[key] = [sum(map(mul, get(has), _POSITION_BITS)) for get in HOUSE_GETTERS]
-        return self._cache[key]
+        tables = self._cache.get("tables")
+        if tables is None:
+            tables = self._cache["tables"] = _tables(self)
+        return tables[0][digit]
+
+    def house_digit_positions(self, house: int) -> tuple[int, ...]:
+        """The nine position masks of `house` (0..26), for digits 1..9 in order: the transpose of
+        `house_positions`, for finders that work house by house. Cached until the board changes."""
+        tables = self._cache.get("tables")
+        if tables is None:
+            tables = self._cache["tables"] = _tables(self)
+        return tables[2][house]
 
     def digit_cells(self, digit: int) -> int:
         """The cells that still have `digit` as a candidate, as an 81-bit set; cached until the board changes."""
-        key = ("cells", digit)
-        if key not in self._cache:
-            bit = 1 << (digit - 1)
-            self._cache[key] = sum(1 << c for c, m in enumerate(self.candidates) if m & bit)
-        return self._cache[key]
+        tables = self._cache.get("tables")
+        if tables is None:
+            tables = self._cache["tables"] = _tables(self)
+        return tables[1][digit]
 
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""
         self._cache.clear()
+        if not self.values[cell]:
+            for h in HOUSES_OF_CELL[cell]:
+                self.house_empty[h] -= 1
         self.values[cell] = digit
         self.candidates[cell] = 0
         bit = ~digit_bit(digit)
@@ -103,11 +192,21 @@ def conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:
     board : Board
     digit : int
         1..9.
+
+    Returns
+    -------
+    list of (int, int, int)
+        In house order; cached until the board changes (callers must not modify it).
     """
-    out = []
-    for h, mask in enumerate(board.house_positions(digit)):
-        if mask.bit_count() == 2:
-            i = (mask & -mask).bit_length() - 1
-            j = mask.bit_length() - 1
-            out.append((h, HOUSES[h][i], HOUSES[h][j]))
+    key = ("pairs", digit)
+    out = board._cache.get(key)
+    if out is None:
+        out = board._cache[key] = [(h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
+                                   for h, mask in enumerate(board.house_positions(digit)) if _TWO[mask]]
     return out
+
+
+#: Per 9-bit mask: has it exactly two bits, and the indices of its lowest and highest bits.
+_TWO = tuple(m.bit_count() == 2 for m in range(512))
+_LOW = tuple((m & -m).bit_length() - 1 for m in range(512))
+_HIGH = tuple(m.bit_length() - 1 for m in range(512))

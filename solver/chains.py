@@ -25,11 +25,12 @@ between cells on one digit is an XY-Chain.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import or_
 from typing import NamedTuple
 
-from .board import Board, conjugate_pairs
+from .board import Board, conjugate_pairs, memo_table
 from .coloring import two_color_clusters
-from .grid import PEERS, cell_name, digits_of, set_bits
+from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -42,6 +43,24 @@ def union_of(table: list[int], nodes: int) -> int:
         out |= table[low.bit_length() - 1]
         nodes ^= low
     return out
+
+
+#: _SPREAD9[m]: bit i of a 9-bit mask moved to bit 9 * i (nine cells to the first digit's nodes).
+_SPREAD9 = tuple(sum(1 << (9 * i) for i in range(9) if m >> i & 1) for m in range(512))
+
+
+def _to_nodes(cells: int) -> int:
+    """An 81-bit cell set as the 729-bit set of those cells' digit-1 nodes (bit c -> bit 9 * c)."""
+    out = 0
+    for k in range(9):
+        chunk = cells >> (9 * k) & 511
+        if chunk:
+            out |= _SPREAD9[chunk] << (81 * k)
+    return out
+
+
+#: PEER_NODES[cell]: the digit-1 nodes of the cell's 20 peers; shifted by d - 1, those of digit d.
+PEER_NODES = [_to_nodes(PEER_BITS[c]) for c in range(81)]
 
 
 def node_name(n: int) -> str:
@@ -71,24 +90,26 @@ class LinkGraph:
         self.strong_cell = [0] * 729
         self.weak_house = [0] * 729
         self.weak_cell = [0] * 729
+        # Per digit, the nodes of that digit (its cells spread to node space, then shifted to the digit).
+        digit_nodes = [0] + [_to_nodes(board.digit_cells(d)) << (d - 1) for d in range(1, 10)]
         for cell in range(81):
             mask = cands[cell]
             if not mask:
                 continue
-            digits = digits_of(mask)
-            cell_nodes = sum(1 << (cell * 9 + d - 1) for d in digits)
+            base = cell * 9
+            cell_nodes = mask << base
             self.nodes |= cell_nodes
-            for d in digits:
-                n = cell * 9 + d - 1
-                self.weak_cell[n] = cell_nodes & ~(1 << n)
-                if len(digits) == 2:
-                    self.strong_cell[n] = self.weak_cell[n]
-                bit = 1 << (d - 1)
-                w = 0
-                for p in PEERS[cell]:
-                    if cands[p] & bit:
-                        w |= 1 << (p * 9 + d - 1)
-                self.weak_house[n] = w
+            peers = PEER_NODES[cell]
+            bivalue = mask.bit_count() == 2
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                d = low.bit_length()  # digit 1..9
+                n = base + d - 1
+                self.weak_cell[n] = others = cell_nodes & ~(1 << n)
+                if bivalue:
+                    self.strong_cell[n] = others
+                self.weak_house[n] = (peers << (d - 1)) & digit_nodes[d]
         for d in range(1, 10):
             for _, a, b in conjugate_pairs(board, d):
                 na, nb = a * 9 + d - 1, b * 9 + d - 1
@@ -105,11 +126,21 @@ CHAIN_KINDS = {
 
 
 def links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
-    """Per node, bitsets of (strong, weak) neighbours using only the link families of `kind`."""
+    """Per node, bitsets of (strong, weak) neighbours using only the link families of `kind`.
+
+    A kind with one family on a side gets the graph's own list for it (not a copy: callers must not change
+    the lists)."""
     sh, sc, wh, wc = CHAIN_KINDS[kind]
-    strong = [(a if sh else 0) | (b if sc else 0) for a, b in zip(graph.strong_house, graph.strong_cell)]
-    weak = [(a if wh else 0) | (b if wc else 0) for a, b in zip(graph.weak_house, graph.weak_cell)]
-    return strong, weak
+    return _either(sh, graph.strong_house, sc, graph.strong_cell), _either(wh, graph.weak_house, wc, graph.weak_cell)
+
+
+def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
+    """Per node, the union of the link lists `a` and `b` that are used (all zeros when neither is)."""
+    if use_a and use_b:
+        return list(map(or_, a, b))
+    if use_a or use_b:
+        return a if use_a else b
+    return [0] * len(a)
 
 
 def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: int) -> list[int]:
@@ -137,14 +168,16 @@ def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: in
 
 
 def _trace(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int]) -> list[int]:
-    """One chain start -> ... -> end through the layers (end in layer `end_layer`)."""
+    """One chain start -> ... -> end through the layers (end in layer `end_layer`): each node's predecessor is
+    the lowest node of the layer before that links to it (links are symmetric, so that is the lowest node of
+    the layer among the node's own neighbours)."""
     chain = [end]
     node = end
     for depth in range(end_layer, 0, -1):
         table = strong if depth % 2 else weak
-        prev = next(p for p in set_bits(layers[depth - 1]) if table[p] >> node & 1)
-        chain.append(prev)
-        node = prev
+        linked = table[node] & layers[depth - 1]
+        node = (linked & -linked).bit_length() - 1
+        chain.append(node)
     return chain[::-1]
 
 
@@ -204,31 +237,31 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         searched when no chain of up to 5 links eliminates anything.
     """
     graph = board.cached("links", LinkGraph)
-    strong, weak = links(graph, kind)
-    weak_any = links(graph, "aic")[1]
+    strong, weak = board.cached(("links", kind), lambda b: links(graph, kind))
+    weak_any = board.cached(("links", "aic"), lambda b: links(graph, "aic"))[1]
     starts = [n for n in set_bits(graph.nodes) if strong[n]]
-    for limit in (5, max_length):
-        best: ChainFound | None = None
-        for start in starts:
-            layers = _chain_layers(start, strong, weak, limit + 1)
-            victims_of_start = weak_any[start]
-            for depth in range(3, len(layers), 2):
-                for end in set_bits(layers[depth]):
-                    if end == start:
-                        continue
-                    victims = victims_of_start & weak_any[end] & ~(1 << end)
-                    closes = kind == "aic" and weak_any[end] >> start & 1
-                    if not victims and not closes:
-                        continue
-                    chain = _trace(layers, depth, end, strong, weak)
-                    if closes:
-                        victims = _loop_victims(chain, graph)
-                    if not victims:
-                        continue
-                    found = ChainFound(bool(closes), depth, victims, chain)
-                    if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
-                        continue
+    searched: dict[int, tuple[list[int], int]] = {}
+    # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
+    for pass_index, (limit, shortest) in enumerate(((5, 3), (max_length, 7))):
+        if kind == "x_chain":
+            # One digit's chains depend on that digit's cells only: the best of each digit is memoised on
+            # them, and the best over digits is the one the search over all starts would keep (ties: the
+            # earlier start).
+            best = None
+            for d in range(1, 10):
+                key = (d, board.digit_cells(d), max_length)
+                per_pass = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
+                if per_pass is None:
+                    digit_starts = [n for n in starts if n % 9 == d - 1]
+                    per_pass = _X_CHAINS[key] = tuple(_best_chain(digit_starts, strong, weak, weak_any, graph,
+                                                                  kind, lim, low, max_length, searched)
+                                                      for lim, low in ((5, 3), (max_length, 7)))
+                found = per_pass[pass_index]
+                if found is not None and (found.beats(best) or (not best.beats(found)
+                                                                and found.chain[0] < best.chain[0])):
                     best = found
+        else:
+            best = _best_chain(starts, strong, weak, weak_any, graph, kind, limit, shortest, max_length, searched)
         if best is None:
             continue
         victims, chain = best.victims, best.chain
@@ -244,6 +277,47 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         yield Step(kind, eliminations=elims, cells=cells,
                    text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
         return
+
+
+#: Per puzzle: (digit, its cells, max length) -> the best X-Chain of that digit (`ChainFound` or None)
+#: of up to 5 links and of 7 links or more.
+_X_CHAINS = memo_table()
+
+
+def _best_chain(starts: list[int], strong: list[int], weak: list[int], weak_any: list[int], graph: LinkGraph,
+                kind: str, limit: int, shortest: int, max_length: int,
+                searched: dict[int, tuple[list[int], int]]) -> ChainFound | None:
+    """The chain from one of `starts` (ascending) with `shortest` to `limit` links that eliminates the most
+    (ties: fewer links, then the earlier start; per start and end the shortest chain). `searched` keeps each
+    start's layers and the ends worth tracing between calls."""
+    best: ChainFound | None = None
+    for start in starts:
+        if start in searched:
+            layers, ends = searched[start]
+        else:
+            layers = _chain_layers(start, strong, weak, max_length + 1)
+            # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
+            # start), or, in an AIC, to start itself (a loop).
+            ends = union_of(weak_any, weak_any[start]) | (weak_any[start] if kind == "aic" else 0)
+            ends &= ~(1 << start)
+            searched[start] = layers, ends
+        victims_of_start = weak_any[start]
+        for depth in range(shortest, min(len(layers), limit + 1), 2):
+            for end in set_bits(layers[depth] & ends):
+                victims = victims_of_start & weak_any[end] & ~(1 << end)
+                closes = kind == "aic" and weak_any[end] >> start & 1
+                if not victims and not closes:
+                    continue
+                chain = _trace(layers, depth, end, strong, weak)
+                if closes:
+                    victims = _loop_victims(chain, graph)
+                if not victims:
+                    continue
+                found = ChainFound(bool(closes), depth, victims, chain)
+                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                    continue
+                best = found
+    return best
 
 
 def _loop_victims(chain: list[int], graph: LinkGraph) -> int:

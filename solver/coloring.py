@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .board import Board, conjugate_pairs
+from .board import Board, conjugate_pairs, memo_table, memoised_per_digit
 from .grid import PEER_BITS, PEERS, cell_name
 from .steps import Step
 from .techniques import title
@@ -35,35 +35,46 @@ def two_color_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[
         yield colour
 
 
+_SIMPLE_COLORS, _MULTI_COLORS = memo_table(), memo_table()
+
+
 def find_simple_colors(board: Board) -> Iterator[Step]:
     """Two-colour each cluster of conjugate pairs on one digit; a wrap or a trap eliminates."""
-    cands = board.candidates
     for d in range(1, 10):
-        bit = 1 << (d - 1)
-        adjacency: dict[int, list[int]] = {}
-        for _, a, b in conjugate_pairs(board, d):
-            adjacency.setdefault(a, []).append(b)
-            adjacency.setdefault(b, []).append(a)
-        for colour in two_color_clusters(sorted(adjacency), adjacency):
-            if len(colour) < 4:
-                continue
-            groups = [[c for c in colour if colour[c] == k] for k in (0, 1)]
-            cluster = tuple(sorted(colour))
-            for k in (0, 1):  # wrap: two cells of one colour see each other
-                g = groups[k]
-                if any(b in PEERS[a] for i, a in enumerate(g) for b in g[i + 1:]):
-                    yield Step("simple_colors", eliminations=tuple((c, d) for c in sorted(g)), cells=cluster,
-                               text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
-                                    f"{d} leaves {', '.join(cell_name(c) for c in sorted(g))}")
-                    return
-            peers0 = set().union(*(PEERS[c] for c in groups[0]))
-            peers1 = set().union(*(PEERS[c] for c in groups[1]))
-            trapped = sorted(c for c in (peers0 & peers1) - set(colour) if cands[c] & bit)
-            if trapped:
-                yield Step("simple_colors", eliminations=tuple((c, d) for c in trapped), cells=cluster,
-                           text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
-                                f"of the {d} cluster, and one colour is {d}")
+        steps = memoised_per_digit(_SIMPLE_COLORS, _simple_colors_steps, board, d)
+        if steps:
+            yield steps[0]
+            return
+
+
+def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
+    """`find_simple_colors`'s step on one digit (at most one)."""
+    cands = board.candidates
+    bit = 1 << (d - 1)
+    adjacency: dict[int, list[int]] = {}
+    for _, a, b in conjugate_pairs(board, d):
+        adjacency.setdefault(a, []).append(b)
+        adjacency.setdefault(b, []).append(a)
+    for colour in two_color_clusters(sorted(adjacency), adjacency):
+        if len(colour) < 4:
+            continue
+        groups = [[c for c in colour if colour[c] == k] for k in (0, 1)]
+        cluster = tuple(sorted(colour))
+        for k in (0, 1):  # wrap: two cells of one colour see each other
+            g = groups[k]
+            if any(b in PEERS[a] for i, a in enumerate(g) for b in g[i + 1:]):
+                yield Step("simple_colors", eliminations=tuple((c, d) for c in sorted(g)), cells=cluster,
+                           text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
+                                f"{d} leaves {', '.join(cell_name(c) for c in sorted(g))}")
                 return
+        peers0 = set().union(*(PEERS[c] for c in groups[0]))
+        peers1 = set().union(*(PEERS[c] for c in groups[1]))
+        trapped = sorted(c for c in (peers0 & peers1) - set(colour) if cands[c] & bit)
+        if trapped:
+            yield Step("simple_colors", eliminations=tuple((c, d) for c in trapped), cells=cluster,
+                       text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
+                            f"of the {d} cluster, and one colour is {d}")
+            return
 
 
 def find_multi_colors(board: Board) -> Iterator[Step]:
@@ -77,44 +88,52 @@ def find_multi_colors(board: Board) -> Iterator[Step]:
     that of Y is true: cells seeing both opposites lose the digit.
     """
     for d in range(1, 10):
-        adjacency: dict[int, list[int]] = {}
-        for _, a, b in conjugate_pairs(board, d):
-            adjacency.setdefault(a, []).append(b)
-            adjacency.setdefault(b, []).append(a)
-        clusters = []
-        for colour in two_color_clusters(sorted(adjacency), adjacency):
-            groups = [sorted(c for c in colour if colour[c] == k) for k in (0, 1)]
-            bits = [sum(1 << c for c in g) for g in groups]  # each colour's cells as an 81-bit set
-            sight = [0, 0]  # cells that see a cell of each colour
-            for k in (0, 1):
-                for c in groups[k]:
-                    sight[k] |= PEER_BITS[c]
-            clusters.append((groups, bits, sight, bits[0] | bits[1]))
-        digit_cells = board.digit_cells(d)
-        for i, (g1, bits1, s1, members1) in enumerate(clusters):
-            for j, (g2, bits2, s2, members2) in enumerate(clusters):
-                if i == j:
+        steps = memoised_per_digit(_MULTI_COLORS, _multi_colors_steps, board, d)
+        if steps:
+            yield steps[0]
+            return
+
+
+def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
+    """`find_multi_colors`'s step on one digit (at most one)."""
+    adjacency: dict[int, list[int]] = {}
+    for _, a, b in conjugate_pairs(board, d):
+        adjacency.setdefault(a, []).append(b)
+        adjacency.setdefault(b, []).append(a)
+    clusters = []
+    for colour in two_color_clusters(sorted(adjacency), adjacency):
+        groups = [sorted(c for c in colour if colour[c] == k) for k in (0, 1)]
+        bits = [sum(1 << c for c in g) for g in groups]  # each colour's cells as an 81-bit set
+        sight = [0, 0]  # cells that see a cell of each colour
+        for k in (0, 1):
+            for c in groups[k]:
+                sight[k] |= PEER_BITS[c]
+        clusters.append((groups, bits, sight, bits[0] | bits[1]))
+    digit_cells = board.digit_cells(d)
+    for i, (g1, bits1, s1, members1) in enumerate(clusters):
+        for j, (g2, bits2, s2, members2) in enumerate(clusters):
+            if i == j:
+                continue
+            for x in (0, 1):
+                # Type 1: colour x of cluster 1 sees both colours of cluster 2.
+                if s2[0] & bits1[x] and s2[1] & bits1[x]:
+                    yield Step("multi_colors", eliminations=tuple((c, d) for c in g1[x]),
+                               cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
+                               text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in g1[x])} see both "
+                                    f"colours of another {d} cluster, so none of them is {d}")
+                    return
+                if j < i:
                     continue
-                for x in (0, 1):
-                    # Type 1: colour x of cluster 1 sees both colours of cluster 2.
-                    if s2[0] & bits1[x] and s2[1] & bits1[x]:
-                        yield Step("multi_colors", eliminations=tuple((c, d) for c in g1[x]),
-                                   cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
-                                   text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in g1[x])} see both "
-                                        f"colours of another {d} cluster, so none of them is {d}")
-                        return
-                    if j < i:
+                for y in (0, 1):
+                    # Type 2: colour x of cluster 1 sees colour y of cluster 2.
+                    if not s1[x] & bits2[y]:
                         continue
-                    for y in (0, 1):
-                        # Type 2: colour x of cluster 1 sees colour y of cluster 2.
-                        if not s1[x] & bits2[y]:
-                            continue
-                        targets = s1[1 - x] & s2[1 - y] & digit_cells & ~members1 & ~members2
-                        if targets:
-                            elims = tuple((c, d) for c in range(81) if targets >> c & 1)
-                            yield Step("multi_colors", eliminations=elims,
-                                       cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
-                                       text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
-                                            f"another cluster, so one of their opposite colours holds {d}: "
-                                            f"{', '.join(cell_name(c) for c, _ in elims)} lose it")
-                            return
+                    targets = s1[1 - x] & s2[1 - y] & digit_cells & ~members1 & ~members2
+                    if targets:
+                        elims = tuple((c, d) for c in range(81) if targets >> c & 1)
+                        yield Step("multi_colors", eliminations=elims,
+                                   cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
+                                   text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
+                                        f"another cluster, so one of their opposite colours holds {d}: "
+                                        f"{', '.join(cell_name(c) for c, _ in elims)} lose it")
+                        return

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from .board import Board
+from .board import Board, memoised
 from .grid import box_of, house_name
 from .steps import Step
 from .techniques import title
@@ -69,21 +69,36 @@ FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in
 
 
 def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool) -> list[tuple[tuple[int, ...], int]]:
-    """Combinations of `size` base lines that can still form a fish, pruned as they are built:
-    (base lines, union of their cross positions)."""
+    """Combinations of `size` (2 to 4) base lines that can still form a fish, pruned as they are built:
+    (base lines, union of their cross positions), the union having `size` positions (basic fish) or
+    `size` + 1 to `size` + 3 (finned), in the order of `itertools.combinations`."""
     feasible = FEASIBLE[finned][size]
+    low, high = (size + 1, size + 3) if finned else (size, size)
+    masks = [positions[line] for line in lines]
+    n = len(lines)
     out: list[tuple[tuple[int, ...], int]] = []
-
-    def extend(start: int, chosen: tuple, union: int) -> None:
-        if len(chosen) == size:
-            out.append((chosen, union))
-            return
-        for i in range(start, len(lines) - (size - len(chosen)) + 1):
-            u = union | positions[lines[i]]
-            if feasible[u]:
-                extend(i + 1, chosen + (lines[i],), u)
-
-    extend(0, (), 0)
+    for a in range(n - size + 1):
+        ua = masks[a]
+        for b in range(a + 1, n - size + 2):
+            uab = ua | masks[b]
+            if not feasible[uab]:
+                continue
+            if size == 2:
+                if low <= uab.bit_count() <= high:
+                    out.append(((lines[a], lines[b]), uab))
+                continue
+            for c in range(b + 1, n - size + 3):
+                uabc = uab | masks[c]
+                if not feasible[uabc]:
+                    continue
+                if size == 3:
+                    if low <= uabc.bit_count() <= high:
+                        out.append(((lines[a], lines[b], lines[c]), uabc))
+                    continue
+                for d in range(c + 1, n):
+                    u = uabc | masks[d]
+                    if feasible[u] and low <= u.bit_count() <= high:
+                        out.append(((lines[a], lines[b], lines[c], lines[d]), u))
     return out
 
 
@@ -92,39 +107,53 @@ def _cell(line: int, x: int, rows: bool) -> int:
 
 
 def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
-    base_name = FISH_NAMES[size]
     for digit in range(1, 10):
         for rows in (True, False):
-            positions = _line_positions(board, digit, rows)
-            limit = size + 3 if finned else size  # fins lie in one box: at most 3 cross positions
-            lines = [i for i in range(9) if 0 < positions[i].bit_count() <= limit]
-            for base, union in _base_sets(lines, positions, size, finned):
-                count = union.bit_count()
-                if not finned:
-                    if count != size:
-                        continue
-                    # Cheap test first: does any other line hold the digit in a cover line?
-                    if any(positions[l] & union for l in range(9) if l not in base):
-                        yield from _fish_step(digit, rows, base, union, 0, base_name, positions)
-                    continue
-                if count <= size or count > size + 3:
-                    continue
-                for stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
-                    fin_lines = [b for b in base if positions[b] & fin_x]
-                    band = fin_lines[0] // 3
-                    if any(b // 3 != band for b in fin_lines):
-                        continue
-                    # Eliminations can only be in the fin box: other lines of the fin's
-                    # band, in cover lines of the fin's stack.
-                    target = cover_mask & stack_mask
-                    if not any(positions[l] & target for l in range(3 * band, 3 * band + 3) if l not in base):
-                        continue
-                    if any(not positions[b] & cover_mask for b in base):
-                        continue
-                    fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
-                    sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
-                    name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
-                    yield from _fish_step(digit, rows, base, cover_mask, box_of(fins[0]) + 1, name, positions)
+            positions = tuple(_line_positions(board, digit, rows))
+            for base, cover_mask, fin_box, name in _fish_patterns(positions, size, finned, rows):
+                yield from _fish_step(digit, rows, base, cover_mask, fin_box, name, positions)
+
+
+@memoised
+def _fish_patterns(positions: tuple[int, ...], size: int, finned: bool,
+                   rows: bool) -> tuple[tuple[tuple[int, ...], int, int, str], ...]:
+    """The fish (or finned fish) of `size` base lines in one digit's 9 line masks `positions` (of rows when
+    `rows`, else of columns), in search order:
+    (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover line outside
+    the base (in the fin box when finned). Memoised per puzzle (`board.memoised`): it depends on the line masks only, which repeat from
+    step to step."""
+    out = []
+    base_name = FISH_NAMES[size]
+    limit = size + 3 if finned else size  # fins lie in one box: at most 3 cross positions
+    lines = [i for i in range(9) if 0 < positions[i].bit_count() <= limit]
+    for base, union in _base_sets(lines, positions, size, finned):
+        count = union.bit_count()
+        if not finned:
+            if count != size:
+                continue
+            # Cheap test first: does any other line hold the digit in a cover line?
+            if any(positions[l] & union for l in range(9) if l not in base):
+                out.append((base, union, 0, base_name))
+            continue
+        if count <= size or count > size + 3:
+            continue
+        for stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
+            fin_lines = [b for b in base if positions[b] & fin_x]
+            band = fin_lines[0] // 3
+            if any(b // 3 != band for b in fin_lines):
+                continue
+            # Eliminations can only be in the fin box: other lines of the fin's
+            # band, in cover lines of the fin's stack.
+            target = cover_mask & stack_mask
+            if not any(positions[l] & target for l in range(3 * band, 3 * band + 3) if l not in base):
+                continue
+            if any(not positions[b] & cover_mask for b in base):
+                continue
+            fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
+            sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
+            name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
+            out.append((base, cover_mask, box_of(fins[0]) + 1, name))
+    return tuple(out)
 
 
 def _fish_step(digit, rows, base, cover_mask, fin_box, name, positions) -> Iterator[Step]:

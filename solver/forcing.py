@@ -100,7 +100,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     false.
     """
     graph = board.cached("links", LinkGraph)
-    strong, weak = links(graph, "aic")
+    strong, weak = board.cached(("links", "aic"), lambda b: links(graph, "aic"))
     cache: dict[int, Implications] = {}
 
     def implied(n: int) -> Implications:

@@ -9,49 +9,77 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from operator import itemgetter
 
-from .board import Board, cells_with
+from .board import Board, memoised
 from .grid import HOUSES, box_of, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
 
 
-def _eliminate(board: Board, digit: int, house: int, keep: set[int]) -> tuple[tuple[int, int], ...]:
-    return tuple((c, digit) for c in cells_with(board.candidates, HOUSES[house], digit) if c not in keep)
+def _single(masks: tuple[int, ...]) -> tuple[int, ...]:
+    """Per 9-bit position mask with at least two bits: the index of the one mask of `masks` holding it, else -1."""
+    return tuple(next((k for k, m in enumerate(masks) if p & ~m == 0), -1) if p.bit_count() >= 2 else -1
+                 for p in range(512))
+
+
+#: Per 9-bit position mask (of a box, or of a line): the third of the house (positions 0-2, 3-5, 6-8)
+#: holding all of two or more positions, else -1. In a box a third is a row; in a line, a box.
+_IN_ONE_THIRD = _single((0b000000111, 0b000111000, 0b111000000))
+#: Per 9-bit position mask of a box: the box column (positions k, k+3, k+6) holding all of two or more, else -1.
+_IN_ONE_BOX_COLUMN = _single((0b001001001, 0b010010010, 0b100100100))
+
+
+def _cells_of(house: int, positions: int) -> tuple[int, ...]:
+    cells = HOUSES[house]
+    return tuple(cells[i] for i in range(9) if positions >> i & 1)
 
 
 def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
     """Type 1: in a box, a digit's candidates all lie in one row or column; it leaves the rest of that line."""
+    positions = [board.house_positions(d) for d in range(1, 10)]
     for b in range(18, 27):
+        band, stack = divmod(b - 18, 3)
         for d in range(1, 10):
-            cells = cells_with(board.candidates, HOUSES[b], d)
-            if len(cells) < 2:
-                continue
-            for line in ({c // 9 for c in cells}, {9 + c % 9 for c in cells}):
-                if len(line) == 1:
-                    (h,) = line
-                    elims = _eliminate(board, d, h, set(cells))
-                    if elims:
-                        yield Step("locked_candidates_pointing", eliminations=elims, cells=tuple(cells), houses=(b, h),
-                                   text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
-                                        f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
+            p = positions[d - 1][b]
+            k = _IN_ONE_THIRD[p]
+            if k >= 0:  # one row of the box: row 3 * band + k, outside the box's stack
+                h = 3 * band + k
+                rest = positions[d - 1][h] & ~(0b111 << 3 * stack)
+            else:
+                k = _IN_ONE_BOX_COLUMN[p]
+                if k < 0:
+                    continue
+                h = 9 + 3 * stack + k
+                rest = positions[d - 1][h] & ~(0b111 << 3 * band)
+            if rest:
+                yield Step("locked_candidates_pointing", eliminations=tuple((c, d) for c in _cells_of(h, rest)),
+                           cells=_cells_of(b, p), houses=(b, h),
+                           text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
+                                f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
 
 
 def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
     """Type 2: in a row or column, a digit's candidates all lie in one box; it leaves the rest of that box."""
+    positions = [board.house_positions(d) for d in range(1, 10)]
     for h in range(18):
+        line = h % 9
         for d in range(1, 10):
-            cells = cells_with(board.candidates, HOUSES[h], d)
-            if len(cells) < 2:
+            p = positions[d - 1][h]
+            k = _IN_ONE_THIRD[p]
+            if k < 0:
                 continue
-            boxes = {box_of(c) for c in cells}
-            if len(boxes) == 1:
-                b = 18 + boxes.pop()
-                elims = _eliminate(board, d, b, set(cells))
-                if elims:
-                    yield Step("locked_candidates_claiming", eliminations=elims, cells=tuple(cells), houses=(h, b),
-                               text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
-                                    f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
+            if h < 9:  # row `line`, box 3 * (line // 3) + k; the row is the box's row line % 3
+                b = 18 + 3 * (line // 3) + k
+                rest = positions[d - 1][b] & ~(0b111 << 3 * (line % 3))
+            else:  # column `line`, box 3 * k + line // 3; the column is the box's column line % 3
+                b = 18 + 3 * k + line // 3
+                rest = positions[d - 1][b] & ~(0b001001001 << line % 3)
+            if rest:
+                yield Step("locked_candidates_claiming", eliminations=tuple((c, d) for c in _cells_of(b, rest)),
+                           cells=_cells_of(h, p), houses=(h, b),
+                           text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
+                                f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
 
 
 __all__ = ["find_locked_candidates_pointing", "find_locked_candidates_claiming"]
@@ -81,49 +109,76 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
     of the line; a digit that L lacks leaves the rest of the box.
     """
     cands = board.candidates
-    for line in range(18):
-        for b in sorted({box_of(c) for c in HOUSES[line]}):
-            box = 18 + b
-            inside = [c for c in HOUSES[line] if box_of(c) == b and cands[c]]
-            line_rest = [c for c in HOUSES[line] if box_of(c) != b and cands[c]]
-            box_rest = [c for c in HOUSES[box] if c not in HOUSES[line] and cands[c]]
-            if len(inside) < 2 or not line_rest or not box_rest:
+    for line, box, get in _SDC_SEGMENTS:
+        for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
+            yield Step("sue_de_coq", eliminations=elims, cells=used, houses=(line, box),
+                       text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
+                            f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
+                            f"({_digit_list(vl)}) in {house_name(line)} and "
+                            f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
+                            f"{house_name(box)} hold {_digit_list(digits)}, one each")
+
+
+def _sdc_cells(line: int, box: int) -> tuple[int, ...]:
+    """The 15 cells of a line and a box that cross: the line's, then the rest of the box's, in house order."""
+    return tuple(HOUSES[line]) + tuple(c for c in HOUSES[box] if c not in HOUSES[line])
+
+
+#: (line, box, getter of the 15 cells' entries) for every line and each box it crosses, in search order.
+_SDC_SEGMENTS = [(line, 18 + b, itemgetter(*_sdc_cells(line, 18 + b)))
+                 for line in range(18) for b in sorted({box_of(c) for c in HOUSES[line]})]
+
+
+@memoised
+def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
+    """The Sue de Coq patterns of one line and box, given the candidates of their 15 cells (`_sdc_cells`
+    order): (core, line group, box group, their digit masks, all digits, cells used, eliminations) in search
+    order. Memoised per puzzle on the 15 masks (`board.memoised`)."""
+    cands = dict(zip(_sdc_cells(line, box), masks))
+    b = box - 18
+    inside = [c for c in HOUSES[line] if box_of(c) == b and cands[c]]
+    if len(inside) < 2:
+        return []
+    line_rest = [c for c in HOUSES[line] if box_of(c) != b and cands[c]]
+    box_rest = [c for c in HOUSES[box] if c not in HOUSES[line] and cands[c]]
+    if not line_rest or not box_rest:
+        return []
+    cores = []
+    for size in (2, 3):
+        for core in combinations(inside, size):
+            v = 0
+            for c in core:
+                v |= cands[c]
+            if v.bit_count() >= size + 2:
+                cores.append((size, core, v))
+    if not cores:
+        return []
+    out = []
+    line_groups = _subsets(line_rest, cands)
+    box_groups = _subsets(box_rest, cands)
+    for size, core, v in cores:
+        # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
+        # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
+        by_excess: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        for bgroup, vb in box_groups:
+            if vb & v:
+                by_excess.setdefault(len(bgroup) - (vb & ~v).bit_count(), []).append((bgroup, vb))
+        for lgroup, vl in line_groups:
+            if not vl & v:
                 continue
-            line_groups = _subsets(line_rest, cands)
-            box_groups = _subsets(box_rest, cands)
-            for size in (2, 3):
-                for core in combinations(inside, size):
-                    v = 0
-                    for c in core:
-                        v |= cands[c]
-                    if v.bit_count() < size + 2:
-                        continue
-                    # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
-                    # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
-                    by_excess: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-                    for bgroup, vb in box_groups:
-                        if vb & v:
-                            by_excess.setdefault(len(bgroup) - (vb & ~v).bit_count(), []).append((bgroup, vb))
-                    for lgroup, vl in line_groups:
-                        if not vl & v:
-                            continue
-                        for bgroup, vb in by_excess.get((v | vl).bit_count() - size - len(lgroup), ()):
-                            if vb & vl:
-                                continue
-                            digits = v | vl | vb
-                            used = set(core) | set(lgroup) | set(bgroup)
-                            elims = [(c, d) for d in digits_of(digits & ~vb) for c in cells_with(cands, HOUSES[line], d)
-                                     if c not in used]
-                            elims += [(c, d) for d in digits_of(digits & ~vl) for c in cells_with(cands, HOUSES[box], d)
-                                      if c not in used]
-                            if elims:
-                                yield Step("sue_de_coq", eliminations=tuple(sorted(set(elims))),
-                                           cells=tuple(sorted(used)), houses=(line, box),
-                                           text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
-                                                f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
-                                                f"({_digit_list(vl)}) in {house_name(line)} and "
-                                                f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
-                                                f"{house_name(box)} hold {_digit_list(digits)}, one each")
+            for bgroup, vb in by_excess.get((v | vl).bit_count() - size - len(lgroup), ()):
+                if vb & vl:
+                    continue
+                digits = v | vl | vb
+                used = set(core) | set(lgroup) | set(bgroup)
+                elims = [(c, d) for d in digits_of(digits & ~vb) for c in HOUSES[line]
+                         if cands[c] >> (d - 1) & 1 and c not in used]
+                elims += [(c, d) for d in digits_of(digits & ~vl) for c in HOUSES[box]
+                          if cands[c] >> (d - 1) & 1 and c not in used]
+                if elims:
+                    out.append((core, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)),
+                                tuple(sorted(set(elims)))))
+    return out
 
 
 def _digit_list(mask: int) -> str:

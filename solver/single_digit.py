@@ -10,102 +10,149 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .board import Board, cells_with, conjugate_pairs, sees
-from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name
+from .board import Board, conjugate_pairs, memo_table, memoised_per_digit
+from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
 
 
-def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int]) -> tuple[tuple[int, int], ...]:
-    """Candidates of `digit` in cells (not in `exclude`) that see both a and b."""
+#: Box (0..8) of each cell, as a table.
+_BOX = tuple(box_of(c) for c in range(81))
+
+
+def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int] | int) -> tuple[tuple[int, int], ...]:
+    """Candidates of `digit` in cells (not in `exclude`, a set or an 81-bit set) that see both a and b."""
     both = PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(digit)
     if not both:
         return ()
-    return tuple((c, digit) for c in range(81) if both >> c & 1 and c not in exclude)
+    if isinstance(exclude, int):
+        both &= ~exclude
+    else:
+        for c in exclude:
+            both &= ~(1 << c)
+    return tuple((c, digit) for c in set_bits(both))
+
+
+_SKYSCRAPER, _TWO_STRING_KITE, _EMPTY_RECTANGLE, _TURBOT_FISH = (memo_table() for _ in range(4))
 
 
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board, digit)
-        for kind, cross in ((range(0, 9), lambda c: c % 9), (range(9, 18), lambda c: c // 9)):
-            lines = [p for p in pairs if p[0] in kind]
-            for i in range(len(lines)):
-                for j in range(i + 1, len(lines)):
-                    h1, a1, b1 = lines[i]
-                    h2, a2, b2 = lines[j]
-                    for base1, top1 in ((a1, b1), (b1, a1)):
-                        for base2, top2 in ((a2, b2), (b2, a2)):
-                            if cross(base1) != cross(base2) or cross(top1) == cross(top2):
+        yield from memoised_per_digit(_SKYSCRAPER, _skyscraper_steps, board, digit)
+
+
+def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_skyscraper`'s steps on one digit."""
+    pairs = conjugate_pairs(board, digit)
+    if len(pairs) < 2:
+        return
+    for rows in (True, False):
+        lines = [p for p in pairs if p[0] < 9] if rows else [p for p in pairs if 9 <= p[0] < 18]
+        for i in range(len(lines)):
+            h1, a1, b1 = lines[i]
+            for j in range(i + 1, len(lines)):
+                h2, a2, b2 = lines[j]
+                for base1, top1 in ((a1, b1), (b1, a1)):
+                    for base2, top2 in ((a2, b2), (b2, a2)):
+                        if rows:
+                            if base1 % 9 != base2 % 9 or top1 % 9 == top2 % 9:
                                 continue
-                            elims = _see_both(board, digit, top1, top2, {a1, b1, a2, b2})
-                            if elims:
-                                yield Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2),
-                                           houses=(h1, h2),
-                                           text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
-                                                f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
-                                                f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
+                        elif base1 // 9 != base2 // 9 or top1 // 9 == top2 // 9:
+                            continue
+                        elims = _see_both(board, digit, top1, top2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
+                        if elims:
+                            yield Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2),
+                                       houses=(h1, h2),
+                                       text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
+                                            f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
+                                            f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
 
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board, digit)
-        rows = [p for p in pairs if p[0] < 9]
-        cols = [p for p in pairs if 9 <= p[0] < 18]
-        for hr, r1, r2 in rows:
-            for hc, c1, c2 in cols:
-                for row_end, row_far in ((r1, r2), (r2, r1)):
-                    for col_end, col_far in ((c1, c2), (c2, c1)):
-                        if len({row_end, row_far, col_end, col_far}) < 4:
-                            continue
-                        if box_of(row_end) != box_of(col_end) or box_of(row_far) == box_of(row_end) \
-                                or box_of(col_far) == box_of(col_end):
-                            continue
-                        elims = _see_both(board, digit, row_far, col_far, {r1, r2, c1, c2})
-                        if elims:
-                            yield Step("two_string_kite", eliminations=elims, cells=(row_end, row_far, col_end, col_far),
-                                       houses=(hr, hc, 18 + box_of(row_end)),
-                                       text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
-                                            f"joined in box {box_of(row_end) + 1}; one of {cell_name(row_far)}, "
-                                            f"{cell_name(col_far)} is {digit}")
+        yield from memoised_per_digit(_TWO_STRING_KITE, _two_string_kite_steps, board, digit)
+
+
+def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_two_string_kite`'s steps on one digit."""
+    box = _BOX
+    pairs = conjugate_pairs(board, digit)
+    rows = [p for p in pairs if p[0] < 9]
+    cols = [p for p in pairs if 9 <= p[0] < 18]
+    for hr, r1, r2 in rows:
+        for hc, c1, c2 in cols:
+            if r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
+                continue
+            for row_end, row_far in ((r1, r2), (r2, r1)):
+                if box[row_far] == box[row_end]:
+                    continue
+                for col_end, col_far in ((c1, c2), (c2, c1)):
+                    if box[row_end] != box[col_end] or box[col_far] == box[col_end]:
+                        continue
+                    elims = _see_both(board, digit, row_far, col_far, 1 << r1 | 1 << r2 | 1 << c1 | 1 << c2)
+                    if elims:
+                        yield Step("two_string_kite", eliminations=elims, cells=(row_end, row_far, col_end, col_far),
+                                   houses=(hr, hc, 18 + box[row_end]),
+                                   text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
+                                        f"joined in box {box[row_end] + 1}; one of {cell_name(row_far)}, "
+                                        f"{cell_name(col_far)} is {digit}")
+
+
+def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
+    """For box b with the digit in positions `p`: (its cells, the (row, column) pairs that hold them all), in
+    the order the search tries them; no pairs when the cells are fewer than two or in one line."""
+    cells = [BOXES[b][i] for i in range(9) if p >> i & 1]
+    rows = {c // 9 for c in cells}
+    cols = {c % 9 for c in cells}
+    if len(cells) < 2 or len(rows) == 1 or len(cols) == 1:
+        return tuple(cells), []
+    return tuple(cells), [(r, k) for r in rows for k in cols if all(c // 9 == r or c % 9 == k for c in cells)]
+
+
+#: _ER_CROSSES[b][positions]: `_er_crosses`, for every box and 9-bit position mask.
+_ER_CROSSES = [[_er_crosses(b, p) for p in range(512)] for b in range(9)]
 
 
 def find_empty_rectangle(board: Board) -> Iterator[Step]:
     """A box whose candidates for a digit lie on one row and one column, with a conjugate pair off the box."""
     for digit in range(1, 10):
-        bit = 1 << (digit - 1)
-        pairs = conjugate_pairs(board, digit)
-        for b, box in enumerate(BOXES):
-            cells = cells_with(board.candidates, box, digit)
-            if len(cells) < 2:
-                continue
-            rows = {c // 9 for c in cells}
-            cols = {c % 9 for c in cells}
-            if len(rows) == 1 or len(cols) == 1:
-                continue  # locked candidates, not an empty rectangle
-            for er_row in rows:
-                for er_col in cols:
-                    if not all(c // 9 == er_row or c % 9 == er_col for c in cells):
+        yield from memoised_per_digit(_EMPTY_RECTANGLE, _empty_rectangle_steps, board, digit)
+
+
+def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_empty_rectangle`'s steps on one digit."""
+    box = _BOX
+    cands = board.candidates
+    bit = 1 << (digit - 1)
+    pairs = conjugate_pairs(board, digit)
+    if not pairs:
+        return
+    positions = board.house_positions(digit)
+    for b in range(9):
+        cells, crosses = _ER_CROSSES[b][positions[18 + b]]
+        for er_row, er_col in crosses:
+            # A conjugate pair in a column with its near end on the ER row (or in a row
+            # with its near end on the ER column): whichever end holds the digit, the
+            # cell where the far end's line crosses the ER's other line cannot.
+            for h, a, z in pairs:
+                if h >= 18 or box[a] == b or box[z] == b:
+                    continue
+                for near, far in ((a, z), (z, a)):
+                    if h >= 9 and near // 9 == er_row:
+                        target = (far // 9) * 9 + er_col
+                    elif h < 9 and near % 9 == er_col:
+                        target = er_row * 9 + far % 9
+                    else:
                         continue
-                    # A conjugate pair in a column with its near end on the ER row (or in a row
-                    # with its near end on the ER column): whichever end holds the digit, the
-                    # cell where the far end's line crosses the ER's other line cannot.
-                    for h, a, z in pairs:
-                        for near, far in ((a, z), (z, a)):
-                            if 9 <= h < 18 and near // 9 == er_row and box_of(near) != b and box_of(far) != b:
-                                target = (far // 9) * 9 + er_col
-                            elif h < 9 and near % 9 == er_col and box_of(near) != b and box_of(far) != b:
-                                target = er_row * 9 + far % 9
-                            else:
-                                continue
-                            if box_of(target) == b or not board.candidates[target] & bit or target in (near, far):
-                                continue
-                            yield Step("empty_rectangle", eliminations=((target, digit),), cells=tuple(cells) + (near, far),
-                                       houses=(18 + b, h),
-                                       text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
-                                            f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
-                                            f"{cell_name(far)} it cannot be in {cell_name(target)}")
+                    if box[target] == b or not cands[target] & bit or target in (near, far):
+                        continue
+                    yield Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far),
+                               houses=(18 + b, h),
+                               text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
+                                    f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
+                                    f"{cell_name(far)} it cannot be in {cell_name(target)}")
 
 
 def find_turbot_fish(board: Board) -> Iterator[Step]:
@@ -116,19 +163,30 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     in the ladder, so this finds the rest (for example links through boxes).
     """
     for digit in range(1, 10):
-        pairs = conjugate_pairs(board, digit)
-        for i, (h1, a1, b1) in enumerate(pairs):
-            for h2, a2, b2 in pairs[i + 1:]:
-                if len({a1, b1, a2, b2}) < 4:
-                    continue
-                for near1, far1 in ((a1, b1), (b1, a1)):
-                    for near2, far2 in ((a2, b2), (b2, a2)):
-                        if not sees(near1, near2):
-                            continue
-                        elims = _see_both(board, digit, far1, far2, {a1, b1, a2, b2})
-                        if elims:
-                            yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
-                                       houses=(h1, h2),
-                                       text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                                            f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                                            f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
+        yield from memoised_per_digit(_TURBOT_FISH, _turbot_fish_steps, board, digit)
+
+
+def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
+    """`find_turbot_fish`'s steps on one digit."""
+    peers = PEER_BITS
+    pairs = conjugate_pairs(board, digit)
+    ends = [1 << a | 1 << b for _, a, b in pairs]
+    for i, (h1, a1, b1) in enumerate(pairs):
+        sight_a1, sight_b1 = peers[a1], peers[b1]
+        sight = sight_a1 | sight_b1
+        ends1 = ends[i]
+        for k in range(i + 1, len(pairs)):
+            if not sight & ends[k] or ends1 & ends[k]:
+                continue  # no end of one pair sees an end of the other, or they share a cell
+            h2, a2, b2 = pairs[k]
+            for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
+                for near2, far2 in ((a2, b2), (b2, a2)):
+                    if not near_sight >> near2 & 1:
+                        continue
+                    elims = _see_both(board, digit, far1, far2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
+                    if elims:
+                        yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
+                                   houses=(h1, h2),
+                                   text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                                        f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                                        f"{cell_name(far1)}, {cell_name(far2)} is {digit}")

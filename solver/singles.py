@@ -18,9 +18,12 @@ from .techniques import title
 def find_full_house(board: Board) -> Iterator[Step]:
     """A house with exactly one empty cell: the missing digit goes there."""
     values = board.values
+    empty = board.house_empty
+    if 1 not in empty:
+        return
     for h, get in enumerate(HOUSE_GETTERS):
-        in_house = get(values)
-        if in_house.count(0) == 1:
+        if empty[h] == 1:
+            in_house = get(values)
             cell = HOUSES[h][in_house.index(0)]
             missing = 45 - sum(in_house)
             yield Step(
@@ -45,17 +48,47 @@ def find_naked_single(board: Board) -> Iterator[Step]:
             )
 
 
+def _make_once_scan():
+    """Generate `once(cands)`: per house (27, HOUSES order), the digits with exactly one candidate cell.
+
+    Straight-line code over the 81 masks held in locals: per three-cell segment of a row or column, the
+    digits present (o) and present at least twice (t); rows and columns from their three segments, boxes
+    from their three row segments (as in the exact search's scan).
+    """
+    lines = ["def once(c):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c"]
+    for kind, cell in (("R", lambda line, j: line * 9 + j), ("C", lambda line, j: j * 9 + line)):
+        for line in range(9):
+            for k in range(3):
+                a, b, d = (cell(line, 3 * k + j) for j in range(3))
+                lines += [f"    u = c{a} | c{b}", f"    o{kind}{line}_{k} = u | c{d}",
+                          f"    t{kind}{line}_{k} = (c{a} & c{b}) | (u & c{d})"]
+    houses = [[f"R{r}_{k}" for k in range(3)] for r in range(9)] + [[f"C{x}_{k}" for k in range(3)] for x in range(9)]
+    houses += [[f"R{3 * (b // 3) + j}_{b % 3}" for j in range(3)] for b in range(9)]
+    out = []
+    for h, (x, y, z) in enumerate(houses):
+        lines += [f"    u = o{x} | o{y}",
+                  f"    s{h} = (u | o{z}) & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z}))"]
+        out.append(f"s{h}")
+    lines.append("    return (" + ", ".join(out) + ")")
+    namespace: dict = {}
+    exec("\n".join(lines), namespace)  # generated from the house tables only
+    return namespace["once"]
+
+
+_once = _make_once_scan()
+#: Houses in the order hidden singles are looked for: boxes first, as people look, then rows and columns.
+_HIDDEN_SINGLE_ORDER = tuple(range(18, 27)) + tuple(range(18))
+
+
 def find_hidden_single(board: Board) -> Iterator[Step]:
     """A digit with a single possible cell in a house (boxes first, as people look)."""
     cands = board.candidates
-    for h in list(range(18, 27)) + list(range(18)):
+    once = _once(cands)
+    for h in _HIDDEN_SINGLE_ORDER:
+        if not once[h]:
+            continue
         house = HOUSES[h]
-        once = twice = 0
-        for c in house:
-            m = cands[c]
-            twice |= once & m
-            once |= m
-        for d in digits_of(once & ~twice):
+        for d in digits_of(once[h]):
             bit = 1 << (d - 1)
             cell = next(c for c in house if cands[c] & bit)
             if cands[cell] == bit:

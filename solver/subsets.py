@@ -11,10 +11,9 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
 
-from .board import Board
-from .grid import HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
+from .board import Board, memoised
+from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
 
@@ -25,19 +24,91 @@ def _digits_text(mask: int) -> str:
     return "/".join(map(str, digits_of(mask)))
 
 
+#: Popcounts of 9-bit masks.
+_POPCOUNT = bytes(m.bit_count() for m in range(512))
+
+
+def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every `size`-combination (2 to 4) of indices into `masks` whose union has exactly `size` bits, with
+    that union, in the order of `itertools.combinations`. Zero masks and masks of more than `size` bits never
+    take part; a partial union with more than `size` bits ends its branch."""
+    popcount = _POPCOUNT
+    items = [(i, m) for i, m in enumerate(masks) if m and popcount[m] <= size]
+    n = len(items)
+    out: list[tuple[tuple[int, ...], int]] = []
+    if n < size:
+        return out
+    for a in range(n - size + 1):
+        ia, ma = items[a]
+        for b in range(a + 1, n - size + 2):
+            ib, mb = items[b]
+            uab = ma | mb
+            if size == 2:
+                if popcount[uab] == 2:
+                    out.append(((ia, ib), uab))
+                continue
+            if popcount[uab] > size:
+                continue
+            for c in range(b + 1, n - size + 3):
+                ic, mc = items[c]
+                uabc = uab | mc
+                if size == 3:
+                    if popcount[uabc] == 3:
+                        out.append(((ia, ib, ic), uabc))
+                    continue
+                if popcount[uabc] > 4:
+                    continue
+                for d in range(c + 1, n):
+                    i_d, md = items[d]
+                    u = uabc | md
+                    if popcount[u] == 4:
+                        out.append(((ia, ib, ic, i_d), u))
+    return out
+
+
+@memoised
+def _house_groups(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing.
+
+    Memoised per puzzle (`board.memoised`) on the house's nine masks: from one step to the next most houses
+    are unchanged, so the finders of naked subsets (masks: the cells' candidates) and hidden subsets (masks:
+    the digits' places) mostly look their houses up instead of searching them again.
+    """
+    if 9 - masks.count(0) <= size:
+        return ()
+    return tuple(_tight_groups(masks, size))
+
+
+def _groups_by_house(board: Board, hidden: bool, size: int) -> list[tuple[int, tuple]]:
+    """(house, its `_house_groups` of `size`) for the houses that have a naked (or, with `hidden`, a hidden)
+    subset of that size, in house order; once per board state and size (the locked and naked finders of a
+    size share it)."""
+    key = ("hidden subsets" if hidden else "naked subsets", size)
+    found = board._cache.get(key)
+    if found is None:
+        masks = board._cache.get(("house masks", hidden))
+        if masks is None:
+            if hidden:
+                masks = [board.house_digit_positions(h) for h in range(27)]
+            else:
+                cands = board.candidates
+                masks = [get(cands) for get in HOUSE_GETTERS]
+            board._cache[("house masks", hidden)] = masks
+        found = [(h, g) for h, m in enumerate(masks) if (g := _house_groups(m, size))]
+        board._cache[key] = found
+    return found
+
+
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     cands = board.candidates
-    for h, house in enumerate(HOUSES):
-        empty = [c for c in house if cands[c]]
-        if len(empty) <= size:
-            continue
-        small = [c for c in empty if cands[c].bit_count() <= size]
-        for group in combinations(small, size):
-            union = 0
-            for c in group:
-                union |= cands[c]
-            if union.bit_count() != size:
-                continue
+    for h, groups in _groups_by_house(board, False, size):
+        if locked_only and h >= 18:
+            break  # a locked subset is reported from its line (the lower of its two houses)
+        house = HOUSES[h]
+        for indices, union in groups:
+            if locked_only and indices[0] // 3 != indices[-1] // 3:
+                continue  # a locked subset lies in one segment (box) of its line
+            group = tuple(house[i] for i in indices)
             shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in group))
             locked = size <= 3 and len(shared) == 2
             if locked_only != locked:
@@ -61,18 +132,10 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
-    for h, house in enumerate(HOUSES):
-        positions = {d: board.house_positions(d)[h] for d in range(1, 10)}
-        positions = {d: p for d, p in positions.items() if p}
-        if len(positions) <= size:
-            continue
-        few = [d for d, p in positions.items() if p.bit_count() <= size]
-        for digits in combinations(few, size):
-            union = 0
-            for d in digits:
-                union |= positions[d]
-            if union.bit_count() != size:
-                continue
+    for h, groups in _groups_by_house(board, True, size):
+        house = HOUSES[h]
+        for indices, union in groups:
+            digits = tuple(i + 1 for i in indices)
             keep = sum(1 << (d - 1) for d in digits)
             cells = tuple(house[i] for i in range(9) if union >> i & 1)
             elims = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))

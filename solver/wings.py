@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .board import Board, conjugate_pairs, sees
-from .grid import PEERS, cell_name, digits_of
+from .board import Board, conjugate_pairs
+from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -28,8 +28,7 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
                 if za != zb or (cands[a] & pm) == (cands[b] & pm):
                     continue
                 z = za.bit_length()
-                elims = tuple((c, z) for c in range(81)
-                              if c not in (a, b, pivot) and cands[c] & za and sees(c, a) and sees(c, b))
+                elims = tuple((c, z) for c in set_bits(PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(z) & ~(1 << pivot)))
                 if elims:
                     x, y = digits_of(pm)
                     yield Step("xy_wing", eliminations=elims, cells=(pivot, a, b),
@@ -51,8 +50,8 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
                     continue
                 zbit = cands[a] & cands[b]
                 z = zbit.bit_length()
-                elims = tuple((c, z) for c in range(81) if c not in (a, b, pivot) and cands[c] & zbit
-                              and sees(c, a) and sees(c, b) and sees(c, pivot))
+                elims = tuple((c, z) for c in set_bits(PEER_BITS[a] & PEER_BITS[b] & PEER_BITS[pivot]
+                                                       & board.digit_cells(z)))
                 if elims:
                     yield Step("xyz_wing", eliminations=elims, cells=(pivot, a, b),
                                text=f"{title('xyz_wing')}: pivot {cell_name(pivot)} ({'/'.join(map(str, digits_of(pm)))}) with "
@@ -65,19 +64,19 @@ def find_w_wing(board: Board) -> Iterator[Step]:
     bivalue = [c for c in range(81) if cands[c].bit_count() == 2]
     links = {d: conjugate_pairs(board, d) for d in range(1, 10)}
     for i, a in enumerate(bivalue):
+        sight_a = PEER_BITS[a]
         for b in bivalue[i + 1:]:
-            if cands[a] != cands[b] or sees(a, b):
+            if cands[a] != cands[b] or sight_a >> b & 1:
                 continue
+            sight_b = PEER_BITS[b]
             for x in digits_of(cands[a]):
                 y = next(d for d in digits_of(cands[a]) if d != x)
-                ybit = 1 << (y - 1)
                 for h, p, q in links[x]:
-                    if {p, q} & {a, b}:
+                    if p == a or p == b or q == a or q == b:
                         continue
-                    if not ((sees(p, a) and sees(q, b)) or (sees(p, b) and sees(q, a))):
+                    if not ((sight_a >> p & 1 and sight_b >> q & 1) or (sight_b >> p & 1 and sight_a >> q & 1)):
                         continue
-                    elims = tuple((c, y) for c in range(81)
-                                  if c not in (a, b) and cands[c] & ybit and sees(c, a) and sees(c, b))
+                    elims = tuple((c, y) for c in set_bits(sight_a & sight_b & board.digit_cells(y)))
                     if elims:
                         yield Step("w_wing", eliminations=elims, cells=(a, b, p, q), houses=(h,),
                                    text=f"{title('w_wing')}: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
