@@ -91,7 +91,7 @@ class ResultStore:
         # writer work together, and writers wait for each other (up to `timeout`
         # seconds) instead of failing with "database is locked".
         self.db = sqlite3.connect(str(path), timeout=STORE_TIMEOUT)
-        self.db.execute("PRAGMA journal_mode=WAL")
+        self._use_wal()
         # A commit reaches the WAL file at once (a killed process loses nothing committed) but is not
         # fsynced: 0.06 ms instead of 4 ms a result here, so a client fed by a cluster keeps up. A power
         # loss may roll back the last commits, never corrupt the file; those inputs are done again.
@@ -99,6 +99,23 @@ class ResultStore:
         self.db.execute("CREATE TABLE IF NOT EXISTS results (input TEXT PRIMARY KEY, size INTEGER, "
                         "mtime_ns INTEGER, error TEXT, result TEXT NOT NULL)")
         self.db.commit()
+
+    def _use_wal(self) -> None:
+        """Switch the file to WAL, retrying while another process does the same.
+
+        SQLite's busy timeout does not cover changing the journal mode: two
+        processes opening a new file at once made one fail at once with
+        "database is locked" (6 of 60 tries here).
+        """
+        deadline = time.monotonic() + STORE_TIMEOUT
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     @staticmethod
     def _stamp(item: WorkItem) -> tuple[int, int] | None:

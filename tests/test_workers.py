@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,18 @@ def test_one_photo_reads_while_scikit_learn_loads(tmp_path):
     result = lines[-1]
     assert result["error"] is None and result["grids"][0]["status"] == "solved"
     assert Path(result["grids"][0]["output"]).stat().st_size > 100_000
+
+
+def test_two_processes_open_a_new_database_at_once(tmp_path):
+    """Opening one new result file from two processes at once: SQLite's busy timeout does not cover the
+    switch to WAL, which failed one of them with "database is locked" about once in ten tries."""
+    code = ("import sys, time\nfrom snapsolve.batch import ResultStore\n"
+            "start = float(sys.argv[2])\n"
+            "for n in range(40):  # both open file n at the same clock time\n"
+            "    time.sleep(max(0.0, start + 0.05 * n - time.time()))\n"
+            "    ResultStore(f'{sys.argv[1]}/{n}.sqlite').close()\n")
+    start = str(time.time() + 2.0)
+    runs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path), start], stderr=subprocess.PIPE, text=True)
+            for _ in range(2)]
+    errors = [run.communicate(timeout=120)[1] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], errors
