@@ -9,6 +9,7 @@ ends must hold the digit, so cells that see both lose it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from .board import Board, conjugate_pairs, memo_table, memoised_per_digit
 from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
@@ -100,6 +101,7 @@ def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
                                         f"{cell_name(col_far)} is {digit}")
 
 
+@cache  # 9 x 512 possible arguments: built as met, not all at import (50 ms a process)
 def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
     """For box b with the digit in positions `p`: (its cells, the (row, column) pairs that hold them all), in
     the order the search tries them; no pairs when the cells are fewer than two or in one line."""
@@ -110,9 +112,6 @@ def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]
         return tuple(cells), []
     return tuple(cells), [(r, k) for r in rows for k in cols if all(c // 9 == r or c % 9 == k for c in cells)]
 
-
-#: _ER_CROSSES[b][positions]: `_er_crosses`, for every box and 9-bit position mask.
-_ER_CROSSES = [[_er_crosses(b, p) for p in range(512)] for b in range(9)]
 
 
 def find_empty_rectangle(board: Board) -> Iterator[Step]:
@@ -131,7 +130,7 @@ def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
         return
     positions = board.house_positions(digit)
     for b in range(9):
-        cells, crosses = _ER_CROSSES[b][positions[18 + b]]
+        cells, crosses = _er_crosses(b, positions[18 + b])
         for er_row, er_col in crosses:
             # A conjugate pair in a column with its near end on the ER row (or in a row
             # with its near end on the ER column): whichever end holds the digit, the
