@@ -37,19 +37,17 @@ extension exact-cover):
   cheap stand-in for its number of open peers). Against taking the first
   size-2 column this cuts the search nodes per top1465 puzzle from 11.4 to
   8.7 for the first solution and from 18.0 to 13.0 when counting to two;
-- the hot code is generated once at import as straight-line Python: one
-  covering function per cell with its 20 peers unrolled, and one scan that
-  loads the 81 masks into locals and computes, per house, the digits present
-  once (from the unions of the 54 three-cell segments, shared by rows, columns
-  and boxes) and the locked-candidate deletions.
+- the hot code is generated on the first search as straight-line Python:
+  one covering function per cell with its 20 peers unrolled, and one scan
+  that loads the 81 masks into locals and computes, per house, the digits
+  present once (from the unions of the 54 three-cell segments, shared by
+  rows, columns and boxes) and the locked-candidate deletions.
 
-Measured (benchmarks/exact_search.py --runs 5, CPU time, medians, one run on a
-shared 2-core machine, load average 2.4 to 2.6): top1465 first solution
-1,714/s against exact-cover's 1,117/s (1.54x), 17-clue 3,641/s against 1,358/s
-(2.68x); counting to two takes 1.65x the first solution's time on top1465
-(1.04x on 17-clue). Time follows the reductions (14.5 against 25.1 per
-top1465 puzzle, 1.72x) more than the search nodes (8.7 against 13.0, 1.49x):
-the branches that reduction alone refutes (5.8 against 12.0) are not nodes.
+Speed beside the C extension exact-cover: README.md, "Accuracy and speed"
+(benchmarks/exact_search.py). Counting to two costs more than its share of
+search nodes: time follows the reductions (14.5 against 25.1 per top1465
+puzzle, 1.72x) more than the nodes (8.7 against 13.0, 1.49x), since the
+branches that reduction alone refutes (5.8 against 12.0) are not nodes.
 """
 
 from __future__ import annotations
