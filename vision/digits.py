@@ -304,7 +304,7 @@ class CellClassifier:
     def _printed_space(self, shapes: np.ndarray) -> np.ndarray:
         """Shape features (m, FEATURE_LENGTH) as the printed-digit model compares them: (m, d) float32."""
         shapes = np.asarray(shapes, np.float32)
-        return shapes if self.printed_projection is None else shapes @ self.printed_projection.astype(np.float32)
+        return shapes if self.printed_projection is None else shapes @ np.asarray(self.printed_projection, np.float32)
 
     def predict_proba(self, marks: CellMarks, kind: np.ndarray | None = None, shapes: np.ndarray | None = None,
                       printed: np.ndarray | None = None) -> np.ndarray:

@@ -87,11 +87,6 @@ class GridReading:
 TURN_CROPS = 16
 
 
-def best_turn(marks: CellMarks, model: CellClassifier) -> int:
-    """Quarter turns (0..3, counter-clockwise) after which the grid's marks read upright (see `orient_and_read`)."""
-    return orient_and_read(marks, model)[0]
-
-
 def orient_and_read(marks: CellMarks, model: CellClassifier) -> tuple[int, CellMarks, np.ndarray]:
     """Turn a grid's marks upright and read them, with one neighbour query per model in the usual case.
 
