@@ -5,7 +5,7 @@ Usage: python benchmarks/cluster_throughput.py [--pages 100] [--per-page 4] [--w
 Renders --pages generated A4 pages (as benchmarks/batch_throughput.py: --per-page puzzles from the shared
 17-clue collection, blurred and noisy, PNG), then runs the batch with no images written:
 
-- local pool: `snapsolve.batch.run_batch(items, options, workers)` (a new pebble pool each run, its start
+- local pool: `snapsolve.batch.run_batch(items, options, workers)` (a new process pool each run, its start
   counted, as the command runs it);
 - cluster: `snapsolve.cluster.run_cluster_batch` on a LocalCluster of --workers processes with one thread
   each, started once (its start time is reported apart: a real cluster is up before a batch), results

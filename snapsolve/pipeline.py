@@ -152,27 +152,34 @@ def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options:
     return out
 
 
-def solve_image(path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None,
-                label: str | None = None) -> InputResult:
-    """Result for one photo or PDF page: every grid read, solved, graded and (optionally) drawn.
+def solve_and_draw(path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None,
+                   label: str | None = None, draw: bool = True) -> tuple[InputResult, np.ndarray | None]:
+    """Read, solve and grade every grid of one photo or PDF page, and draw the answers on the photo.
 
     Parameters
     ----------
     path : Path
         An image file, or a PDF when `page` is given.
     options : Options
+        What to solve and draw (``hint``, ``explain``); ``write_image`` and
+        ``output_dir`` are not used here (see `solve_image`).
     model : CellClassifier, optional
         Defaults to the shipped model.
     page : int, optional
         0-based page of a PDF to render and read.
     label : str, optional
         The ``input`` of the result; defaults to the path.
+    draw : bool
+        Draw the annotated photo (at full size; a reduced photo is decoded
+        again at full size, beside the reading).
 
     Returns
     -------
-    InputResult
-        ``error`` is set when the file cannot be read, no grid is found, or
-        the main grid is not solved; never raises for bad input.
+    (InputResult, np.ndarray or None)
+        The result (``error`` set when the file cannot be read, no grid is
+        found, or the main grid is not solved; never raises for bad input)
+        and, with `draw` and some grid solved, the annotated photo (H, W, 3)
+        uint8 BGR.
     """
     start = time.perf_counter()
     label = label or str(path)
@@ -181,13 +188,13 @@ def solve_image(path: Path, options: Options, model: CellClassifier | None = Non
     try:
         if page is None:
             reduce = reduction_for(path, READ_SIDE)
-            if reduce > 1 and options.write_image:  # decoded meanwhile, for the annotated image
+            if reduce > 1 and draw:  # decoded meanwhile, for the annotated image
                 full_size = _DECODER.submit(read_image, path)
             image = read_image(path, reduce)
         else:
             image = render_pdf_page(path, page)
     except (ImageReadError, OSError) as exc:
-        return InputResult.failed(label, f"cannot read image: {exc}", time.perf_counter() - start)
+        return InputResult.failed(label, f"cannot read image: {exc}", time.perf_counter() - start), None
     result = InputResult(label)
     to_draw = []
     for reading in read_grids(image, model or default_model()):
@@ -204,20 +211,52 @@ def solve_image(path: Path, options: Options, model: CellClassifier | None = Non
         result.error = result.grids[0].warning
     elif not result.grids[0].solved:
         result.error = f"the grid read has {result.grids[0].status.replace('_', ' ')}"
-    if options.write_image and result.solved_grids:
-        target = output_path(path, options, page)
-        if target.resolve() == path.resolve():
-            result.error = f"refusing to overwrite the input {path}"
+    annotated = None
+    if draw and to_draw:
+        try:
+            annotated = image if full_size is None else full_size.result()
+        except (OSError, ImageReadError) as exc:
+            result.error = f"cannot read image at full size: {exc}"
         else:
-            try:
-                annotated = image if full_size is None else full_size.result()
-                for reading, grid in to_draw:
-                    annotated = annotate(annotated, reading, grid, options, in_place=True)
-                write_image(target, annotated)
-                for g in result.grids:
-                    if g.solved:
-                        g.output = str(target)
-            except (OSError, ImageReadError) as exc:
-                result.error = f"cannot write {target}: {exc}"
+            for reading, grid in to_draw:
+                annotated = annotate(annotated, reading, grid, options, in_place=True)
+    result.seconds = round(time.perf_counter() - start, 4)
+    return result, annotated
+
+
+def solve_image(path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None,
+                label: str | None = None) -> InputResult:
+    """Result for one photo or PDF page: every grid read, solved, graded and (with ``write_image``) drawn.
+
+    The annotated photo is written to `puzzle.output_path` (never over the
+    input) and each solved grid's ``output`` names it.
+
+    Parameters
+    ----------
+    path, options, model, page, label
+        As in `solve_and_draw`; ``options.write_image`` and
+        ``options.output_dir`` say whether and where the image is written.
+
+    Returns
+    -------
+    InputResult
+        ``error`` is set when the file cannot be read, no grid is found, the
+        main grid is not solved, or the image cannot be written; never raises
+        for bad input.
+    """
+    start = time.perf_counter()
+    target = output_path(path, options, page) if options.write_image else None
+    overwrite = target is not None and target.resolve() == path.resolve()
+    result, annotated = solve_and_draw(path, options, model, page, label, draw=target is not None and not overwrite)
+    if overwrite and result.solved_grids:
+        result.error = f"refusing to overwrite the input {path}"
+    elif annotated is not None:
+        try:
+            write_image(target, annotated)
+            for g in result.grids:
+                if g.solved:
+                    g.output = str(target)
+        except (OSError, ImageReadError) as exc:
+            result.error = f"cannot write {target}: {exc}"
     result.seconds = round(time.perf_counter() - start, 4)
     return result

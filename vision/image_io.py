@@ -74,16 +74,18 @@ def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
     return image
 
 
-def reduction_for(path: str | Path, min_side: int) -> int:
-    """The largest decoding reduction (1, 2 or 4) that keeps the image's shorter side at least `min_side` pixels.
+def reduction_for(path: str | Path, min_side: int, longer: bool = False) -> int:
+    """The largest decoding reduction (1, 2 or 4) that keeps the image's shorter side (or, with `longer`,
+    its longer side) at least `min_side` pixels.
 
     Reads only the file's header (Pillow); 1 when the size cannot be told.
     """
     size = header_size(path)
     if size is None:
         return 1
+    side = max(size) if longer else min(size)
     reduce = 1
-    while reduce < 4 and min(size) // (2 * reduce) >= min_side:
+    while reduce < 4 and side // (2 * reduce) >= min_side:
         reduce *= 2
     return reduce
 

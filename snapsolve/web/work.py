@@ -109,13 +109,9 @@ def _jpeg_base64(image) -> str:
 def _read_small(path: Path):
     """Decode an image at the largest reduction (1, 2, 4) that keeps its longer side at least IMAGE_SIDE."""
     from ..vision import read_image
-    from ..vision.image_io import header_size
+    from ..vision.image_io import reduction_for
 
-    size = header_size(path)
-    reduce = 1
-    while size and reduce < 4 and max(size) // (2 * reduce) >= IMAGE_SIDE:
-        reduce *= 2
-    return read_image(path, reduce)
+    return read_image(path, reduction_for(path, IMAGE_SIDE, longer=True))
 
 
 def _add_step_cells(result: InputResult, data: dict) -> None:
@@ -156,8 +152,7 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
     Parameters
     ----------
     path : str
-        The uploaded file, in a private temporary folder; the annotated image
-        is written beside it (the caller removes the folder).
+        The uploaded file, in a private temporary folder (the caller removes it).
     label : str
         The result's ``input`` (the file name the client gave).
     hint, explain : bool
@@ -178,14 +173,13 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
     NotAnImage
         Empty, or does not decode as an image.
     """
-    from ..pipeline import default_model, solve_image
+    from ..pipeline import default_model, solve_and_draw
     from ..vision import ImageReadError
 
     file = Path(path)
     size = check_upload(file)
-    options = Options(write_image=True, output_dir=file.parent / "out", explain=explain, hint=hint)
-    options.output_dir.mkdir(exist_ok=True)
-    result = solve_image(file, options, default_model(), label=label)
+    options = Options(explain=explain, hint=hint)
+    result, annotated = solve_and_draw(file, options, default_model(), label=label)
     if result.error and result.error.startswith("cannot read image"):
         reason = result.error.removeprefix("cannot read image: ")
         if "pixel limit" in reason:
@@ -195,10 +189,9 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
     _add_step_cells(result, data)
     image = None
     try:
-        plain = _read_small(file) if photo or not result.solved_grids else None
-        outputs = [g.output for g in result.grids if g.output]
-        if outputs:
-            image = _jpeg_base64(_read_small(Path(outputs[0])))
+        plain = _read_small(file) if photo else None
+        if annotated is not None:
+            image = _jpeg_base64(annotated)
         data["photo"] = _jpeg_base64(plain) if photo and plain is not None else None
     except (ImageReadError, OSError) as exc:
         raise NotAnImage(f"not a readable image: {exc}") from None
@@ -206,7 +199,6 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
         full = _read_small(file) if plain is None else plain
         size = (full.shape[1], full.shape[0])
     for grid in data["grids"]:
-        grid.pop("output", None)  # a path in the server's private folder means nothing to the client
         if "corners" in grid:
             grid["cell_quads"] = cell_quads(grid["corners"], grid["rotation"])
     data["image"] = image
