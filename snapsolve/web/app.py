@@ -337,30 +337,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Solve an uploaded photo (multipart) or a puzzle string (JSON); the ``--json`` object plus the image."""
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         folder = Path(tempfile.mkdtemp(dir=state["root"]))
+
+        async def answer_puzzle(puzzle: str, fields: dict) -> JSONResponse:
+            options = tuple(_truthy(fields.get(k, "")) for k in ("hint", "explain"))
+            return JSONResponse(await in_pool(work.solve_puzzle_text, (puzzle, *options), "the puzzle"))
+
         try:
             if kind == "multipart/form-data":
                 form = await receive_form(request, folder)
-                options = tuple(_truthy(form.fields.get(k, "")) for k in ("hint", "explain"))
                 if form.path is None:
                     if "puzzle" in form.fields:
-                        return JSONResponse(await in_pool(work.solve_puzzle_text, (form.fields["puzzle"], *options),
-                                                          "the puzzle"))
+                        return await answer_puzzle(form.fields["puzzle"], form.fields)
                     raise ApiError(400, "no image: send the photo as the file field 'image'")
-                args = (str(form.path), form.filename, *options, _truthy(form.fields.get("photo", "")))
-                return JSONResponse(await in_pool(work.solve_upload, args, "this photo"))
+                options = tuple(_truthy(form.fields.get(k, "")) for k in ("hint", "explain", "photo"))
+                return JSONResponse(await in_pool(work.solve_upload, (str(form.path), form.filename, *options),
+                                                  "this photo"))
             if kind == "application/x-www-form-urlencoded":  # a plain HTML form: a puzzle, no file
                 fields = {k: v[-1] for k, v in parse_qs((await receive_body(request)).decode("utf-8", "replace")).items()}
                 if "puzzle" not in fields:
                     raise ApiError(400, "no image: send the photo as the file field 'image' (multipart/form-data)")
-                options = tuple(_truthy(fields.get(k, "")) for k in ("hint", "explain"))
-                return JSONResponse(await in_pool(work.solve_puzzle_text, (fields["puzzle"], *options), "the puzzle"))
+                return await answer_puzzle(fields["puzzle"], fields)
             if kind == "application/json":
                 data = await receive_json(request)
-                puzzle = data.get("puzzle")
-                if not isinstance(puzzle, str):
+                if not isinstance(data.get("puzzle"), str):
                     raise ApiError(400, 'no puzzle: send {"puzzle": "81 characters, . or 0 for empty"}')
-                options = (_truthy(data.get("hint", False)), _truthy(data.get("explain", False)))
-                return JSONResponse(await in_pool(work.solve_puzzle_text, (puzzle, *options), "the puzzle"))
+                return await answer_puzzle(data["puzzle"], data)
             raise ApiError(415, "send multipart/form-data with the photo in the field 'image', "
                                 "or application/json with a puzzle")
         finally:
