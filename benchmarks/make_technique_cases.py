@@ -50,6 +50,7 @@ from hodoku.core.types import SolutionType
 from hodoku.solver.solver import _apply_step
 from hodoku.solver.step_finder import SudokuStepFinder
 
+from snapsolve.solver.grid import initial_candidates
 from snapsolve.solver.techniques import TECHNIQUES  # names and HoDoKu types only
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -238,12 +239,7 @@ def read_examples(path: Path):
         grid, deleted, eliminated = fields[3], fields[4], fields[5]
         values = [int(ch) for ch in grid.replace("+", "").replace(".", "0")]
         assert len(values) == 81, line
-        cands = [0 if v else 0x1FF for v in values]
-        for c, v in enumerate(values):
-            if v:
-                for p in range(81):
-                    if p != c and _sees(p, c) and not values[p]:
-                        cands[p] &= ~(1 << (v - 1))
+        cands = initial_candidates(values)
         for token in deleted.split():
             d, r, col = map(int, token)
             cands[(r - 1) * 9 + col - 1] &= ~(1 << (d - 1))

@@ -119,25 +119,16 @@ class Board:
 
         Cached until the board changes: every finder of a pass shares it.
         """
-        tables = self._cache.get("tables")
-        if tables is None:
-            tables = self._cache["tables"] = _tables(self)
-        return tables[0][digit]
+        return self.cached("tables", _tables)[0][digit]
 
     def house_digit_positions(self, house: int) -> tuple[int, ...]:
         """The nine position masks of `house` (0..26), for digits 1..9 in order: the transpose of
         `house_positions`, for finders that work house by house. Cached until the board changes."""
-        tables = self._cache.get("tables")
-        if tables is None:
-            tables = self._cache["tables"] = _tables(self)
-        return tables[2][house]
+        return self.cached("tables", _tables)[2][house]
 
     def digit_cells(self, digit: int) -> int:
         """The cells that still have `digit` as a candidate, as an 81-bit set; cached until the board changes."""
-        tables = self._cache.get("tables")
-        if tables is None:
-            tables = self._cache["tables"] = _tables(self)
-        return tables[1][digit]
+        return self.cached("tables", _tables)[1][digit]
 
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""

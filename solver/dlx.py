@@ -54,13 +54,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, PEERS, InvalidPuzzleError, check_givens, initial_candidates
+from .grid import (ALL_DIGITS, HOUSES, HOUSES_OF_CELL, PEERS, POPCOUNT, InvalidPuzzleError, check_givens,
+                   initial_candidates)
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
 MULTIPLE_SOLUTIONS = "multiple_solutions"
 
-_POPCOUNT = bytes(bin(m).count("1") for m in range(512))
 
 
 def _exec(lines: list[str], names: list[str]) -> list:
@@ -200,7 +200,7 @@ def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:
 
 def _search(c: list[int], placed: list[int], limit: int, out: list[list[int]], rng) -> bool:
     """Algorithm X below a reduced node; appends complete mask lists to `out`, True once `limit` is reached."""
-    popcount = _POPCOUNT
+    popcount = POPCOUNT
     houses_of = HOUSES_OF_CELL
     best, column, score = 10, -1, 99
     for i in range(81):

@@ -126,16 +126,11 @@ def _fish_patterns(positions: tuple[int, ...], size: int, finned: bool,
     base_name = FISH_NAMES[size]
     limit = size + 3 if finned else size  # fins lie in one box: at most 3 cross positions
     lines = [i for i in range(9) if 0 < positions[i].bit_count() <= limit]
-    for base, union in _base_sets(lines, positions, size, finned):
-        count = union.bit_count()
+    for base, union in _base_sets(lines, positions, size, finned):  # unions of the right size only
         if not finned:
-            if count != size:
-                continue
             # Cheap test first: does any other line hold the digit in a cover line?
             if any(positions[l] & union for l in range(9) if l not in base):
                 out.append((base, union, 0, base_name))
-            continue
-        if count <= size or count > size + 3:
             continue
         for stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
             fin_lines = [b for b in base if positions[b] & fin_x]

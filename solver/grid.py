@@ -12,6 +12,8 @@ from __future__ import annotations
 from operator import itemgetter
 
 ALL_DIGITS = 0x1FF  # bits for digits 1..9
+#: POPCOUNT[m]: the number of set bits of a 9-bit mask m (0..511), as a table.
+POPCOUNT = bytes(m.bit_count() for m in range(512))
 
 ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
 COLUMNS = [[r * 9 + c for r in range(9)] for c in range(9)]

@@ -21,16 +21,9 @@ from .techniques import title
 _BOX = tuple(box_of(c) for c in range(81))
 
 
-def _see_both(board: Board, digit: int, a: int, b: int, exclude: set[int] | int) -> tuple[tuple[int, int], ...]:
-    """Candidates of `digit` in cells (not in `exclude`, a set or an 81-bit set) that see both a and b."""
-    both = PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(digit)
-    if not both:
-        return ()
-    if isinstance(exclude, int):
-        both &= ~exclude
-    else:
-        for c in exclude:
-            both &= ~(1 << c)
+def _see_both(board: Board, digit: int, a: int, b: int, exclude: int) -> tuple[tuple[int, int], ...]:
+    """Candidates of `digit` in cells (not in `exclude`, an 81-bit set) that see both a and b."""
+    both = PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(digit) & ~exclude
     return tuple((c, digit) for c in set_bits(both))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, memoised
-from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, cell_name, digits_of, house_name
+from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
 
@@ -25,14 +25,13 @@ def _digits_text(mask: int) -> str:
 
 
 #: Popcounts of 9-bit masks.
-_POPCOUNT = bytes(m.bit_count() for m in range(512))
 
 
 def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], int]]:
     """Every `size`-combination (2 to 4) of indices into `masks` whose union has exactly `size` bits, with
     that union, in the order of `itertools.combinations`. Zero masks and masks of more than `size` bits never
     take part; a partial union with more than `size` bits ends its branch."""
-    popcount = _POPCOUNT
+    popcount = POPCOUNT
     items = [(i, m) for i, m in enumerate(masks) if m and popcount[m] <= size]
     n = len(items)
     out: list[tuple[tuple[int, ...], int]] = []
@@ -83,20 +82,22 @@ def _groups_by_house(board: Board, hidden: bool, size: int) -> list[tuple[int, t
     """(house, its `_house_groups` of `size`) for the houses that have a naked (or, with `hidden`, a hidden)
     subset of that size, in house order; once per board state and size (the locked and naked finders of a
     size share it)."""
-    key = ("hidden subsets" if hidden else "naked subsets", size)
-    found = board._cache.get(key)
-    if found is None:
-        masks = board._cache.get(("house masks", hidden))
-        if masks is None:
-            if hidden:
-                masks = [board.house_digit_positions(h) for h in range(27)]
-            else:
-                cands = board.candidates
-                masks = [get(cands) for get in HOUSE_GETTERS]
-            board._cache[("house masks", hidden)] = masks
-        found = [(h, g) for h, m in enumerate(masks) if (g := _house_groups(m, size))]
-        board._cache[key] = found
-    return found
+    def groups(board: Board) -> list[tuple[int, tuple]]:
+        masks = board.cached(("house masks", hidden), _hidden_masks if hidden else _naked_masks)
+        return [(h, g) for h, m in enumerate(masks) if (g := _house_groups(m, size))]
+
+    return board.cached(("hidden subsets" if hidden else "naked subsets", size), groups)
+
+
+def _naked_masks(board: Board) -> list[tuple[int, ...]]:
+    """Per house (27), its nine cells' candidate masks."""
+    cands = board.candidates
+    return [get(cands) for get in HOUSE_GETTERS]
+
+
+def _hidden_masks(board: Board) -> list[tuple[int, ...]]:
+    """Per house (27), the position masks of digits 1..9 (`Board.house_digit_positions`)."""
+    return [board.house_digit_positions(h) for h in range(27)]
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
@@ -113,8 +114,6 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
             locked = size <= 3 and len(shared) == 2
             if locked_only != locked:
                 continue
-            if locked and min(shared) != h:
-                continue  # report a locked subset once, from its line
             houses = sorted(shared) if locked else [h]
             elims = []
             for hh in houses:
