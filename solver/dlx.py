@@ -54,8 +54,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .grid import (ALL_DIGITS, HOUSES, HOUSES_OF_CELL, PEERS, POPCOUNT, InvalidPuzzleError, check_givens,
-                   initial_candidates)
+from .grid import (ALL_DIGITS, HOUSE_SEGMENTS, HOUSES, HOUSES_OF_CELL, PEERS, POPCOUNT, SEGMENTS, InvalidPuzzleError,
+                   check_givens, initial_candidates, segment_scan_lines)
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
@@ -90,30 +90,13 @@ def _make_cover_cell():
 def _make_scan():
     """The house scan: hidden singles and empty house-digit columns, else locked-candidate deletions."""
     lines = ["def scan(c, placed):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c", "    found = []"]
-    segments = {}
-    for r in range(9):
-        for k in range(3):
-            segments[f"R{r}_{k}"] = [r * 9 + 3 * k + j for j in range(3)]
-    for x in range(9):
-        for k in range(3):
-            segments[f"C{x}_{k}"] = [(3 * k + j) * 9 + x for j in range(3)]
-    for name, (a, b, d) in segments.items():  # o: digits present, t: digits present at least twice
-        lines += [f"    u = c{a} | c{b}", f"    o{name} = u | c{d}; t{name} = (c{a} & c{b}) | (u & c{d})"]
-
-    def house(h, names):
-        x, y, z = names
-        lines.extend([f"    u = o{x} | o{y}",
-                      f"    o = u | o{z}",
-                      "    if o != 511: return None",
-                      f"    s = o & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z})) & ~placed[{h}]",
-                      f"    if s: found.append(({h}, s))"])
-
-    for r in range(9):
-        house(r, [f"R{r}_{k}" for k in range(3)])
-    for x in range(9):
-        house(9 + x, [f"C{x}_{k}" for k in range(3)])
-    for b in range(9):
-        house(18 + b, [f"R{3 * (b // 3) + j}_{b % 3}" for j in range(3)])
+    lines += segment_scan_lines()  # o: digits present in a segment, t: digits present at least twice
+    for h, (x, y, z) in enumerate(HOUSE_SEGMENTS):
+        lines += [f"    u = o{x} | o{y}",
+                  f"    o = u | o{z}",
+                  "    if o != 511: return None",
+                  f"    s = o & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z})) & ~placed[{h}]",
+                  f"    if s: found.append(({h}, s))"]
     lines += ["    if found: return found, None", "    out = []"]
     for kind in ("R", "C"):
         for line in range(9):
@@ -124,7 +107,7 @@ def _make_scan():
                 inner = f"o{kind}{line}_{k}"
                 line_rest = f"(o{kind}{line}_{o1} | o{kind}{line}_{o2})"
                 box_rest = f"(o{kind}{b1}_{k} | o{kind}{b2}_{k})"
-                segment = segments[f"{kind}{line}_{k}"]
+                segment = SEGMENTS[f"{kind}{line}_{k}"]
                 if kind == "R":
                     box, line_cells = HOUSES[18 + band * 3 + k], HOUSES[line]
                 else:

@@ -196,3 +196,27 @@ def is_valid_solution(puzzle: list[int], solution: list[int]) -> bool:
     if any(g and g != s for g, s in zip(puzzle, solution)):
         return False
     return all(len({solution[c] for c in house}) == 9 for house in HOUSES)
+
+
+#: The 54 three-cell segments of rows and columns, by name (``R{row}_{k}``, ``C{column}_{k}``, k = 0..2
+#: along the line): the intersections of lines and boxes (HoDoKu's and SudokuWiki's "Intersection").
+SEGMENTS = {**{f"R{r}_{k}": tuple(r * 9 + 3 * k + j for j in range(3)) for r in range(9) for k in range(3)},
+            **{f"C{x}_{k}": tuple((3 * k + j) * 9 + x for j in range(3)) for x in range(9) for k in range(3)}}
+#: Per house (27, HOUSES order), the names of the three segments it is made of (a box: its three row segments).
+HOUSE_SEGMENTS = ([tuple(f"R{r}_{k}" for k in range(3)) for r in range(9)]
+                  + [tuple(f"C{x}_{k}" for k in range(3)) for x in range(9)]
+                  + [tuple(f"R{3 * (b // 3) + j}_{b % 3}" for j in range(3)) for b in range(9)])
+
+
+def segment_scan_lines() -> list[str]:
+    """Python source lines for generated scans over 81 candidate masks held in locals ``c0`` .. ``c80``.
+
+    For each segment of `SEGMENTS`, ``o<name>`` is the digits present in it and ``t<name>`` the
+    digits present at least twice; lines are indented for a function body. A house's digits with
+    exactly one cell are then ``(u | oz) & ~(tx | ty | tz | (ox & oy) | (u & oz))`` with
+    ``u = ox | oy`` over its `HOUSE_SEGMENTS` x, y, z (used by the exact search and by hidden singles).
+    """
+    lines = []
+    for name, (a, b, d) in SEGMENTS.items():
+        lines += [f"    u = c{a} | c{b}", f"    o{name} = u | c{d}; t{name} = (c{a} & c{b}) | (u & c{d})"]
+    return lines

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board
-from .grid import HOUSE_GETTERS, HOUSES, cell_name, digits_of, house_name
+from .grid import HOUSE_GETTERS, HOUSE_SEGMENTS, HOUSES, cell_name, digits_of, house_name, segment_scan_lines
 from .steps import Step
 from .techniques import title
 
@@ -51,21 +51,13 @@ def find_naked_single(board: Board) -> Iterator[Step]:
 def _make_once_scan():
     """Generate `once(cands)`: per house (27, HOUSES order), the digits with exactly one candidate cell.
 
-    Straight-line code over the 81 masks held in locals: per three-cell segment of a row or column, the
-    digits present (o) and present at least twice (t); rows and columns from their three segments, boxes
-    from their three row segments (as in the exact search's scan).
+    Straight-line code over the 81 masks held in locals: the segments' digits present and present at
+    least twice (`grid.segment_scan_lines`, shared with the exact search's scan), then each house from its
+    three segments (`grid.HOUSE_SEGMENTS`).
     """
-    lines = ["def once(c):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c"]
-    for kind, cell in (("R", lambda line, j: line * 9 + j), ("C", lambda line, j: j * 9 + line)):
-        for line in range(9):
-            for k in range(3):
-                a, b, d = (cell(line, 3 * k + j) for j in range(3))
-                lines += [f"    u = c{a} | c{b}", f"    o{kind}{line}_{k} = u | c{d}",
-                          f"    t{kind}{line}_{k} = (c{a} & c{b}) | (u & c{d})"]
-    houses = [[f"R{r}_{k}" for k in range(3)] for r in range(9)] + [[f"C{x}_{k}" for k in range(3)] for x in range(9)]
-    houses += [[f"R{3 * (b // 3) + j}_{b % 3}" for j in range(3)] for b in range(9)]
+    lines = ["def once(c):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c", *segment_scan_lines()]
     out = []
-    for h, (x, y, z) in enumerate(houses):
+    for h, (x, y, z) in enumerate(HOUSE_SEGMENTS):
         lines += [f"    u = o{x} | o{y}",
                   f"    s{h} = (u | o{z}) & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z}))"]
         out.append(f"s{h}")
