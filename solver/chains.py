@@ -134,6 +134,13 @@ def links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
     return _either(sh, graph.strong_house, sc, graph.strong_cell), _either(wh, graph.weak_house, wc, graph.weak_cell)
 
 
+def board_links(board: Board, kind: str) -> tuple[LinkGraph, list[int], list[int]]:
+    """The board's link graph and its (strong, weak) `links` of `kind`, built once per board state."""
+    graph = board.cached("links", LinkGraph)
+    strong, weak = board.cached(("links", kind), lambda b: links(graph, kind))
+    return graph, strong, weak
+
+
 def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
     """Per node, the union of the link lists `a` and `b` that are used (all zeros when neither is)."""
     if use_a and use_b:
@@ -236,9 +243,8 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         preferred outright: longer ones (up to `max_length`) are only
         searched when no chain of up to 5 links eliminates anything.
     """
-    graph = board.cached("links", LinkGraph)
-    strong, weak = board.cached(("links", kind), lambda b: links(graph, kind))
-    weak_any = board.cached(("links", "aic"), lambda b: links(graph, "aic"))[1]
+    graph, strong, weak = board_links(board, kind)
+    weak_any = board_links(board, "aic")[2]
     starts = [n for n in set_bits(graph.nodes) if strong[n]]
     searched: dict[int, tuple[list[int], int]] = {}
     # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
-from .chains import LinkGraph, links, node_name, union_of
+from .chains import board_links, node_name, union_of
 from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -99,8 +99,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     proved. An assumption that makes a candidate both true and false is itself
     false.
     """
-    graph = board.cached("links", LinkGraph)
-    strong, weak = board.cached(("links", "aic"), lambda b: links(graph, "aic"))
+    graph, strong, weak = board_links(board, "aic")
     cache: dict[int, Implications] = {}
 
     def implied(n: int) -> Implications:

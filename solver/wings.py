@@ -28,7 +28,8 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
                 if za != zb or (cands[a] & pm) == (cands[b] & pm):
                     continue
                 z = za.bit_length()
-                elims = tuple((c, z) for c in set_bits(PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(z) & ~(1 << pivot)))
+                # z is no candidate of the pivot, so the pivot is never among the victims
+                elims = tuple((c, z) for c in set_bits(PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(z)))
                 if elims:
                     x, y = digits_of(pm)
                     yield Step("xy_wing", eliminations=elims, cells=(pivot, a, b),
