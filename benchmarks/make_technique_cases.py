@@ -3,14 +3,17 @@
 Usage:
   pip install -e '.[bench]'
   python benchmarks/make_technique_cases.py [--per 3] [--out tests/data/techniques.txt]
-      [--keep] [--puzzles levels|hardest|top1465] [--skip N] [--minutes M]
+      [--keep] [--puzzles levels|hardest|top1465|FILE] [--skip N] [--minutes M]
+      [--path hodoku|ours] [--only NAME ...]
 
 --keep reads the cases already in --out and asks hodoku-py only about the
 techniques that have fewer than --per firing cases (to fill gaps); --puzzles
 chooses where HoDoKu's paths start (default: the level sample interleaved
 with top1465; ``hardest`` is ../shared/puzzles/forum_hardest_1106_part.txt,
 whose paths reach fish, colouring, uniqueness and forcing techniques);
---minutes stops after that long (the file is written after every puzzle).
+--minutes stops after that long (the file is written after every puzzle);
+a --puzzles value that names a file reads one puzzle per line from it.
+--only asks hodoku-py about these techniques alone.
 --examples FILE adds positions from HoDoKu's own technique examples
 (benchmarks/data/hodoku_examples.txt: the page's load line gives the grid and
 the candidates HoDoKu had deleted); there too the expected result is what
@@ -23,8 +26,13 @@ position, every technique of `solver.techniques.TECHNIQUES` that still needs
 cases and that HoDoKu's order reaches there (no earlier technique fires: the
 same context our ladder gives a finder) is asked of hodoku-py's finder (``SudokuStepFinder.find_all``); the
 elimination (or placement) sets of all steps it reports are written as the
-expected result. Nothing here runs this project's finders: expected results
-are hodoku-py's alone.
+expected result. With --path ours the positions are those of this project's
+solution path instead (`solve_puzzle`'s steps replayed on a `Board`): HoDoKu's
+loop takes seconds a step on hard puzzles, which leaves rare techniques (jellyfish,
+BUG+1, uniqueness test 5, X-Chain) without cases in any time one can wait; our
+ladder has HoDoKu's order, so "reached" is read the same way, from the row of
+the technique our path applied. Either way, expected results are hodoku-py's
+alone: this project's finders only choose where to look.
 
 Must-not-fire cases: a firing position is perturbed by giving one cell of the
 pattern back one candidate it lost (a near-pattern); when hodoku-py then finds
@@ -50,8 +58,10 @@ from hodoku.core.types import SolutionType
 from hodoku.solver.solver import _apply_step
 from hodoku.solver.step_finder import SudokuStepFinder
 
-from snapsolve.solver.grid import initial_candidates
-from snapsolve.solver.techniques import TECHNIQUES  # names and HoDoKu types only
+from snapsolve.solver.board import Board
+from snapsolve.solver.grid import initial_candidates, parse_puzzle
+from snapsolve.solver.solve import solve_puzzle  # --path ours: positions only
+from snapsolve.solver.techniques import BY_NAME, TECHNIQUES  # names and HoDoKu types
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "puzzles"
@@ -120,7 +130,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "techniques.txt")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep the cases in --out, look only for the missing")
-    parser.add_argument("--puzzles", choices=["levels", "hardest", "top1465"], default="levels")
+    parser.add_argument("--puzzles", default="levels", help="levels, hardest, top1465 or a file of puzzles")
+    parser.add_argument("--path", choices=["hodoku", "ours"], default="hodoku",
+                        help="whose solution path gives the positions (see above)")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="ask hodoku-py about these techniques only")
     parser.add_argument("--skip", type=int, default=0, help="start at this puzzle of the list")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no limit)")
     parser.add_argument("--examples", type=Path, help="HoDoKu example lines to add (see hodoku_examples.txt)")
@@ -135,10 +148,17 @@ def main() -> None:
     elif args.puzzles == "hardest":
         puzzles = [l.strip()[:81] for l in (SHARED / "forum_hardest_1106_part.txt").read_text().splitlines()
                    if l.strip() and not l.startswith("#")]
-    else:
+    elif args.puzzles == "top1465":
         puzzles = top
+    else:
+        puzzles = [l.strip()[:81] for l in Path(args.puzzles).read_text().splitlines()
+                   if l.strip() and not l.startswith("#")]
     puzzles = puzzles[args.skip:]
-    wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
+    table = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
+    asked = set(args.only or table)
+    if asked - set(table):
+        parser.error(f"no such technique with a finder: {sorted(asked - set(table))}")
+    wanted = table
     cases: dict[str, list[tuple[str, set]]] = {name: [] for name in wanted}
     negatives: dict[str, list[str]] = {name: [] for name in wanted}
     seen_positions = set()
@@ -169,27 +189,19 @@ def main() -> None:
                     negatives[name].append(negative)
         write(args.out, wanted, cases, negatives)
     started = time.monotonic()
+    positions = hodoku_path if args.path == "hodoku" else our_path
     for k, puzzle in enumerate(puzzles):
         if args.minutes and time.monotonic() - started > args.minutes * 60:
             break
-        grid = Grid()
-        grid.set_sudoku(puzzle)
-        finder = SudokuStepFinder(grid)
-        for _ in range(200):
-            if grid.is_solved():
-                break
-            step = next((s for cfg in SOLVER_STEPS if (s := finder.get_step(cfg.solution_type)) is not None), None)
-            if step is None:
-                break
-            values, cands = list(grid.values), list(grid.candidates)
+        for values, cands, step_type in positions(puzzle):
             key = position_text(values, cands)
             if key not in seen_positions:
                 seen_positions.add(key)
-                reached = STEP_CONFIG[step.type].index  # HoDoKu tried every technique before this one: none fired
+                reached = STEP_CONFIG[step_type].index  # every technique before this one was tried: none fired
                 for name, types in wanted.items():
-                    if len(cases[name]) >= args.per or STEP_CONFIG[types[0]].index > reached:
+                    if name not in asked or len(cases[name]) >= args.per or STEP_CONFIG[types[0]].index > reached:
                         continue
-                    if name in PATH_ONLY and step.type not in types:
+                    if name in PATH_ONLY and step_type not in types:
                         continue
                     found = findings(values, cands, types)
                     if not found:
@@ -199,14 +211,36 @@ def main() -> None:
                         negative = near_miss(values, cands, types, found, rng)
                         if negative:
                             negatives[name].append(negative)
-            _apply_step(grid, step)
-            finder = SudokuStepFinder(grid)
         write(args.out, wanted, cases, negatives)
         print(f"{k + 1}/{len(puzzles)} puzzles; missing: "
-              f"{[n for n in wanted if len(cases[n]) < args.per]}", file=sys.stderr)
-        if all(len(cases[n]) >= args.per for n in wanted):
+              f"{[n for n in asked if len(cases[n]) < args.per]}", file=sys.stderr)
+        if all(len(cases[n]) >= args.per for n in asked):
             break
     write(args.out, wanted, cases, negatives)
+
+
+def hodoku_path(puzzle: str):
+    """(values, candidates, SolutionType of the step taken there) along HoDoKu's solution path of `puzzle`."""
+    grid = Grid()
+    grid.set_sudoku(puzzle)
+    for _ in range(200):
+        if grid.is_solved():
+            return
+        finder = SudokuStepFinder(grid)
+        step = next((s for cfg in SOLVER_STEPS if (s := finder.get_step(cfg.solution_type)) is not None), None)
+        if step is None:
+            return
+        yield list(grid.values), list(grid.candidates), step.type
+        _apply_step(grid, step)
+
+
+def our_path(puzzle: str):
+    """The same along this project's solution path (positions only: its finders decide no expected result)."""
+    givens = parse_puzzle(puzzle)
+    board = Board(givens)
+    for step in solve_puzzle(givens).steps:
+        yield list(board.values), list(board.candidates), types_of(step.technique, BY_NAME[step.technique].hodoku)[0]
+        board.apply(step)
 
 
 def write(out: Path, wanted, cases, negatives) -> None:

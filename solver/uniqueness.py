@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from .board import Board, cells_with, sees
-from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_name, digits_of
+from .grid import COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_name, digits_of
 from .steps import Step
 from .techniques import title
 
@@ -197,17 +197,31 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
 
 
 def find_bug_plus_1(board: Board) -> Iterator[Step]:
-    """Bivalue Universal Grave + 1: every empty cell bivalue but one trivalue cell; the digit seen three times goes there."""
+    """Bivalue Universal Grave + 1: the grid would be a BUG but for one digit of its one trivalue cell.
+
+    A BUG (every empty cell bivalue, every digit twice in each house it is left in) has two solutions.
+    When one cell has a third candidate d, d appears three times in that cell's row, column and box and
+    every other (house, digit) at most twice, d must go in that cell: the cell's other candidates are
+    eliminated (HoDoKu's BUG+1 step, ``UniquenessSolver``; SudokuWiki "BUG"). A naked single follows.
+    """
     cands = board.candidates
     extra = [c for c in range(81) if cands[c] and cands[c].bit_count() != 2]
     if len(extra) != 1 or cands[extra[0]].bit_count() != 3:
         return
     cell = extra[0]
-    row = ROWS[cell // 9]
+    threes = set()
+    for house_index, house in enumerate(HOUSES):
+        for d in range(1, 10):
+            count = len(cells_with(cands, house, d))
+            if count > 3:
+                return
+            if count == 3:
+                threes.add((house_index, d))
     for d in digits_of(cands[cell]):
-        if len(cells_with(cands, row, d)) == 3 and len(cells_with(cands, COLUMNS[cell % 9], d)) == 3 \
-                and len(cells_with(cands, BOXES[box_of(cell)], d)) == 3:
-            yield Step("bug_plus_1", placements=((cell, d),), cells=(cell,),
-                       text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must be {d} "
-                            f"or the grid would have two solutions")
+        if threes == {(house_index, d) for house_index in HOUSES_OF_CELL[cell]}:
+            others = tuple((cell, e) for e in digits_of(cands[cell]) if e != d)
+            yield Step("bug_plus_1", eliminations=others, cells=(cell,),
+                       text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must "
+                            f"be {d} or the grid would have two solutions, so it is neither "
+                            f"{' nor '.join(str(e) for _, e in others)}")
             return

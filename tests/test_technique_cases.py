@@ -122,20 +122,11 @@ def test_case(name, position, expected):
 
 
 def test_every_finder_has_a_firing_case():
-    """Every finder of the table appears in the regression set (known gaps listed)."""
+    """Every finder of the table appears in the regression set."""
     covered = {name for name, _, expected in CASES if expected != "none"}
     finders_covered = {BY_NAME[n].finder_path for n in covered}
     missing = {t.finder_path for t in TECHNIQUES if t.finder_path} - finders_covered
-    assert missing <= KNOWN_GAPS, f"finders without a case: {sorted(missing - KNOWN_GAPS)}"
-
-
-#: Finders without a firing case yet: HoDoKu's paths over the level sample, 10 puzzles of the hardest list and
-#: 29 of top1465 (benchmarks/make_technique_cases.py --keep --puzzles hardest|top1465) and HoDoKu's own technique
-#: examples (benchmarks/data/hodoku_examples.txt) gave none for these. Rerun the generator longer to fill them.
-KNOWN_GAPS: set[str] = {
-    "chains.find_x_chain", "fish.find_jellyfish", "uniqueness.find_bug_plus_1",
-    "uniqueness.find_unique_rectangle_5",
-}
+    assert not missing, f"finders without a case: {sorted(missing)}"
 
 
 def test_must_not_fire_cases_exist():

@@ -309,7 +309,7 @@ def test_simple_colors_wrap():
 
 
 def test_bug_plus_1_on_a_real_position():
-    """Walk a top1465 puzzle to its BUG+1 state; the placement must be the true solution's digit."""
+    """Walk a top1465 puzzle to its BUG+1 state; the trivalue cell keeps only the true solution's digit."""
     line = ".......4...2..4..1.7..5..9...3..7....4..6....6..1..8...2....1..85.9...6.....8...3"  # top1465, no. 205
     givens = parse_puzzle(line)
     solution = solve_unique(givens).solution
@@ -319,8 +319,10 @@ def test_bug_plus_1_on_a_real_position():
     empty = [c for c in range(81) if board.candidates[c]]
     sizes = sorted(bin(board.candidates[c]).count("1") for c in empty)
     assert sizes[:-1] == [2] * (len(empty) - 1) and sizes[-1] == 3
-    ((c, d),) = step.placements
-    assert solution[c] == d and bin(board.candidates[c]).count("1") == 3
+    assert not step.placements and len(step.eliminations) == 2
+    (c,) = {c for c, _ in step.eliminations}
+    assert bin(board.candidates[c]).count("1") == 3
+    assert all(board.candidates[c] >> (d - 1) & 1 and solution[c] != d for _, d in step.eliminations)
 
 
 def test_x_chain():
