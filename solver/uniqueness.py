@@ -3,9 +3,11 @@
 Technique write-ups: HoDoKu "Uniqueness" (tech_ur.php), SudokuWiki "Unique
 Rectangles" and "BUG". A puzzle with exactly one solution can never reach a
 deadly pattern: four empty cells in two rows, two columns and two boxes left
-with only the same two candidates {a, b} (the digits could be swapped). Only
-sound when the puzzle is known to have a single solution; `solver.solve`
-counts solutions before logic runs.
+with only the same two candidates {a, b} (the digits could be swapped). As in
+HoDoKu (its default "allow missing candidates"), a corner that lost a or b to
+logic still counts while no house of it holds that digit: the swapped grid
+would satisfy the givens all the same. Only sound when the puzzle is known to
+have a single solution; `solver.solve` counts solutions before logic runs.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from .board import Board, cells_with, sees
-from .grid import COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_name, digits_of
+from .grid import COLUMNS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name, digits_of
 from .steps import Step
 from .techniques import title
 
@@ -37,21 +39,28 @@ for _index, _cells in enumerate(RECTANGLES):
 
 def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
     cands = board.candidates
+    values = board.values
+    # placed[d]: 81-bit set of the cells holding d. A cell "allows" d when it is empty and no house of it holds
+    # d: a candidate deleted by logic does not disqualify a rectangle (HoDoKu's default, "allow missing
+    # candidates"): the swapped grid would satisfy the givens all the same.
+    placed = [0] * 10
+    for cell, value in enumerate(values):
+        if value:
+            placed[value] |= 1 << cell
     out = []
     # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells.
     seen: set[int] = set()
     for cell in range(81):
         if cands[cell].bit_count() != 2:
             continue
+        a, b = digits_of(cands[cell])
+        blocked = placed[a] | placed[b]
         for index in RECTANGLES_OF_CELL[cell]:
-            if index in seen:
-                continue
-            seen.add(index)
             cells = RECTANGLES[index]
-            common = cands[cells[0]] & cands[cells[1]] & cands[cells[2]] & cands[cells[3]]
-            if common == cands[cell]:
-                a, b = digits_of(common)
-                out.append((cells, a, b))
+            if (index, a, b) in seen or any(values[c] or PEER_BITS[c] & blocked for c in cells):
+                continue
+            seen.add((index, a, b))
+            out.append((cells, a, b))
     out.sort()
     return out
 
@@ -70,13 +79,14 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
     cands = board.candidates
     for cells, a, b in _rectangles(board):
         ab = (1 << (a - 1)) | (1 << (b - 1))
-        floor = [c for c in cells if cands[c] == ab]
-        roof = [c for c in cells if cands[c] != ab]
+        floor = [c for c in cells if not cands[c] & ~ab]
+        roof = [c for c in cells if cands[c] & ~ab]
         name = f"unique_rectangle_{kind}"
         if kind == 1 and len(floor) == 3:
             (r,) = roof
-            yield Step(name, eliminations=((r, a), (r, b)), cells=cells,
-                       text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"))
+            if cands[r] & ab:
+                yield Step(name, eliminations=tuple((r, d) for d in (a, b) if cands[r] >> (d - 1) & 1), cells=cells,
+                           text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"))
         if len(floor) == 2 and kind in (2, 5):
             extra = cands[roof[0]] & ~ab
             side = sees(roof[0], roof[1]) and (roof[0] // 9 == roof[1] // 9 or roof[0] % 9 == roof[1] % 9)
@@ -92,8 +102,10 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
             shared = set(HOUSES_OF_CELL[roof[0]]) & set(HOUSES_OF_CELL[roof[1]])
             for h in sorted(shared):
                 for u, v in ((a, b), (b, a)):
-                    if set(cells_with(cands, HOUSES[h], u)) == set(roof):
-                        yield Step(name, eliminations=tuple((r, v) for r in roof), cells=cells, houses=(h,),
+                    # u must go in a roof cell (no house of the rectangle holds it yet): the roof cannot be v.
+                    if set(cells_with(cands, HOUSES[h], u)) <= set(roof) \
+                            and (victims := tuple((r, v) for r in roof if cands[r] >> (v - 1) & 1)):
+                        yield Step(name, eliminations=victims, cells=cells, houses=(h,),
                                    text=_text("4", cells, a, b, f"{u} in {cell_name(roof[0])}/{cell_name(roof[1])} "
                                               f"is locked there, so neither is {v}"))
         if kind == 6 and len(floor) == 2 and not sees(floor[0], floor[1]):
@@ -101,8 +113,9 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
             cols = {c % 9 for c in cells}
             for u in (a, b):
                 lines = [ROWS[r] for r in rows] + [COLUMNS[c] for c in cols]
-                if all(set(cells_with(cands, line, u)) <= set(cells) for line in lines):
-                    yield Step(name, eliminations=tuple((r, u) for r in roof), cells=cells,
+                if all(set(cells_with(cands, line, u)) <= set(cells) for line in lines) \
+                        and (victims := tuple((r, u) for r in roof if cands[r] >> (u - 1) & 1)):
+                    yield Step(name, eliminations=victims, cells=cells,
                                text=_text("6", cells, a, b, f"{u} forms an x-wing on the rectangle and must sit on "
                                           f"the floor cells, so it leaves {cell_name(roof[0])} and {cell_name(roof[1])}"))
 
@@ -189,7 +202,8 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
             for x, y in ((a, b), (b, a)):
                 row = cells_with(cands, ROWS[d // 9], x)
                 column = cells_with(cands, COLUMNS[d % 9], x)
-                if sorted(row) == sorted((d, row_mate)) and sorted(column) == sorted((d, column_mate)):
+                if sorted(row) == sorted((d, row_mate)) and sorted(column) == sorted((d, column_mate)) \
+                        and cands[d] >> (y - 1) & 1:
                     yield Step("hidden_rectangle", eliminations=((d, y),), cells=cells,
                                text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
                                     f"pattern on {a}/{b}; {cell_name(floor)} holds only {a}/{b} and {x} is locked to "

@@ -81,7 +81,6 @@ FORCING = {"forcing_chain", "forcing_net"}
 #: Cases where our finder finds nothing that hodoku-py finds (name, hodoku-py's expected text): real misses of
 #: our finders, kept visible as strict xfails (the test fails once the finder catches up, to remove the entry).
 KNOWN_MISSES = {
-    ("unique_rectangle_4", "-r3c4:4"),
     ("forcing_chain", "-r6c2:2 ; -r6c2:5"),
     ("forcing_chain", "-r6c2:5"),
 }
