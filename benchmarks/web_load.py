@@ -26,6 +26,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -104,7 +105,7 @@ def main() -> int:
         port = s.getsockname()[1]
     server = subprocess.Popen([sys.executable, "-m", "snapsolve", "serve", "--port", str(port),
                                "--workers", str(args.workers), "--timeout", "120"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=subprocess.DEVNULL, stderr=(log := tempfile.TemporaryFile()))
     url = f"http://127.0.0.1:{port}"
     peak = [0, 0]
     stop = threading.Event()
@@ -118,13 +119,19 @@ def main() -> int:
 
     try:
         for _ in range(600):
+            if server.poll() is not None:  # exited at once (missing extra, port taken): say why, don't wait
+                log.seek(0)
+                reason = log.read().decode(errors="replace").strip().splitlines()
+                print(f"web_load: the server exited with status {server.returncode}: "
+                      f"{reason[-1] if reason else 'no message'}", file=sys.stderr)
+                return 1
             try:
                 urllib.request.urlopen(url + "/api/health", timeout=1)
                 break
             except OSError:
                 time.sleep(0.1)
         else:
-            print("web_load: the server did not start", file=sys.stderr)
+            print("web_load: the server did not start within 60 s", file=sys.stderr)
             return 1
         time.sleep(3)  # the workers load the model at start
         idle, processes = tree_rss(server.pid)
