@@ -4,9 +4,9 @@ Technique write-ups: HoDoKu "Forcing Chains" (tech_fc.php); SudokuWiki "Cell
 Forcing Chains", "Unit Forcing Chains" and "Nishio Forcing Chains". Each
 premise of a group of which exactly one is true (a cell's candidates, or a
 digit's places in a house) is assumed true in turn and followed: by chains
-(the links of `chains.LinkGraph`) for a forcing chain, by singles for a
-forcing net. Whatever every premise implies is proved; a premise that implies
-a contradiction is false.
+(the links of `chains.LinkGraph`, plus group nodes as HoDoKu's forcing chains
+use them) for a forcing chain, by singles for a forcing net. Whatever every
+premise implies is proved; a premise that implies a contradiction is false.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .board import Board
 from .chains import board_links, node_name, union_of
-from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
+from .grid import HOUSES, PEERS, SEGMENTS, cell_name, digits_of, house_name, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -35,6 +35,64 @@ class Implications(NamedTuple):
     true: int
     false: int
     contradiction: bool
+
+
+#: Per segment of `grid.SEGMENTS` (in its order): its 81-bit cell set and the two houses that hold all of it.
+_SEGMENT_BITS = [sum(1 << c for c in cells) for cells in SEGMENTS.values()]
+_HOUSE_BITS = [sum(1 << c for c in house) for house in HOUSES]
+_SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(_HOUSE_BITS) if bits & segment == segment)
+                   for segment in _SEGMENT_BITS]
+_CELL_NODES = (1 << 729) - 1
+
+
+def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[int], list[int], list[str]]:
+    """`strong` and `weak` (per candidate node, 729 lists) extended by group nodes (nodes 729 and up).
+
+    A group node is a digit's two or three candidates in one segment (a box-line intersection): true when
+    the digit is in one of those cells (HoDoKu "Grouped Nice Loops / AIC", tech_chains.php; its forcing chains
+    use them too). It is weakly linked to the digit's other candidates and groups that see all its cells, and
+    strongly linked, in a house where the digit's places are exactly two disjoint units (a cell or a group),
+    to the other unit. The lists given are not changed.
+
+    Returns
+    -------
+    (list of int, list of int, list of str)
+        Strong and weak links per node (729 candidate nodes, then one node per group), and each group's
+        name (``5r5c4/r5c6``, for group node 729 + index).
+    """
+    strong, weak = list(strong), list(weak)
+    names = []
+    for d in range(1, 10):
+        places = board.digit_cells(d)
+        in_house: list[list[tuple[int, int]]] = [[] for _ in HOUSES]  # (group node, cells) per house
+        for segment, houses in zip(_SEGMENT_BITS, _SEGMENT_HOUSES):
+            cells = places & segment
+            if cells & (cells - 1):  # two or three cells
+                node = 729 + len(names)
+                names.append(f"{d}{'/'.join(cell_name(c) for c in set_bits(cells))}")
+                strong.append(0)
+                weak.append(0)
+                for h in houses:
+                    in_house[h].append((node, cells))
+        for h, groups in enumerate(in_house):
+            house_places = places & _HOUSE_BITS[h]
+            for k, (node, cells) in enumerate(groups):
+                rest = house_places & ~cells
+                for c in set_bits(rest):  # the digit's other candidates in the house see every cell of the group
+                    weak[node] |= 1 << (c * 9 + d - 1)
+                    weak[c * 9 + d - 1] |= 1 << node
+                if rest and not rest & (rest - 1):  # one other cell: a strong link to it
+                    other = rest.bit_length() - 1
+                    strong[node] |= 1 << (other * 9 + d - 1)
+                    strong[other * 9 + d - 1] |= 1 << node
+                for other, other_cells in groups[k + 1:]:
+                    if not cells & other_cells:
+                        weak[node] |= 1 << other
+                        weak[other] |= 1 << node
+                        if cells | other_cells == house_places:
+                            strong[node] |= 1 << other
+                            strong[other] |= 1 << node
+    return strong, weak, names
 
 
 def _implications(node: int, strong: list[int], weak: list[int]) -> Implications:
@@ -100,22 +158,30 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     false.
     """
     graph, strong, weak = board_links(board, "aic")
+    strong, weak, group_names = group_links(board, strong, weak)
     cache: dict[int, Implications] = {}
 
     def implied(n: int) -> Implications:
+        """What follows from n, group nodes included."""
         if n not in cache:
             cache[n] = _implications(n, strong, weak)
         return cache[n]
+
+    def implied_candidates(n: int) -> Implications:
+        """The same restricted to candidate nodes (what a step may place or eliminate)."""
+        true, false, contradiction = implied(n)
+        return Implications(true & _CELL_NODES, false & _CELL_NODES, contradiction)
 
     for n in set_bits(graph.nodes):
         found = implied(n)
         if found.contradiction:
             clash = set_bits(found.true & found.false)[0]
+            clash_name = node_name(clash) if clash < 729 else group_names[clash - 729]
             yield Step("forcing_chain", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
-                       text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {node_name(clash)} would be "
+                       text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {clash_name} would be "
                             f"both true and false, so {node_name(n)} is false")
             return
-    yield from _common_consequences("forcing_chain", _forcing_groups(board), implied)
+    yield from _common_consequences("forcing_chain", _forcing_groups(board), implied_candidates)
 
 
 def _net_implications(board: Board, node: int) -> Implications:

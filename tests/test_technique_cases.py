@@ -80,12 +80,7 @@ FORCING = {"forcing_chain", "forcing_net"}
 
 #: Cases where our finder finds nothing that hodoku-py finds (name, hodoku-py's expected text): real misses of
 #: our finders, kept visible as strict xfails (the test fails once the finder catches up, to remove the entry).
-#: Both forcing-chain misses: HoDoKu's chains for them run through group nodes (5 in r5c4/r5c6, decoded with
-#: hodoku.solver.chain_utils); our forcing chains link single candidates only.
-KNOWN_MISSES = {
-    ("forcing_chain", "-r6c2:2 ; -r6c2:5"),
-    ("forcing_chain", "-r6c2:5"),
-}
+KNOWN_MISSES: set[tuple[str, str]] = set()
 
 
 def _params():

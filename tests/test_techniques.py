@@ -310,7 +310,7 @@ def test_simple_colors_wrap():
 
 def test_bug_plus_1_on_a_real_position():
     """Walk a top1465 puzzle to its BUG+1 state; the trivalue cell keeps only the true solution's digit."""
-    line = ".......4...2..4..1.7..5..9...3..7....4..6....6..1..8...2....1..85.9...6.....8...3"  # top1465, no. 205
+    line = "..3...67.5.....3...4.......6..3......8......4...7....12......5.....98.......41..."  # top1465, no. 65
     givens = parse_puzzle(line)
     solution = solve_unique(givens).solution
     board = Board(givens)
