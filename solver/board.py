@@ -3,45 +3,46 @@
 from __future__ import annotations
 
 import sys
-from operator import itemgetter, lshift, or_
+from operator import or_
 
-from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, PEERS, digit_bit, initial_candidates
+from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, digit_bit, digits_of, initial_candidates
 from .steps import Step
 
-#: _SPREAD[mask]: bit d of a 9-bit candidate mask moved to bit 144 * d. Summing _SPREAD[mask] << shift
-#: over the 81 cells of nine houses, with shift 16 * (house) + (index in the house), lays the candidates out
-#: as nine 144-bit blocks (one per digit) of nine 16-bit fields (one per house): each field is the digit's
-#: position mask in that house, and the bytes of the sum read as unsigned shorts give all 81 masks at once.
-_SPREAD = tuple(sum(1 << (144 * d) for d in range(9) if m >> d & 1) for m in range(512))
-_FIELD_SHIFTS = tuple(16 * (i // 9) + i % 9 for i in range(81))
-#: The 81 cells in column-major and in box-major order (house after house, each in HOUSES order).
-_COLUMN_MAJOR = itemgetter(*[c for col in COLUMNS for c in col])
-_BOX_MAJOR = itemgetter(*[c for box in BOXES for c in box])
-_ROW_SHIFTS = tuple(range(0, 81, 9))
+#: The house fields of a board (`Board.house_fields`): one int of 243 16-bit fields, field (d - 1) * 27 + h
+#: holding digit d's 9-bit position mask in house h (bit i: the i-th cell of HOUSES[h]). A candidate is three
+#: bits of it, one in the field of each of its houses: CANDIDATE_BITS[cell * 9 + d - 1].
+CANDIDATE_BITS = [sum(1 << (16 * (d * 27 + h) + HOUSES[h].index(c)) for h in HOUSES_OF_CELL[c])
+                  for c in range(81) for d in range(9)]
+#: CELL_BITS[cell]: the bits of all nine candidates of a cell.
+CELL_BITS = [sum(CANDIDATE_BITS[9 * c:9 * c + 9]) for c in range(81)]
+#: _HOUSE_DIGIT_BITS[h * 9 + d - 1]: the bits of digit d in the nine cells of house h.
+_HOUSE_DIGIT_BITS = [sum(CANDIDATE_BITS[9 * c + d] for c in HOUSES[h]) for h in range(27) for d in range(9)]
+#: PLACEMENT_BITS[cell * 9 + d - 1]: what placing d in the cell removes: its candidates, and d from its houses.
+PLACEMENT_BITS = [CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BITS[9 * h2 + d] | _HOUSE_DIGIT_BITS[9 * h3 + d]
+                  for c, (h1, h2, h3) in enumerate(HOUSES_OF_CELL) for d in range(9)]
+#: The house fields of an empty board (every candidate open), and the set of all 81 cells.
+ALL_HOUSE_FIELDS = sum(CELL_BITS)
+ALL_CELLS = (1 << 81) - 1
 _LITTLE = sys.byteorder == "little"
 
 
-def _house_masks(cands) -> list[int]:
-    """81 position masks of nine houses given their cells' candidates house after house (81 masks):
-    entry 9 * (d - 1) + k is the mask of digit d in the k-th house."""
-    layout = sum(map(lshift, map(_SPREAD.__getitem__, cands), _FIELD_SHIFTS))
-    if _LITTLE:  # native unsigned shorts are little-endian here
-        return memoryview(layout.to_bytes(162, "little")).cast("H").tolist()
-    return [layout >> s & 511 for s in range(0, 1296, 16)]
+def _house_field_list(fields: int) -> list[int]:
+    """The 243 fields of `fields` (`Board.house_fields`) as ints, field (d - 1) * 27 + h at that index."""
+    if _LITTLE:  # native unsigned shorts are little-endian here: one C-level conversion
+        return memoryview(fields.to_bytes(486, "little")).cast("H").tolist()
+    return [fields >> s & 511 for s in range(0, 3888, 16)]
 
 
-def _tables(board: "Board") -> tuple[list[list[int]], list[int], list[tuple[int, ...]]]:
-    """(positions, cells, by_house): positions[d][h] the 9-bit mask of places for digit d (1..9) in house h
-    (as in `Board.house_positions`), cells[d] the 81-bit set of cells holding d (index 0 unused), by_house[h]
-    the nine masks of house h, digits 1..9 in order."""
-    cands = board.candidates
-    rows = _house_masks(cands)
-    cols = _house_masks(_COLUMN_MAJOR(cands))
-    boxes = _house_masks(_BOX_MAJOR(cands))
-    positions = [[]] + [rows[k:k + 9] + cols[k:k + 9] + boxes[k:k + 9] for k in range(0, 81, 9)]
-    cells = [0] + [sum(map(lshift, rows[k:k + 9], _ROW_SHIFTS)) for k in range(0, 81, 9)]
-    by_house = [tuple(masks[k::9]) for masks in (rows, cols, boxes) for k in range(9)]
-    return positions, cells, by_house
+def _positions(board: "Board") -> list[list[int]]:
+    """positions[d][h]: the 9-bit mask of places for digit d (1..9) in house h (`Board.house_positions`)."""
+    flat = _house_field_list(board.house_fields)
+    return [[]] + [flat[k:k + 27] for k in range(0, 243, 27)]
+
+
+def _by_house(board: "Board") -> list[tuple[int, ...]]:
+    """by_house[h]: the nine position masks of house h, digits 1..9 in order (`Board.house_digit_positions`)."""
+    flat = _house_field_list(board.house_fields)
+    return [tuple(flat[h::27]) for h in range(27)]
 
 
 #: The tables of `memoised` functions, emptied whenever a Board is made.
@@ -93,17 +94,38 @@ class Board:
     values : list of int
         81 values, 0 for empty.
     candidates : list of int
-        81 9-bit masks (bit d-1 for digit d); 0 for a filled cell.
+        81 9-bit masks (bit d-1 for digit d); 0 for a filled cell. Change them (and `values`) only through
+        `place` and `eliminate`, which keep the attributes below in step.
     house_empty : list of int
-        Per house (0..26), the number of empty cells. Digits are placed with `place` only (it keeps this
-        count); candidates may be set directly.
+        Per house (0..26), the number of empty cells.
+    house_fields : int
+        Every digit's places in every house as one int of 243 16-bit fields: field (d - 1) * 27 + h is the
+        9-bit position mask of digit d in house h (bit i: the i-th cell of HOUSES[h]). A candidate is one bit
+        in each of its three houses' fields (`CANDIDATE_BITS`), so removing candidates is a single ``&``.
     """
 
-    def __init__(self, grid: list[int]):
+    def __init__(self, grid: list[int], candidates: list[int] | None = None):
+        """Start from the givens `grid` (81 values, 0 for empty) with the candidates they leave, or with
+        `candidates` (81 masks, 0 for a filled cell) for a position part-way through a solve or built by hand."""
         self.values = list(grid)
-        self.candidates = initial_candidates(grid)
         #: Per house (27), its number of empty cells (kept by `place`; full houses are looked up in it).
         self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
+        if candidates is None:  # what the givens remove, in bulk
+            self.candidates = initial_candidates(grid)
+            removed = filled = 0
+            seen = [0] * 10  # per digit, the cells that see a given of it
+            for c, d in enumerate(grid):
+                if d:
+                    removed |= PLACEMENT_BITS[9 * c + d - 1]
+                    filled |= 1 << c
+                    seen[d] |= PEER_BITS[c]
+            self.house_fields = ALL_HOUSE_FIELDS & ~removed
+            #: Per digit (index 0 unused), the cells that still have it, as an 81-bit set.
+            self._digit_cells = [0] + [ALL_CELLS & ~filled & ~seen[d] for d in range(1, 10)]
+        else:
+            self.candidates = cands = list(candidates)
+            self.house_fields = sum(CANDIDATE_BITS[9 * c + d - 1] for c in range(81) for d in digits_of(cands[c]))
+            self._digit_cells = [0] + [sum(1 << c for c in range(81) if cands[c] >> d & 1) for d in range(9)]
         self._cache: dict = {}
         for table in _MEMO_TABLES:
             table.clear()
@@ -119,16 +141,16 @@ class Board:
 
         Cached until the board changes: every finder of a pass shares it.
         """
-        return self.cached("tables", _tables)[0][digit]
+        return self.cached("positions", _positions)[digit]
 
     def house_digit_positions(self, house: int) -> tuple[int, ...]:
         """The nine position masks of `house` (0..26), for digits 1..9 in order: the transpose of
         `house_positions`, for finders that work house by house. Cached until the board changes."""
-        return self.cached("tables", _tables)[2][house]
+        return self.cached("by house", _by_house)[house]
 
     def digit_cells(self, digit: int) -> int:
-        """The cells that still have `digit` as a candidate, as an 81-bit set; cached until the board changes."""
-        return self.cached("tables", _tables)[1][digit]
+        """The cells that still have `digit` as a candidate, as an 81-bit set."""
+        return self._digit_cells[digit]
 
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""
@@ -137,6 +159,11 @@ class Board:
             for h in HOUSES_OF_CELL[cell]:
                 self.house_empty[h] -= 1
         self.values[cell] = digit
+        self.house_fields &= ~PLACEMENT_BITS[9 * cell + digit - 1]
+        digit_cells = self._digit_cells
+        for d in digits_of(self.candidates[cell]):
+            digit_cells[d] &= ~(1 << cell)
+        digit_cells[digit] &= ~PEER_BITS[cell]
         self.candidates[cell] = 0
         bit = ~digit_bit(digit)
         cands = self.candidates
@@ -147,6 +174,8 @@ class Board:
         """Remove one candidate."""
         self._cache.clear()
         self.candidates[cell] &= ~digit_bit(digit)
+        self.house_fields &= ~CANDIDATE_BITS[9 * cell + digit - 1]
+        self._digit_cells[digit] &= ~(1 << cell)
 
     def apply(self, step: Step) -> None:
         """Carry out a step's placements and eliminations."""

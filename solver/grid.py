@@ -70,9 +70,13 @@ def digit_bit(digit: int) -> int:
     return 1 << (digit - 1)
 
 
-def digits_of(mask: int) -> list[int]:
+#: _DIGITS[m]: the digits of a 9-bit mask m, as a table (`digits_of`).
+_DIGITS = tuple(tuple(d + 1 for d in range(9) if m >> d & 1) for m in range(512))
+
+
+def digits_of(mask: int) -> tuple[int, ...]:
     """Digits (1..9, ascending) whose bits are set in a 9-bit candidate mask."""
-    return [d + 1 for d in range(9) if mask >> d & 1]
+    return _DIGITS[mask]
 
 
 def cell_name(cell: int) -> str:
