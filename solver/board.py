@@ -8,10 +8,11 @@ from operator import or_
 from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, digit_bit, digits_of, initial_candidates
 from .steps import Step
 
-#: The house fields of a board (`Board.house_fields`): one int of 243 16-bit fields, field (d - 1) * 27 + h
-#: holding digit d's 9-bit position mask in house h (bit i: the i-th cell of HOUSES[h]). A candidate is three
-#: bits of it, one in the field of each of its houses: CANDIDATE_BITS[cell * 9 + d - 1].
-CANDIDATE_BITS = [sum(1 << (16 * (d * 27 + h) + HOUSES[h].index(c)) for h in HOUSES_OF_CELL[c])
+#: The house fields of a board (`Board.house_fields`): one int of 243 16-bit fields, field 9 * h + d - 1
+#: holding digit d's 9-bit position mask in house h (bit i: the i-th cell of HOUSES[h]); house h is the
+#: 144-bit block from bit 144 * h. A candidate is three bits of it, one in the field of each of its houses:
+#: CANDIDATE_BITS[cell * 9 + d - 1].
+CANDIDATE_BITS = [sum(1 << (16 * (9 * h + d) + HOUSES[h].index(c)) for h in HOUSES_OF_CELL[c])
                   for c in range(81) for d in range(9)]
 #: CELL_BITS[cell]: the bits of all nine candidates of a cell.
 CELL_BITS = [sum(CANDIDATE_BITS[9 * c:9 * c + 9]) for c in range(81)]
@@ -23,11 +24,26 @@ PLACEMENT_BITS = [CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BI
 #: The house fields of an empty board (every candidate open), and the set of all 81 cells.
 ALL_HOUSE_FIELDS = sum(CELL_BITS)
 ALL_CELLS = (1 << 81) - 1
+#: _FROM_NEXT_HOUSE[h]: keeps the blocks of the houses after h (clears house h's block and all before it).
+_FROM_NEXT_HOUSE = [-(1 << 144 * (h + 1)) for h in range(27)]
 _LITTLE = sys.byteorder == "little"
 
 
-def _house_field_list(fields: int) -> list[int]:
-    """The 243 fields of `fields` (`Board.house_fields`) as ints, field (d - 1) * 27 + h at that index."""
+def changed_houses(before: int, after: int) -> list[int]:
+    """The houses (ascending) whose blocks differ between two `Board.house_fields` values: those with a
+    candidate removed in between."""
+    diff = before ^ after
+    out = []
+    while diff:
+        h = (diff & -diff).bit_length() // 144  # the lowest set bit's house (bit_length is its index + 1)
+        out.append(h)
+        diff &= _FROM_NEXT_HOUSE[h]
+    return out
+
+
+def _house_field_list(board: "Board") -> list[int]:
+    """The 243 fields of the board's `house_fields` as ints, field 9 * h + d - 1 at that index."""
+    fields = board.house_fields
     if _LITTLE:  # native unsigned shorts are little-endian here: one C-level conversion
         return memoryview(fields.to_bytes(486, "little")).cast("H").tolist()
     return [fields >> s & 511 for s in range(0, 3888, 16)]
@@ -35,14 +51,8 @@ def _house_field_list(fields: int) -> list[int]:
 
 def _positions(board: "Board") -> list[list[int]]:
     """positions[d][h]: the 9-bit mask of places for digit d (1..9) in house h (`Board.house_positions`)."""
-    flat = _house_field_list(board.house_fields)
-    return [[]] + [flat[k:k + 27] for k in range(0, 243, 27)]
-
-
-def _by_house(board: "Board") -> list[tuple[int, ...]]:
-    """by_house[h]: the nine position masks of house h, digits 1..9 in order (`Board.house_digit_positions`)."""
-    flat = _house_field_list(board.house_fields)
-    return [tuple(flat[h::27]) for h in range(27)]
+    flat = board.cached("fields", _house_field_list)
+    return [[]] + [flat[d::9] for d in range(9)]
 
 
 #: The tables of `memoised` functions, emptied whenever a Board is made.
@@ -99,7 +109,7 @@ class Board:
     house_empty : list of int
         Per house (0..26), the number of empty cells.
     house_fields : int
-        Every digit's places in every house as one int of 243 16-bit fields: field (d - 1) * 27 + h is the
+        Every digit's places in every house as one int of 243 16-bit fields: field 9 * h + d - 1 is the
         9-bit position mask of digit d in house h (bit i: the i-th cell of HOUSES[h]). A candidate is one bit
         in each of its three houses' fields (`CANDIDATE_BITS`), so removing candidates is a single ``&``.
     """
@@ -127,6 +137,7 @@ class Board:
             self.house_fields = sum(CANDIDATE_BITS[9 * c + d - 1] for c in range(81) for d in digits_of(cands[c]))
             self._digit_cells = [0] + [sum(1 << c for c in range(81) if cands[c] >> d & 1) for d in range(9)]
         self._cache: dict = {}
+        self._per_house: dict = {}  # key -> (house_fields when computed, per-house results): see per_house
         for table in _MEMO_TABLES:
             table.clear()
 
@@ -135,6 +146,23 @@ class Board:
         if key not in self._cache:
             self._cache[key] = factory(self)
         return self._cache[key]
+
+    def per_house(self, key, compute) -> list:
+        """``[compute(self, h) for h in range(27)]``, kept on this board from call to call (per `key`): only the
+        houses with a candidate removed since the last call are computed again, so `compute` must depend on
+        the house's own candidates only. Callers must not change the list."""
+        fields = self.house_fields
+        kept = self._per_house.get(key)
+        if kept is None:
+            results = [compute(self, h) for h in range(27)]
+        elif kept[0] == fields:
+            return kept[1]
+        else:
+            results = list(kept[1])
+            for h in changed_houses(kept[0], fields):
+                results[h] = compute(self, h)
+        self._per_house[key] = fields, results
+        return results
 
     def house_positions(self, digit: int) -> list[int]:
         """Per house (27), a 9-bit mask of the positions (index in HOUSES[h]) still holding `digit`.
@@ -145,8 +173,8 @@ class Board:
 
     def house_digit_positions(self, house: int) -> tuple[int, ...]:
         """The nine position masks of `house` (0..26), for digits 1..9 in order: the transpose of
-        `house_positions`, for finders that work house by house. Cached until the board changes."""
-        return self.cached("by house", _by_house)[house]
+        `house_positions`, for finders that work house by house."""
+        return tuple(self.cached("fields", _house_field_list)[9 * house:9 * house + 9])
 
     def digit_cells(self, digit: int) -> int:
         """The cells that still have `digit` as a candidate, as an 81-bit set."""
