@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from operator import or_
+from collections.abc import Iterator
 
 from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, digit_bit, digits_of, initial_candidates
 from .steps import Step
@@ -24,6 +24,21 @@ PLACEMENT_BITS = [CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BI
 #: The house fields of an empty board (every candidate open), and the set of all 81 cells.
 ALL_HOUSE_FIELDS = sum(CELL_BITS)
 ALL_CELLS = (1 << 81) - 1
+#: Bit 0 and bit 15 of every field: with them, per-field arithmetic on a whole `Board.house_fields` value
+#: (a field holds at most 9 bits, so bit 15 stops any borrow from crossing into the next field).
+FIELD_LOWS = sum(1 << 16 * k for k in range(243))
+FIELD_GUARDS = FIELD_LOWS << 15
+
+
+def single_fields(fields: int) -> int:
+    """The fields of `fields` (a `Board.house_fields` value) that hold exactly one bit, as bit 15 of each:
+    per house, the digits with a single place left. SWAR: per field x, ``(x | guard) - 1`` keeps the guard
+    exactly when x > 0, and its ``& x`` is ``x & (x - 1)``, non-zero when x has two bits or more."""
+    less_one = (fields | FIELD_GUARDS) - FIELD_LOWS
+    several = ((less_one & fields | FIELD_GUARDS) - FIELD_LOWS) & FIELD_GUARDS
+    return less_one & FIELD_GUARDS & ~several
+
+
 #: _FROM_NEXT_HOUSE[h]: keeps the blocks of the houses after h (clears house h's block and all before it).
 _FROM_NEXT_HOUSE = [-(1 << 144 * (h + 1)) for h in range(27)]
 _LITTLE = sys.byteorder == "little"
@@ -66,17 +81,6 @@ def memo_table() -> dict:
     return table
 
 
-def memoised_per_digit(table: dict, steps_of, board: "Board", digit: int) -> tuple:
-    """The steps `steps_of(board, digit)` yields, memoised in `table` (a `memo_table`) on the digit and its
-    cells: for finders of single-digit patterns, which depend on nothing else (most digits are unchanged
-    from one step to the next)."""
-    key = (digit, board.digit_cells(digit))
-    found = table.get(key)
-    if found is None:
-        found = table[key] = tuple(steps_of(board, digit))
-    return found
-
-
 def memoised(function):
     """Memoise a pure function of hashable positional arguments, per puzzle: the table empties whenever a
     `Board` is made, so that a solve reuses what it found on earlier steps (most houses and lines are the
@@ -106,6 +110,8 @@ class Board:
     candidates : list of int
         81 9-bit masks (bit d-1 for digit d); 0 for a filled cell. Change them (and `values`) only through
         `place` and `eliminate`, which keep the attributes below in step.
+    empty_cells : int
+        The empty cells, as an 81-bit set.
     house_empty : list of int
         Per house (0..26), the number of empty cells.
     house_fields : int
@@ -118,6 +124,7 @@ class Board:
         """Start from the givens `grid` (81 values, 0 for empty) with the candidates they leave, or with
         `candidates` (81 masks, 0 for a filled cell) for a position part-way through a solve or built by hand."""
         self.values = list(grid)
+        self.empty_cells = sum(1 << c for c in range(81) if not grid[c])
         #: Per house (27), its number of empty cells (kept by `place`; full houses are looked up in it).
         self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
         if candidates is None:  # what the givens remove, in bulk
@@ -138,6 +145,7 @@ class Board:
             self._digit_cells = [0] + [sum(1 << c for c in range(81) if cands[c] >> d & 1) for d in range(9)]
         self._cache: dict = {}
         self._per_house: dict = {}  # key -> (house_fields when computed, per-house results): see per_house
+        self._per_digit: dict = {}  # key -> per digit, (its cells, its steps): see digit_steps
         for table in _MEMO_TABLES:
             table.clear()
 
@@ -164,6 +172,21 @@ class Board:
         self._per_house[key] = fields, results
         return results
 
+    def digit_steps(self, key, steps_of) -> Iterator[Step]:
+        """The steps ``steps_of(self, d)`` yields, for digits d = 1..9 in turn. Each digit's steps are kept on
+        this board (per `key`) until its cells change, so `steps_of` must depend on that digit's cells only
+        (finders of single-digit patterns: most digits are unchanged from one step to the next)."""
+        kept = self._per_digit.get(key)
+        if kept is None:
+            kept = self._per_digit[key] = [None] * 10  # per digit: (its cells, its steps)
+        cells = self._digit_cells
+        for d in range(1, 10):
+            entry = kept[d]
+            if entry is None or entry[0] != cells[d]:
+                entry = kept[d] = cells[d], tuple(steps_of(self, d))
+            if entry[1]:
+                yield from entry[1]
+
     def house_positions(self, digit: int) -> list[int]:
         """Per house (27), a 9-bit mask of the positions (index in HOUSES[h]) still holding `digit`.
 
@@ -176,6 +199,10 @@ class Board:
         `house_positions`, for finders that work house by house."""
         return tuple(self.cached("fields", _house_field_list)[9 * house:9 * house + 9])
 
+    def digit_cell_sets(self) -> list[int]:
+        """`digit_cells` of digits 1..9, in order, as a new list."""
+        return self._digit_cells[1:]
+
     def digit_cells(self, digit: int) -> int:
         """The cells that still have `digit` as a candidate, as an 81-bit set."""
         return self._digit_cells[digit]
@@ -186,6 +213,7 @@ class Board:
         if not self.values[cell]:
             for h in HOUSES_OF_CELL[cell]:
                 self.house_empty[h] -= 1
+            self.empty_cells &= ~(1 << cell)
         self.values[cell] = digit
         self.house_fields &= ~PLACEMENT_BITS[9 * cell + digit - 1]
         digit_cells = self._digit_cells
@@ -214,11 +242,12 @@ class Board:
 
     def is_solved(self) -> bool:
         """True when every cell holds a digit."""
-        return all(self.values)
+        return not self.empty_cells
 
     def is_broken(self) -> bool:
         """True when an empty cell has no candidate left (the grid has no solution)."""
-        return 0 in map(or_, self.values, self.candidates)  # value | mask == 0: empty and no candidate
+        c = self._digit_cells
+        return bool(self.empty_cells & ~(c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7] | c[8] | c[9]))
 
 
 def cells_with(candidates: list[int], cells, digit: int) -> list[int]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from functools import partial
 from itertools import combinations
 
-from .board import Board, memo_table, memoised_per_digit
+from .board import Board
 from .grid import box_of, house_name
 from .steps import Step
 from .techniques import title
@@ -102,9 +102,7 @@ def _cell(line: int, x: int, rows: bool) -> int:
 
 
 def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
-    table, steps_of = _FISH_STEPS[size, finned]
-    for digit in range(1, 10):
-        yield from memoised_per_digit(table, steps_of, board, digit)
+    return board.digit_steps(("fish", size, finned), _FISH_STEPS[size, finned])
 
 
 def _fish_steps(board: Board, digit: int, size: int, finned: bool) -> Iterator[Step]:
@@ -116,8 +114,8 @@ def _fish_steps(board: Board, digit: int, size: int, finned: bool) -> Iterator[S
             yield from _fish_step(digit, by_rows, base, cover_mask, fin_box, name, lines)
 
 
-#: Per (size, finned): the table `memoised_per_digit` keeps the fish steps of a digit in, and their finder.
-_FISH_STEPS = {(size, finned): (memo_table(), partial(_fish_steps, size=size, finned=finned))
+#: Per (size, finned): the finder of a digit's fish steps (`Board.digit_steps`).
+_FISH_STEPS = {(size, finned): partial(_fish_steps, size=size, finned=finned)
                for size in (2, 3, 4) for finned in (False, True)}
 #: BAND_MASKS[k]: the three lines (of nine) of band k, as a 9-bit mask.
 BAND_MASKS = STACK_MASKS

@@ -218,7 +218,7 @@ def segment_scan_lines() -> list[str]:
     For each segment of `SEGMENTS`, ``o<name>`` is the digits present in it and ``t<name>`` the
     digits present at least twice; lines are indented for a function body. A house's digits with
     exactly one cell are then ``(u | oz) & ~(tx | ty | tz | (ox & oy) | (u & oz))`` with
-    ``u = ox | oy`` over its `HOUSE_SEGMENTS` x, y, z (used by the exact search and by hidden singles).
+    ``u = ox | oy`` over its `HOUSE_SEGMENTS` x, y, z (the exact search scans houses so).
     """
     lines = []
     for name, (a, b, d) in SEGMENTS.items():

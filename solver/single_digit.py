@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from .board import Board, conjugate_pairs, memo_table, memoised_per_digit
+from .board import Board, conjugate_pairs
 from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -27,13 +27,9 @@ def _see_both(board: Board, digit: int, a: int, b: int, exclude: int) -> tuple[t
     return tuple((c, digit) for c in set_bits(both))
 
 
-_SKYSCRAPER, _TWO_STRING_KITE, _EMPTY_RECTANGLE, _TURBOT_FISH = (memo_table() for _ in range(4))
-
-
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_SKYSCRAPER, _skyscraper_steps, board, digit)
+    return board.digit_steps("skyscraper", _skyscraper_steps)
 
 
 def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -65,8 +61,7 @@ def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_TWO_STRING_KITE, _two_string_kite_steps, board, digit)
+    return board.digit_steps("two_string_kite", _two_string_kite_steps)
 
 
 def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -109,8 +104,7 @@ def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]
 
 def find_empty_rectangle(board: Board) -> Iterator[Step]:
     """A box whose candidates for a digit lie on one row and one column, with a conjugate pair off the box."""
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_EMPTY_RECTANGLE, _empty_rectangle_steps, board, digit)
+    return board.digit_steps("empty_rectangle", _empty_rectangle_steps)
 
 
 def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -154,8 +148,7 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     digit; skyscraper and two-string kite are its special cases and come first
     in the ladder, so this finds the rest (for example links through boxes).
     """
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_TURBOT_FISH, _turbot_fish_steps, board, digit)
+    return board.digit_steps("turbot_fish", _turbot_fish_steps)
 
 
 def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
