@@ -18,12 +18,17 @@ CANDIDATE_BITS = [sum(1 << (16 * (9 * h + d) + HOUSES[h].index(c)) for h in HOUS
 CELL_BITS = [sum(CANDIDATE_BITS[9 * c:9 * c + 9]) for c in range(81)]
 #: _HOUSE_DIGIT_BITS[h * 9 + d - 1]: the bits of digit d in the nine cells of house h.
 _HOUSE_DIGIT_BITS = [sum(CANDIDATE_BITS[9 * c + d] for c in HOUSES[h]) for h in range(27) for d in range(9)]
-#: PLACEMENT_BITS[cell * 9 + d - 1]: what placing d in the cell removes: its candidates, and d from its houses.
-PLACEMENT_BITS = [CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BITS[9 * h2 + d] | _HOUSE_DIGIT_BITS[9 * h3 + d]
-                  for c, (h1, h2, h3) in enumerate(HOUSES_OF_CELL) for d in range(9)]
 #: The house fields of an empty board (every candidate open), and the set of all 81 cells.
 ALL_HOUSE_FIELDS = sum(CELL_BITS)
 ALL_CELLS = (1 << 81) - 1
+#: PLACEMENT_KEEP[cell * 9 + d - 1]: the house fields that placing d in the cell keeps (all but its candidates
+#: and d in its houses), as a non-negative mask: ``&`` with it is one pass, unlike ``& ~bits``.
+PLACEMENT_KEEP = [ALL_HOUSE_FIELDS & ~(CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BITS[9 * h2 + d]
+                                       | _HOUSE_DIGIT_BITS[9 * h3 + d])
+                  for c, (h1, h2, h3) in enumerate(HOUSES_OF_CELL) for d in range(9)]
+#: Per cell, the other 80 cells and the cells that are not its peers, as 81-bit sets.
+_OTHER_CELLS = [ALL_CELLS & ~(1 << c) for c in range(81)]
+_NOT_PEERS = [ALL_CELLS & ~PEER_BITS[c] for c in range(81)]
 #: Bit 0 and bit 15 of every field: with them, per-field arithmetic on a whole `Board.house_fields` value
 #: (a field holds at most 9 bits, so bit 15 stops any borrow from crossing into the next field).
 FIELD_LOWS = sum(1 << 16 * k for k in range(243))
@@ -129,14 +134,15 @@ class Board:
         self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
         if candidates is None:  # what the givens remove, in bulk
             self.candidates = initial_candidates(grid)
-            removed = filled = 0
+            fields = ALL_HOUSE_FIELDS
+            filled = 0
             seen = [0] * 10  # per digit, the cells that see a given of it
             for c, d in enumerate(grid):
                 if d:
-                    removed |= PLACEMENT_BITS[9 * c + d - 1]
+                    fields &= PLACEMENT_KEEP[9 * c + d - 1]
                     filled |= 1 << c
                     seen[d] |= PEER_BITS[c]
-            self.house_fields = ALL_HOUSE_FIELDS & ~removed
+            self.house_fields = fields
             #: Per digit (index 0 unused), the cells that still have it, as an 81-bit set.
             self._digit_cells = [0] + [ALL_CELLS & ~filled & ~seen[d] for d in range(1, 10)]
         else:
@@ -213,16 +219,17 @@ class Board:
         if not self.values[cell]:
             for h in HOUSES_OF_CELL[cell]:
                 self.house_empty[h] -= 1
-            self.empty_cells &= ~(1 << cell)
+            self.empty_cells &= _OTHER_CELLS[cell]
         self.values[cell] = digit
-        self.house_fields &= ~PLACEMENT_BITS[9 * cell + digit - 1]
+        self.house_fields &= PLACEMENT_KEEP[9 * cell + digit - 1]
         digit_cells = self._digit_cells
-        for d in digits_of(self.candidates[cell]):
-            digit_cells[d] &= ~(1 << cell)
-        digit_cells[digit] &= ~PEER_BITS[cell]
-        self.candidates[cell] = 0
-        bit = ~digit_bit(digit)
         cands = self.candidates
+        others = _OTHER_CELLS[cell]
+        for d in digits_of(cands[cell]):
+            digit_cells[d] &= others
+        digit_cells[digit] &= _NOT_PEERS[cell]
+        cands[cell] = 0
+        bit = ~digit_bit(digit)
         for p in PEERS[cell]:
             cands[p] &= bit
 
