@@ -150,11 +150,12 @@ def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
     return [0] * len(a)
 
 
-def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: int,
+def _chain_layers(start: int, strong: list[int], weak: list[int], strong_nodes: int, max_layers: int,
                   layers: list[int] | None = None) -> list[int]:
     """Layers of the alternating search from `start` assumed false, up to `max_layers` of them (fewer when
     the search ends); `layers`, an earlier call's result for the same start, is extended instead of being
-    searched again (it is not changed).
+    searched again (it is not changed). `strong_nodes` holds the nodes with a strong link: only those of
+    a false layer are followed (the others lead nowhere).
 
     Layer 0 is {start} (false); odd layers are forced true (reached by a
     strong link), even layers forced false (reached by a weak link).
@@ -167,7 +168,7 @@ def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: in
         seen_false |= layer
     frontier = layers[-1]
     for depth in range(len(layers), max_layers):
-        nxt = union_of(strong if depth % 2 else weak, frontier)
+        nxt = union_of(strong, frontier & strong_nodes) if depth % 2 else union_of(weak, frontier)
         if depth % 2:
             nxt &= ~seen_true
             seen_true |= nxt
@@ -253,6 +254,7 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     graph, strong, weak = board_links(board, kind)
     weak_any = board_links(board, "aic")[2]
     starts = [n for n in set_bits(graph.nodes) if strong[n]]
+    strong_nodes = sum(1 << n for n in starts)
     searched: dict[int, tuple[list[int], int, int]] = {}
     # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
     for pass_index, (limit, shortest) in enumerate(((5, 3), (max_length, 7))):
@@ -266,14 +268,14 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
                 kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
                 if kept is None:
                     digit_starts = [n for n in starts if n % 9 == d - 1]
-                    kept = _X_CHAINS[key] = (_best_chain(digit_starts, strong, weak, weak_any, graph, kind,
-                                                         limit, shortest, searched),)
+                    kept = _X_CHAINS[key] = (_best_chain(digit_starts, strong, weak, strong_nodes, weak_any, graph,
+                                                         kind, limit, shortest, searched),)
                 found = kept[0]
                 if found is not None and (found.beats(best) or (not best.beats(found)
                                                                 and found.chain[0] < best.chain[0])):
                     best = found
         else:
-            best = _best_chain(starts, strong, weak, weak_any, graph, kind, limit, shortest, searched)
+            best = _best_chain(starts, strong, weak, strong_nodes, weak_any, graph, kind, limit, shortest, searched)
         if best is None:
             continue
         victims, chain = best.victims, best.chain
@@ -296,8 +298,8 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
 _X_CHAINS = memo_table()
 
 
-def _best_chain(starts: list[int], strong: list[int], weak: list[int], weak_any: list[int], graph: LinkGraph,
-                kind: str, limit: int, shortest: int,
+def _best_chain(starts: list[int], strong: list[int], weak: list[int], strong_nodes: int, weak_any: list[int],
+                graph: LinkGraph, kind: str, limit: int, shortest: int,
                 searched: dict[int, tuple[list[int], int, int]]) -> ChainFound | None:
     """The chain from one of `starts` (ascending) with `shortest` to `limit` links that eliminates the most
     (ties: fewer links, then the earlier start; per start and end the shortest chain). `searched` keeps each
@@ -308,10 +310,10 @@ def _best_chain(starts: list[int], strong: list[int], weak: list[int], weak_any:
         if start in searched:
             layers, ends, asked = searched[start]
             if asked < limit + 1:
-                layers = _chain_layers(start, strong, weak, limit + 1, layers)
+                layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1, layers)
                 searched[start] = layers, ends, limit + 1
         else:
-            layers = _chain_layers(start, strong, weak, limit + 1)
+            layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1)
             # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
             # start), or, in an AIC, to start itself (a loop).
             ends = union_of(weak_any, weak_any[start]) | (weak_any[start] if kind == "aic" else 0)
