@@ -209,6 +209,19 @@ class Board:
         """`digit_cells` of digits 1..9, in order, as a new list."""
         return self._digit_cells[1:]
 
+    def bivalue_cells(self) -> int:
+        """The cells with exactly two candidates, as an 81-bit set (those in exactly two digits' cell sets);
+        cached until the board changes."""
+        bivalue = self._cache.get("bivalue")
+        if bivalue is None:
+            once = twice = more = 0
+            for cells in self._digit_cells[1:]:
+                more |= twice & cells
+                twice |= once & cells
+                once |= cells
+            bivalue = self._cache["bivalue"] = twice & ~more
+        return bivalue
+
     def digit_cells(self, digit: int) -> int:
         """The cells that still have `digit` as a candidate, as an 81-bit set."""
         return self._digit_cells[digit]

@@ -382,9 +382,8 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
     """
     cands = board.candidates
     by_pair: dict[int, list[int]] = {}
-    for c in range(81):
-        if cands[c].bit_count() == 2:
-            by_pair.setdefault(cands[c], []).append(c)
+    for c in set_bits(board.bivalue_cells()):
+        by_pair.setdefault(cands[c], []).append(c)
     for mask, cells in by_pair.items():
         if len(cells) < 4:
             continue

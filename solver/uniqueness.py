@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from .board import Board, cells_with, sees
-from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_name, digits_of
+from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, ROWS, box_of, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -40,9 +40,7 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
     out = []
     # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells.
     seen: set[int] = set()
-    for cell in range(81):
-        if cands[cell].bit_count() != 2:
-            continue
+    for cell in set_bits(board.bivalue_cells()):
         for index in RECTANGLES_OF_CELL[cell]:
             if index in seen:
                 continue
