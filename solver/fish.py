@@ -121,6 +121,10 @@ _FISH_STEPS = {(size, finned): partial(_fish_steps, size=size, finned=finned)
 BAND_MASKS = STACK_MASKS
 
 
+#: _LINE_MASK[lines]: a tuple of base lines (0..8) as a 9-bit mask, for the base sets of 2 to 4 lines.
+_LINE_MASK = {base: sum(1 << b for b in base) for size in (2, 3, 4) for base in combinations(range(9), size)}
+
+
 def _sub_unions(masks: list[int]) -> list[int]:
     """The unions of the eight subsets of three masks, indexed by the subset as a 3-bit mask."""
     a, b, c = masks
@@ -151,8 +155,15 @@ def _fish_patterns(positions: list[int], cross: list[int], size: int, finned: bo
     lines_at = [_sub_unions(cross[k:k + 3]) for k in (0, 3, 6)]
     held_by = [_sub_unions(positions[k:k + 3]) for k in (0, 3, 6)]
     for base, union in bases:
-        base_mask = sum(1 << b for b in base)
+        base_mask = _LINE_MASK[base]
+        others = base_mask ^ 0x1FF
+        # The positions held by the other lines: every elimination is among them, in a cover line.
+        others = held_by[0][others & 7] | held_by[1][others >> 3 & 7] | held_by[2][others >> 6]
+        if not others & union:
+            continue
         for stack, stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
+            if not others & cover_mask & stack_mask:
+                continue  # nothing to eliminate in the fin's stack (the band test below would fail too)
             fin_lines = lines_at[stack][fin_x >> 3 * stack] & base_mask  # the base lines with a fin
             band = ((fin_lines & -fin_lines).bit_length() - 1) // 3
             if fin_lines & ~BAND_MASKS[band]:
