@@ -155,23 +155,30 @@ def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
     """`find_turbot_fish`'s steps on one digit."""
     peers = PEER_BITS
     pairs = conjugate_pairs(board, digit)
+    if len(pairs) < 2:
+        return
+    cells = board.digit_cells(digit)
     ends = [1 << a | 1 << b for _, a, b in pairs]
     for i, (h1, a1, b1) in enumerate(pairs):
         sight_a1, sight_b1 = peers[a1], peers[b1]
         sight = sight_a1 | sight_b1
         ends1 = ends[i]
         for k in range(i + 1, len(pairs)):
-            if not sight & ends[k] or ends1 & ends[k]:
+            ends2 = ends[k]
+            if not sight & ends2 or ends1 & ends2:
                 continue  # no end of one pair sees an end of the other, or they share a cell
             h2, a2, b2 = pairs[k]
+            open_cells = cells & ~(ends1 | ends2)
             for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
+                if not near_sight & ends2:
+                    continue
+                seen = peers[far1] & open_cells
                 for near2, far2 in ((a2, b2), (b2, a2)):
-                    if not near_sight >> near2 & 1:
+                    if not near_sight >> near2 & 1 or not seen & peers[far2]:
                         continue
-                    elims = _see_both(board, digit, far1, far2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
-                    if elims:
-                        yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
-                                   houses=(h1, h2),
-                                   text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                                        f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                                        f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
+                    elims = _see_both(board, digit, far1, far2, ends1 | ends2)
+                    yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
+                               houses=(h1, h2),
+                               text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                                    f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                                    f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
