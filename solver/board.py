@@ -173,7 +173,10 @@ class Board:
             return kept[1]
         else:
             results = list(kept[1])
-            for h in changed_houses(kept[0], fields):
+            changed = self._cache.get(("changed houses", kept[0]))  # the keys of a pass mostly share it
+            if changed is None:
+                changed = self._cache["changed houses", kept[0]] = changed_houses(kept[0], fields)
+            for h in changed:
                 results[h] = compute(self, h)
         self._per_house[key] = fields, results
         return results
