@@ -152,6 +152,7 @@ class Board:
         self._cache: dict = {}
         self._per_house: dict = {}  # key -> (house_fields when computed, per-house results): see per_house
         self._per_digit: dict = {}  # key -> per digit, (its cells, its steps): see digit_steps
+        self._pairs: list = [None] * 10  # per digit, (its cells, its conjugate pairs): see conjugate_pairs
         for table in _MEMO_TABLES:
             table.clear()
 
@@ -296,14 +297,14 @@ def conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:
     Returns
     -------
     list of (int, int, int)
-        In house order; cached until the board changes (callers must not modify it).
+        In house order; kept on the board until the digit's cells change (callers must not modify it).
     """
-    key = ("pairs", digit)
-    out = board._cache.get(key)
-    if out is None:
-        out = board._cache[key] = [(h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
-                                   for h, mask in enumerate(board.house_positions(digit)) if _TWO[mask]]
-    return out
+    cells = board.digit_cells(digit)
+    kept = board._pairs[digit]
+    if kept is None or kept[0] != cells:
+        kept = board._pairs[digit] = cells, [(h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
+                                             for h, mask in enumerate(board.house_positions(digit)) if _TWO[mask]]
+    return kept[1]
 
 
 #: Per 9-bit mask: has it exactly two bits, and the indices of its lowest and highest bits.
