@@ -39,9 +39,13 @@ def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
         return
     for rows in (True, False):
         lines = [p for p in pairs if p[0] < 9] if rows else [p for p in pairs if 9 <= p[0] < 18]
+        # Per pair, its two cross lines (columns of a row's pair, rows of a column's) as a 9-bit mask.
+        crossing = [1 << a % 9 | 1 << b % 9 if rows else 1 << a // 9 | 1 << b // 9 for _, a, b in lines]
         for i in range(len(lines)):
             h1, a1, b1 = lines[i]
             for j in range(i + 1, len(lines)):
+                if not crossing[i] & crossing[j]:
+                    continue  # no cross line for the two bases
                 h2, a2, b2 = lines[j]
                 for base1, top1 in ((a1, b1), (b1, a1)):
                     for base2, top2 in ((a2, b2), (b2, a2)):
@@ -68,12 +72,12 @@ def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
     """`find_two_string_kite`'s steps on one digit."""
     box = _BOX
     pairs = conjugate_pairs(board, digit)
-    rows = [p for p in pairs if p[0] < 9]
-    cols = [p for p in pairs if 9 <= p[0] < 18]
-    for hr, r1, r2 in rows:
-        for hc, c1, c2 in cols:
-            if r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
-                continue
+    rows = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if p[0] < 9]  # with the boxes of its ends
+    cols = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if 9 <= p[0] < 18]
+    for (hr, r1, r2), row_boxes in rows:
+        for (hc, c1, c2), column_boxes in cols:
+            if not row_boxes & column_boxes or r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
+                continue  # no box for the two near ends, or a shared cell
             for row_end, row_far in ((r1, r2), (r2, r1)):
                 if box[row_far] == box[row_end]:
                     continue
