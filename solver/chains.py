@@ -252,9 +252,9 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         searched when no chain of up to 5 links eliminates anything.
     """
     graph, strong, weak = board_links(board, kind)
-    weak_any = board_links(board, "aic")[2]
     starts = [n for n in set_bits(graph.nodes) if strong[n]]
-    strong_nodes = sum(1 << n for n in starts)
+    links = _Links(kind, graph, strong, weak, sum(1 << n for n in starts), board_links(board, "aic")[2],
+                   board.cached("near victims", lambda b: {}))
     searched: dict[int, tuple[list[int], int, int]] = {}
     # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
     for pass_index, (limit, shortest) in enumerate(((5, 3), (max_length, 7))):
@@ -268,14 +268,13 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
                 kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
                 if kept is None:
                     digit_starts = [n for n in starts if n % 9 == d - 1]
-                    kept = _X_CHAINS[key] = (_best_chain(digit_starts, strong, weak, strong_nodes, weak_any, graph,
-                                                         kind, limit, shortest, searched),)
+                    kept = _X_CHAINS[key] = (_best_chain(links, digit_starts, limit, shortest, searched),)
                 found = kept[0]
                 if found is not None and (found.beats(best) or (not best.beats(found)
                                                                 and found.chain[0] < best.chain[0])):
                     best = found
         else:
-            best = _best_chain(starts, strong, weak, strong_nodes, weak_any, graph, kind, limit, shortest, searched)
+            best = _best_chain(links, starts, limit, shortest, searched)
         if best is None:
             continue
         victims, chain = best.victims, best.chain
@@ -298,13 +297,25 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
 _X_CHAINS = memo_table()
 
 
-def _best_chain(starts: list[int], strong: list[int], weak: list[int], strong_nodes: int, weak_any: list[int],
-                graph: LinkGraph, kind: str, limit: int, shortest: int,
+class _Links(NamedTuple):
+    """What a chain search of one kind works with on one board state."""
+
+    kind: str
+    graph: LinkGraph
+    strong: list[int]
+    weak: list[int]
+    strong_nodes: int  # the nodes with a strong link of this kind
+    weak_any: list[int]  # weak links of any kind: victims are weakly linked to both ends
+    near_victims: dict  # start -> the nodes weakly linked to a candidate weakly linked to it (all kinds share it)
+
+
+def _best_chain(links: _Links, starts: list[int], limit: int, shortest: int,
                 searched: dict[int, tuple[list[int], int, int]]) -> ChainFound | None:
     """The chain from one of `starts` (ascending) with `shortest` to `limit` links that eliminates the most
     (ties: fewer links, then the earlier start; per start and end the shortest chain). `searched` keeps each
     start's layers (searched as deep as a call has needed: `limit` + 1 layers), the ends worth tracing and
     the number of layers asked for, between calls."""
+    kind, graph, strong, weak, strong_nodes, weak_any, near_victims = links
     best: ChainFound | None = None
     for start in starts:
         if start in searched:
@@ -316,8 +327,10 @@ def _best_chain(starts: list[int], strong: list[int], weak: list[int], strong_no
             layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1)
             # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
             # start), or, in an AIC, to start itself (a loop).
-            ends = union_of(weak_any, weak_any[start]) | (weak_any[start] if kind == "aic" else 0)
-            ends &= ~(1 << start)
+            ends = near_victims.get(start)
+            if ends is None:
+                ends = near_victims[start] = union_of(weak_any, weak_any[start])
+            ends = (ends | (weak_any[start] if kind == "aic" else 0)) & ~(1 << start)
             searched[start] = layers, ends, limit + 1
         victims_of_start = weak_any[start]
         for depth in range(shortest, min(len(layers), limit + 1), 2):
