@@ -10,7 +10,6 @@ false" in some order.
 from __future__ import annotations
 
 from collections.abc import Iterator
-
 from itertools import islice
 
 from .board import Board, conjugate_pairs

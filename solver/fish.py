@@ -43,8 +43,8 @@ FEASIBLE = {finned: {size: [_feasible(u, size, finned) for u in range(512)] for 
 
 def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
     """Ways to split cross positions `union` into `size` cover lines and fins inside one stack:
-    (stack 0..2, stack mask, cover mask, fin mask). Fins lie in one box, so in one stack of cross positions, and every
-    position outside that stack must be a cover line."""
+    (stack 0..2, stack mask, cover mask, fin mask). Fins lie in one box, so in one stack of cross positions,
+    and every position outside that stack must be a cover line."""
     out = []
     for stack in range(3):
         stack_mask = 0b111 << (3 * stack)
@@ -156,9 +156,9 @@ def _fish_patterns(positions: list[int], cross: list[int], size: int, finned: bo
     held_by = [_sub_unions(positions[k:k + 3]) for k in (0, 3, 6)]
     for base, union in bases:
         base_mask = _LINE_MASK[base]
-        others = base_mask ^ 0x1FF
+        non_base = base_mask ^ 0x1FF
         # The positions held by the other lines: every elimination is among them, in a cover line.
-        others = held_by[0][others & 7] | held_by[1][others >> 3 & 7] | held_by[2][others >> 6]
+        others = held_by[0][non_base & 7] | held_by[1][non_base >> 3 & 7] | held_by[2][non_base >> 6]
         if not others & union:
             continue
         for stack, stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
