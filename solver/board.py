@@ -3,45 +3,76 @@
 from __future__ import annotations
 
 import sys
-from operator import itemgetter, lshift, or_
+from collections.abc import Iterator
 
-from .grid import BOXES, COLUMNS, HOUSES, HOUSES_OF_CELL, PEERS, digit_bit, initial_candidates
+from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, digit_bit, digits_of, initial_candidates
 from .steps import Step
 
-#: _SPREAD[mask]: bit d of a 9-bit candidate mask moved to bit 144 * d. Summing _SPREAD[mask] << shift
-#: over the 81 cells of nine houses, with shift 16 * (house) + (index in the house), lays the candidates out
-#: as nine 144-bit blocks (one per digit) of nine 16-bit fields (one per house): each field is the digit's
-#: position mask in that house, and the bytes of the sum read as unsigned shorts give all 81 masks at once.
-_SPREAD = tuple(sum(1 << (144 * d) for d in range(9) if m >> d & 1) for m in range(512))
-_FIELD_SHIFTS = tuple(16 * (i // 9) + i % 9 for i in range(81))
-#: The 81 cells in column-major and in box-major order (house after house, each in HOUSES order).
-_COLUMN_MAJOR = itemgetter(*[c for col in COLUMNS for c in col])
-_BOX_MAJOR = itemgetter(*[c for box in BOXES for c in box])
-_ROW_SHIFTS = tuple(range(0, 81, 9))
+#: The house fields of a board (`Board.house_fields`): one int of 243 16-bit fields, field 9 * h + d - 1
+#: holding digit d's 9-bit position mask in house h (bit i: the i-th cell of HOUSES[h]); house h is the
+#: 144-bit block from bit 144 * h. A candidate is three bits of it, one in the field of each of its houses:
+#: CANDIDATE_BITS[cell * 9 + d - 1].
+CANDIDATE_BITS = [sum(1 << (16 * (9 * h + d) + HOUSES[h].index(c)) for h in HOUSES_OF_CELL[c])
+                  for c in range(81) for d in range(9)]
+#: CELL_BITS[cell]: the bits of all nine candidates of a cell.
+CELL_BITS = [sum(CANDIDATE_BITS[9 * c:9 * c + 9]) for c in range(81)]
+#: _HOUSE_DIGIT_BITS[h * 9 + d - 1]: the bits of digit d in the nine cells of house h.
+_HOUSE_DIGIT_BITS = [sum(CANDIDATE_BITS[9 * c + d] for c in HOUSES[h]) for h in range(27) for d in range(9)]
+#: The house fields of an empty board (every candidate open), and the set of all 81 cells.
+ALL_HOUSE_FIELDS = sum(CELL_BITS)
+ALL_CELLS = (1 << 81) - 1
+#: PLACEMENT_KEEP[cell * 9 + d - 1]: the house fields that placing d in the cell keeps (all but its candidates
+#: and d in its houses), as a non-negative mask: ``&`` with it is one pass, unlike ``& ~bits``.
+PLACEMENT_KEEP = [ALL_HOUSE_FIELDS & ~(CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BITS[9 * h2 + d]
+                                       | _HOUSE_DIGIT_BITS[9 * h3 + d])
+                  for c, (h1, h2, h3) in enumerate(HOUSES_OF_CELL) for d in range(9)]
+#: Per cell, the other 80 cells and the cells that are not its peers, as 81-bit sets.
+_OTHER_CELLS = [ALL_CELLS & ~(1 << c) for c in range(81)]
+_NOT_PEERS = [ALL_CELLS & ~PEER_BITS[c] for c in range(81)]
+#: Bit 0 and bit 15 of every field: with them, per-field arithmetic on a whole `Board.house_fields` value
+#: (a field holds at most 9 bits, so bit 15 stops any borrow from crossing into the next field).
+FIELD_LOWS = sum(1 << 16 * k for k in range(243))
+FIELD_GUARDS = FIELD_LOWS << 15
+
+
+def single_fields(fields: int) -> int:
+    """The fields of `fields` (a `Board.house_fields` value) that hold exactly one bit, as bit 15 of each:
+    per house, the digits with a single place left. SWAR: per field x, ``(x | guard) - 1`` keeps the guard
+    exactly when x > 0, and its ``& x`` is ``x & (x - 1)``, non-zero when x has two bits or more."""
+    less_one = (fields | FIELD_GUARDS) - FIELD_LOWS
+    several = ((less_one & fields | FIELD_GUARDS) - FIELD_LOWS) & FIELD_GUARDS
+    return less_one & FIELD_GUARDS & ~several
+
+
+#: _FROM_NEXT_HOUSE[h]: keeps the blocks of the houses after h (clears house h's block and all before it).
+_FROM_NEXT_HOUSE = [-(1 << 144 * (h + 1)) for h in range(27)]
 _LITTLE = sys.byteorder == "little"
 
 
-def _house_masks(cands) -> list[int]:
-    """81 position masks of nine houses given their cells' candidates house after house (81 masks):
-    entry 9 * (d - 1) + k is the mask of digit d in the k-th house."""
-    layout = sum(map(lshift, map(_SPREAD.__getitem__, cands), _FIELD_SHIFTS))
-    if _LITTLE:  # native unsigned shorts are little-endian here
-        return memoryview(layout.to_bytes(162, "little")).cast("H").tolist()
-    return [layout >> s & 511 for s in range(0, 1296, 16)]
+def changed_houses(before: int, after: int) -> list[int]:
+    """The houses (ascending) whose blocks differ between two `Board.house_fields` values: those with a
+    candidate removed in between."""
+    diff = before ^ after
+    out = []
+    while diff:
+        h = (diff & -diff).bit_length() // 144  # the lowest set bit's house (bit_length is its index + 1)
+        out.append(h)
+        diff &= _FROM_NEXT_HOUSE[h]
+    return out
 
 
-def _tables(board: "Board") -> tuple[list[list[int]], list[int], list[tuple[int, ...]]]:
-    """(positions, cells, by_house): positions[d][h] the 9-bit mask of places for digit d (1..9) in house h
-    (as in `Board.house_positions`), cells[d] the 81-bit set of cells holding d (index 0 unused), by_house[h]
-    the nine masks of house h, digits 1..9 in order."""
-    cands = board.candidates
-    rows = _house_masks(cands)
-    cols = _house_masks(_COLUMN_MAJOR(cands))
-    boxes = _house_masks(_BOX_MAJOR(cands))
-    positions = [[]] + [rows[k:k + 9] + cols[k:k + 9] + boxes[k:k + 9] for k in range(0, 81, 9)]
-    cells = [0] + [sum(map(lshift, rows[k:k + 9], _ROW_SHIFTS)) for k in range(0, 81, 9)]
-    by_house = [tuple(masks[k::9]) for masks in (rows, cols, boxes) for k in range(9)]
-    return positions, cells, by_house
+def _house_field_list(board: "Board") -> list[int]:
+    """The 243 fields of the board's `house_fields` as ints, field 9 * h + d - 1 at that index."""
+    fields = board.house_fields
+    if _LITTLE:  # native unsigned shorts are little-endian here: one C-level conversion
+        return memoryview(fields.to_bytes(486, "little")).cast("H").tolist()
+    return [fields >> s & 511 for s in range(0, 3888, 16)]
+
+
+def _positions(board: "Board") -> list[list[int]]:
+    """positions[d][h]: the 9-bit mask of places for digit d (1..9) in house h (`Board.house_positions`)."""
+    flat = board.cached("fields", _house_field_list)
+    return [[]] + [flat[d::9] for d in range(9)]
 
 
 #: The tables of `memoised` functions, emptied whenever a Board is made.
@@ -53,17 +84,6 @@ def memo_table() -> dict:
     table: dict = {}
     _MEMO_TABLES.append(table)
     return table
-
-
-def memoised_per_digit(table: dict, steps_of, board: "Board", digit: int) -> tuple:
-    """The steps `steps_of(board, digit)` yields, memoised in `table` (a `memo_table`) on the digit and its
-    cells: for finders of single-digit patterns, which depend on nothing else (most digits are unchanged
-    from one step to the next)."""
-    key = (digit, board.digit_cells(digit))
-    found = table.get(key)
-    if found is None:
-        found = table[key] = tuple(steps_of(board, digit))
-    return found
 
 
 def memoised(function):
@@ -93,18 +113,46 @@ class Board:
     values : list of int
         81 values, 0 for empty.
     candidates : list of int
-        81 9-bit masks (bit d-1 for digit d); 0 for a filled cell.
+        81 9-bit masks (bit d-1 for digit d); 0 for a filled cell. Change them (and `values`) only through
+        `place` and `eliminate`, which keep the attributes below in step.
+    empty_cells : int
+        The empty cells, as an 81-bit set.
     house_empty : list of int
-        Per house (0..26), the number of empty cells. Digits are placed with `place` only (it keeps this
-        count); candidates may be set directly.
+        Per house (0..26), the number of empty cells.
+    house_fields : int
+        Every digit's places in every house as one int of 243 16-bit fields: field 9 * h + d - 1 is the
+        9-bit position mask of digit d in house h (bit i: the i-th cell of HOUSES[h]). A candidate is one bit
+        in each of its three houses' fields (`CANDIDATE_BITS`), so removing candidates is a single ``&``.
     """
 
-    def __init__(self, grid: list[int]):
+    def __init__(self, grid: list[int], candidates: list[int] | None = None):
+        """Start from the givens `grid` (81 values, 0 for empty) with the candidates they leave, or with
+        `candidates` (81 masks, 0 for a filled cell) for a position part-way through a solve or built by hand."""
         self.values = list(grid)
-        self.candidates = initial_candidates(grid)
+        self.empty_cells = sum(1 << c for c in range(81) if not grid[c])
         #: Per house (27), its number of empty cells (kept by `place`; full houses are looked up in it).
         self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
+        if candidates is None:  # what the givens remove, in bulk
+            self.candidates = initial_candidates(grid)
+            fields = ALL_HOUSE_FIELDS
+            filled = 0
+            seen = [0] * 10  # per digit, the cells that see a given of it
+            for c, d in enumerate(grid):
+                if d:
+                    fields &= PLACEMENT_KEEP[9 * c + d - 1]
+                    filled |= 1 << c
+                    seen[d] |= PEER_BITS[c]
+            self.house_fields = fields
+            #: Per digit (index 0 unused), the cells that still have it, as an 81-bit set.
+            self._digit_cells = [0] + [ALL_CELLS & ~filled & ~seen[d] for d in range(1, 10)]
+        else:
+            self.candidates = cands = list(candidates)
+            self.house_fields = sum(CANDIDATE_BITS[9 * c + d - 1] for c in range(81) for d in digits_of(cands[c]))
+            self._digit_cells = [0] + [sum(1 << c for c in range(81) if cands[c] >> d & 1) for d in range(9)]
         self._cache: dict = {}
+        self._per_house: dict = {}  # key -> (house_fields when computed, per-house results): see per_house
+        self._per_digit: dict = {}  # key -> per digit, (its cells, its steps): see digit_steps
+        self._pairs: list = [None] * 10  # per digit, (its cells, its conjugate pairs): see conjugate_pairs
         for table in _MEMO_TABLES:
             table.clear()
 
@@ -114,21 +162,74 @@ class Board:
             self._cache[key] = factory(self)
         return self._cache[key]
 
+    def per_house(self, key, compute) -> list:
+        """``[compute(self, h) for h in range(27)]``, kept on this board from call to call (per `key`): only the
+        houses with a candidate removed since the last call are computed again, so `compute` must depend on
+        the house's own candidates only. Callers must not change the list."""
+        fields = self.house_fields
+        kept = self._per_house.get(key)
+        if kept is None:
+            results = [compute(self, h) for h in range(27)]
+        elif kept[0] == fields:
+            return kept[1]
+        else:
+            results = list(kept[1])
+            changed = self._cache.get(("changed houses", kept[0]))  # the keys of a pass mostly share it
+            if changed is None:
+                changed = self._cache["changed houses", kept[0]] = changed_houses(kept[0], fields)
+            for h in changed:
+                results[h] = compute(self, h)
+        self._per_house[key] = fields, results
+        return results
+
+    def digit_steps(self, key, steps_of) -> Iterator[Step]:
+        """The steps ``steps_of(self, d)`` yields, for digits d = 1..9 in turn. Each digit's steps are kept on
+        this board (per `key`) until its cells change, so `steps_of` must depend on that digit's cells only
+        (finders of single-digit patterns: most digits are unchanged from one step to the next). The items
+        may also be (sort key, step) pairs, for a finder that orders its steps by house first."""
+        kept = self._per_digit.get(key)
+        if kept is None:
+            kept = self._per_digit[key] = [None] * 10  # per digit: (its cells, its steps)
+        cells = self._digit_cells
+        for d in range(1, 10):
+            entry = kept[d]
+            if entry is None or entry[0] != cells[d]:
+                entry = kept[d] = cells[d], tuple(steps_of(self, d))
+            if entry[1]:
+                yield from entry[1]
+
     def house_positions(self, digit: int) -> list[int]:
         """Per house (27), a 9-bit mask of the positions (index in HOUSES[h]) still holding `digit`.
 
         Cached until the board changes: every finder of a pass shares it.
         """
-        return self.cached("tables", _tables)[0][digit]
+        return self.cached("positions", _positions)[digit]
 
     def house_digit_positions(self, house: int) -> tuple[int, ...]:
         """The nine position masks of `house` (0..26), for digits 1..9 in order: the transpose of
-        `house_positions`, for finders that work house by house. Cached until the board changes."""
-        return self.cached("tables", _tables)[2][house]
+        `house_positions`, for finders that work house by house."""
+        return tuple(self.cached("fields", _house_field_list)[9 * house:9 * house + 9])
+
+    def digit_cell_sets(self) -> list[int]:
+        """`digit_cells` of digits 1..9, in order, as a new list."""
+        return self._digit_cells[1:]
+
+    def bivalue_cells(self) -> int:
+        """The cells with exactly two candidates, as an 81-bit set (those in exactly two digits' cell sets);
+        cached until the board changes."""
+        bivalue = self._cache.get("bivalue")
+        if bivalue is None:
+            once = twice = more = 0
+            for cells in self._digit_cells[1:]:
+                more |= twice & cells
+                twice |= once & cells
+                once |= cells
+            bivalue = self._cache["bivalue"] = twice & ~more
+        return bivalue
 
     def digit_cells(self, digit: int) -> int:
-        """The cells that still have `digit` as a candidate, as an 81-bit set; cached until the board changes."""
-        return self.cached("tables", _tables)[1][digit]
+        """The cells that still have `digit` as a candidate, as an 81-bit set."""
+        return self._digit_cells[digit]
 
     def place(self, cell: int, digit: int) -> None:
         """Set a digit and remove it from the candidates of the cell's peers."""
@@ -136,10 +237,17 @@ class Board:
         if not self.values[cell]:
             for h in HOUSES_OF_CELL[cell]:
                 self.house_empty[h] -= 1
+            self.empty_cells &= _OTHER_CELLS[cell]
         self.values[cell] = digit
-        self.candidates[cell] = 0
-        bit = ~digit_bit(digit)
+        self.house_fields &= PLACEMENT_KEEP[9 * cell + digit - 1]
+        digit_cells = self._digit_cells
         cands = self.candidates
+        others = _OTHER_CELLS[cell]
+        for d in digits_of(cands[cell]):
+            digit_cells[d] &= others
+        digit_cells[digit] &= _NOT_PEERS[cell]
+        cands[cell] = 0
+        bit = ~digit_bit(digit)
         for p in PEERS[cell]:
             cands[p] &= bit
 
@@ -147,6 +255,8 @@ class Board:
         """Remove one candidate."""
         self._cache.clear()
         self.candidates[cell] &= ~digit_bit(digit)
+        self.house_fields &= ~CANDIDATE_BITS[9 * cell + digit - 1]
+        self._digit_cells[digit] &= ~(1 << cell)
 
     def apply(self, step: Step) -> None:
         """Carry out a step's placements and eliminations."""
@@ -157,11 +267,12 @@ class Board:
 
     def is_solved(self) -> bool:
         """True when every cell holds a digit."""
-        return all(self.values)
+        return not self.empty_cells
 
     def is_broken(self) -> bool:
         """True when an empty cell has no candidate left (the grid has no solution)."""
-        return 0 in map(or_, self.values, self.candidates)  # value | mask == 0: empty and no candidate
+        c = self._digit_cells
+        return bool(self.empty_cells & ~(c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7] | c[8] | c[9]))
 
 
 def cells_with(candidates: list[int], cells, digit: int) -> list[int]:
@@ -187,14 +298,14 @@ def conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:
     Returns
     -------
     list of (int, int, int)
-        In house order; cached until the board changes (callers must not modify it).
+        In house order; kept on the board until the digit's cells change (callers must not modify it).
     """
-    key = ("pairs", digit)
-    out = board._cache.get(key)
-    if out is None:
-        out = board._cache[key] = [(h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
-                                   for h, mask in enumerate(board.house_positions(digit)) if _TWO[mask]]
-    return out
+    cells = board.digit_cells(digit)
+    kept = board._pairs[digit]
+    if kept is None or kept[0] != cells:
+        kept = board._pairs[digit] = cells, [(h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
+                                             for h, mask in enumerate(board.house_positions(digit)) if _TWO[mask]]
+    return kept[1]
 
 
 #: Per 9-bit mask: has it exactly two bits, and the indices of its lowest and highest bits.

@@ -150,17 +150,25 @@ def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
     return [0] * len(a)
 
 
-def _chain_layers(start: int, strong: list[int], weak: list[int], max_layers: int) -> list[int]:
-    """Layers of the alternating search from `start` assumed false.
+def _chain_layers(start: int, strong: list[int], weak: list[int], strong_nodes: int, max_layers: int,
+                  layers: list[int] | None = None) -> list[int]:
+    """Layers of the alternating search from `start` assumed false, up to `max_layers` of them (fewer when
+    the search ends); `layers`, an earlier call's result for the same start, is extended instead of being
+    searched again (it is not changed). `strong_nodes` holds the nodes with a strong link: only those of
+    a false layer are followed (the others lead nowhere).
 
     Layer 0 is {start} (false); odd layers are forced true (reached by a
     strong link), even layers forced false (reached by a weak link).
     """
-    layers = [1 << start]
-    seen_true, seen_false = 0, 1 << start
-    frontier = 1 << start
-    for depth in range(1, max_layers):
-        nxt = union_of(strong if depth % 2 else weak, frontier)
+    layers = list(layers) if layers else [1 << start]
+    seen_false = seen_true = 0
+    for layer in layers[1::2]:
+        seen_true |= layer
+    for layer in layers[0::2]:
+        seen_false |= layer
+    frontier = layers[-1]
+    for depth in range(len(layers), max_layers):
+        nxt = union_of(strong, frontier & strong_nodes) if depth % 2 else union_of(weak, frontier)
         if depth % 2:
             nxt &= ~seen_true
             seen_true |= nxt
@@ -244,9 +252,10 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         searched when no chain of up to 5 links eliminates anything.
     """
     graph, strong, weak = board_links(board, kind)
-    weak_any = board_links(board, "aic")[2]
     starts = [n for n in set_bits(graph.nodes) if strong[n]]
-    searched: dict[int, tuple[list[int], int]] = {}
+    links = _Links(kind, graph, strong, weak, sum(1 << n for n in starts), board_links(board, "aic")[2],
+                   board.cached("near victims", lambda b: {}))
+    searched: dict[int, tuple[list[int], int, int]] = {}
     # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
     for pass_index, (limit, shortest) in enumerate(((5, 3), (max_length, 7))):
         if kind == "x_chain":
@@ -255,19 +264,17 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
             # earlier start).
             best = None
             for d in range(1, 10):
-                key = (d, board.digit_cells(d), max_length)
-                per_pass = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
-                if per_pass is None:
+                key = (d, board.digit_cells(d), max_length, pass_index)
+                kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
+                if kept is None:
                     digit_starts = [n for n in starts if n % 9 == d - 1]
-                    per_pass = _X_CHAINS[key] = tuple(_best_chain(digit_starts, strong, weak, weak_any, graph,
-                                                                  kind, lim, low, max_length, searched)
-                                                      for lim, low in ((5, 3), (max_length, 7)))
-                found = per_pass[pass_index]
+                    kept = _X_CHAINS[key] = (_best_chain(links, digit_starts, limit, shortest, searched),)
+                found = kept[0]
                 if found is not None and (found.beats(best) or (not best.beats(found)
                                                                 and found.chain[0] < best.chain[0])):
                     best = found
         else:
-            best = _best_chain(starts, strong, weak, weak_any, graph, kind, limit, shortest, max_length, searched)
+            best = _best_chain(links, starts, limit, shortest, searched)
         if best is None:
             continue
         victims, chain = best.victims, best.chain
@@ -285,28 +292,46 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         return
 
 
-#: Per puzzle: (digit, its cells, max length) -> the best X-Chain of that digit (`ChainFound` or None)
-#: of up to 5 links and of 7 links or more.
+#: Per puzzle: (digit, its cells, max length, pass) -> the best X-Chain of that digit in that pass, of up to
+#: 5 links (pass 0) or of 7 links or more (pass 1), as a 1-tuple (`ChainFound` or None).
 _X_CHAINS = memo_table()
 
 
-def _best_chain(starts: list[int], strong: list[int], weak: list[int], weak_any: list[int], graph: LinkGraph,
-                kind: str, limit: int, shortest: int, max_length: int,
-                searched: dict[int, tuple[list[int], int]]) -> ChainFound | None:
+class _Links(NamedTuple):
+    """What a chain search of one kind works with on one board state."""
+
+    kind: str
+    graph: LinkGraph
+    strong: list[int]
+    weak: list[int]
+    strong_nodes: int  # the nodes with a strong link of this kind
+    weak_any: list[int]  # weak links of any kind: victims are weakly linked to both ends
+    near_victims: dict  # start -> the nodes weakly linked to a candidate weakly linked to it (all kinds share it)
+
+
+def _best_chain(links: _Links, starts: list[int], limit: int, shortest: int,
+                searched: dict[int, tuple[list[int], int, int]]) -> ChainFound | None:
     """The chain from one of `starts` (ascending) with `shortest` to `limit` links that eliminates the most
     (ties: fewer links, then the earlier start; per start and end the shortest chain). `searched` keeps each
-    start's layers and the ends worth tracing between calls."""
+    start's layers (searched as deep as a call has needed: `limit` + 1 layers), the ends worth tracing and
+    the number of layers asked for, between calls."""
+    kind, graph, strong, weak, strong_nodes, weak_any, near_victims = links
     best: ChainFound | None = None
     for start in starts:
         if start in searched:
-            layers, ends = searched[start]
+            layers, ends, asked = searched[start]
+            if asked < limit + 1:
+                layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1, layers)
+                searched[start] = layers, ends, limit + 1
         else:
-            layers = _chain_layers(start, strong, weak, max_length + 1)
+            layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1)
             # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
             # start), or, in an AIC, to start itself (a loop).
-            ends = union_of(weak_any, weak_any[start]) | (weak_any[start] if kind == "aic" else 0)
-            ends &= ~(1 << start)
-            searched[start] = layers, ends
+            ends = near_victims.get(start)
+            if ends is None:
+                ends = near_victims[start] = union_of(weak_any, weak_any[start])
+            ends = (ends | (weak_any[start] if kind == "aic" else 0)) & ~(1 << start)
+            searched[start] = layers, ends, limit + 1
         victims_of_start = weak_any[start]
         for depth in range(shortest, min(len(layers), limit + 1), 2):
             for end in set_bits(layers[depth] & ends):
@@ -370,9 +395,8 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
     """
     cands = board.candidates
     by_pair: dict[int, list[int]] = {}
-    for c in range(81):
-        if cands[c].bit_count() == 2:
-            by_pair.setdefault(cands[c], []).append(c)
+    for c in set_bits(board.bivalue_cells()):
+        by_pair.setdefault(cands[c], []).append(c)
     for mask, cells in by_pair.items():
         if len(cells) < 4:
             continue

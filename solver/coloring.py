@@ -10,8 +10,9 @@ false" in some order.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 
-from .board import Board, conjugate_pairs, memo_table, memoised_per_digit
+from .board import Board, conjugate_pairs
 from .grid import PEER_BITS, PEERS, cell_name
 from .steps import Step
 from .techniques import title
@@ -35,16 +36,9 @@ def two_color_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[
         yield colour
 
 
-_SIMPLE_COLORS, _MULTI_COLORS = memo_table(), memo_table()
-
-
 def find_simple_colors(board: Board) -> Iterator[Step]:
     """Two-colour each cluster of conjugate pairs on one digit; a wrap or a trap eliminates."""
-    for d in range(1, 10):
-        steps = memoised_per_digit(_SIMPLE_COLORS, _simple_colors_steps, board, d)
-        if steps:
-            yield steps[0]
-            return
+    return islice(board.digit_steps("simple_colors", _simple_colors_steps), 1)  # the first digit's step
 
 
 def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
@@ -87,11 +81,7 @@ def find_multi_colors(board: Board) -> Iterator[Step]:
     other cluster, X and Y are not both true, so the opposite colour of X or
     that of Y is true: cells seeing both opposites lose the digit.
     """
-    for d in range(1, 10):
-        steps = memoised_per_digit(_MULTI_COLORS, _multi_colors_steps, board, d)
-        if steps:
-            yield steps[0]
-            return
+    return islice(board.digit_steps("multi_colors", _multi_colors_steps), 1)  # the first digit's step
 
 
 def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:

@@ -13,20 +13,15 @@ line has a single candidate left in the cover lines.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from itertools import combinations
 
-from .board import Board, memoised
+from .board import Board
 from .grid import box_of, house_name
 from .steps import Step
 from .techniques import title
 
 FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
-
-
-def _line_positions(board: Board, digit: int, rows: bool) -> list[int]:
-    """Per line (9 rows or 9 columns): 9-bit mask of cross positions holding `digit`."""
-    positions = board.house_positions(digit)
-    return positions[0:9] if rows else positions[9:18]
 
 
 STACK_MASKS = (0b000000111, 0b000111000, 0b111000000)
@@ -46,10 +41,10 @@ FEASIBLE = {finned: {size: [_feasible(u, size, finned) for u in range(512)] for 
             for finned in (False, True)}
 
 
-def _finned_covers(size: int, union: int) -> list[tuple[int, int, int]]:
+def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
     """Ways to split cross positions `union` into `size` cover lines and fins inside one stack:
-    (stack mask, cover mask, fin mask). Fins lie in one box, so in one stack of cross positions, and every
-    position outside that stack must be a cover line."""
+    (stack 0..2, stack mask, cover mask, fin mask). Fins lie in one box, so in one stack of cross positions,
+    and every position outside that stack must be a cover line."""
     out = []
     for stack in range(3):
         stack_mask = 0b111 << (3 * stack)
@@ -60,7 +55,7 @@ def _finned_covers(size: int, union: int) -> list[tuple[int, int, int]]:
             continue
         for chosen in combinations(optional, need):
             cover_mask = required | sum(1 << x for x in chosen)
-            out.append((stack_mask, cover_mask, union & ~cover_mask))
+            out.append((stack, stack_mask, cover_mask, union & ~cover_mask))
     return out
 
 
@@ -107,48 +102,84 @@ def _cell(line: int, x: int, rows: bool) -> int:
 
 
 def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
-    for digit in range(1, 10):
-        for rows in (True, False):
-            positions = tuple(_line_positions(board, digit, rows))
-            for base, cover_mask, fin_box, name in _fish_patterns(positions, size, finned, rows):
-                yield from _fish_step(digit, rows, base, cover_mask, fin_box, name, positions)
+    return board.digit_steps(("fish", size, finned), _FISH_STEPS[size, finned])
 
 
-@memoised
-def _fish_patterns(positions: tuple[int, ...], size: int, finned: bool,
-                   rows: bool) -> tuple[tuple[tuple[int, ...], int, int, str], ...]:
+def _fish_steps(board: Board, digit: int, size: int, finned: bool) -> Iterator[Step]:
+    """The fish (or finned fish) steps of `size` on one digit: rows as base lines first, then columns."""
+    positions = board.house_positions(digit)
+    rows, columns = positions[0:9], positions[9:18]
+    for by_rows, lines, cross in ((True, rows, columns), (False, columns, rows)):
+        for base, cover_mask, fin_box, name in _fish_patterns(lines, cross, size, finned, by_rows):
+            yield from _fish_step(digit, by_rows, base, cover_mask, fin_box, name, lines)
+
+
+#: Per (size, finned): the finder of a digit's fish steps (`Board.digit_steps`).
+_FISH_STEPS = {(size, finned): partial(_fish_steps, size=size, finned=finned)
+               for size in (2, 3, 4) for finned in (False, True)}
+#: BAND_MASKS[k]: the three lines (of nine) of band k, as a 9-bit mask.
+BAND_MASKS = STACK_MASKS
+
+
+#: _LINE_MASK[lines]: a tuple of base lines (0..8) as a 9-bit mask, for the base sets of 2 to 4 lines.
+_LINE_MASK = {base: sum(1 << b for b in base) for size in (2, 3, 4) for base in combinations(range(9), size)}
+
+
+def _sub_unions(masks: list[int]) -> list[int]:
+    """The unions of the eight subsets of three masks, indexed by the subset as a 3-bit mask."""
+    a, b, c = masks
+    return [0, a, b, a | b, c, a | c, b | c, a | b | c]
+
+
+def _fish_patterns(positions: list[int], cross: list[int], size: int, finned: bool,
+                   rows: bool) -> list[tuple[tuple[int, ...], int, int, str]]:
     """The fish (or finned fish) of `size` base lines in one digit's 9 line masks `positions` (of rows when
-    `rows`, else of columns), in search order:
+    `rows`, else of columns; `cross` holds the other lines' masks, the transpose), in search order:
     (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover line outside
-    the base (in the fin box when finned). Memoised per puzzle (`board.memoised`): it depends on the line masks only, which repeat from
-    step to step."""
+    the base (in the fin box when finned)."""
     out = []
     base_name = FISH_NAMES[size]
     limit = size + 3 if finned else size  # fins lie in one box: at most 3 cross positions
     lines = [i for i in range(9) if 0 < positions[i].bit_count() <= limit]
-    for base, union in _base_sets(lines, positions, size, finned):  # unions of the right size only
-        if not finned:
-            # Cheap test first: does any other line hold the digit in a cover line?
+    bases = _base_sets(lines, positions, size, finned)  # unions of the right size only
+    if not finned:
+        for base, union in bases:
+            # Does any other line hold the digit in a cover line?
             if any(positions[l] & union for l in range(9) if l not in base):
                 out.append((base, union, 0, base_name))
+        return out
+    if not bases:
+        return out
+    # Per stack, the lines holding the digit at each subset of its three cross positions; per band, the
+    # positions held by each subset of its three lines (fin and target tests by look-up).
+    lines_at = [_sub_unions(cross[k:k + 3]) for k in (0, 3, 6)]
+    held_by = [_sub_unions(positions[k:k + 3]) for k in (0, 3, 6)]
+    for base, union in bases:
+        base_mask = _LINE_MASK[base]
+        non_base = base_mask ^ 0x1FF
+        # The positions held by the other lines: every elimination is among them, in a cover line.
+        others = held_by[0][non_base & 7] | held_by[1][non_base >> 3 & 7] | held_by[2][non_base >> 6]
+        if not others & union:
             continue
-        for stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
-            fin_lines = [b for b in base if positions[b] & fin_x]
-            band = fin_lines[0] // 3
-            if any(b // 3 != band for b in fin_lines):
-                continue
+        for stack, stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
+            if not others & cover_mask & stack_mask:
+                continue  # nothing to eliminate in the fin's stack (the band test below would fail too)
+            fin_lines = lines_at[stack][fin_x >> 3 * stack] & base_mask  # the base lines with a fin
+            band = ((fin_lines & -fin_lines).bit_length() - 1) // 3
+            if fin_lines & ~BAND_MASKS[band]:
+                continue  # fins in two bands
             # Eliminations can only be in the fin box: other lines of the fin's
             # band, in cover lines of the fin's stack.
-            target = cover_mask & stack_mask
-            if not any(positions[l] & target for l in range(3 * band, 3 * band + 3) if l not in base):
+            if not held_by[band][~base_mask >> 3 * band & 7] & cover_mask & stack_mask:
                 continue
             if any(not positions[b] & cover_mask for b in base):
                 continue
-            fins = [_cell(b, x, rows) for b in fin_lines for x in range(9) if (positions[b] & fin_x) >> x & 1]
+            fins = [_cell(b, x, rows) for b in base if fin_lines >> b & 1 for x in range(9)
+                    if (positions[b] & fin_x) >> x & 1]
             sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
             name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
             out.append((base, cover_mask, box_of(fins[0]) + 1, name))
-    return tuple(out)
+    return out
 
 
 def _fish_step(digit, rows, base, cover_mask, fin_box, name, positions) -> Iterator[Step]:

@@ -70,9 +70,13 @@ def digit_bit(digit: int) -> int:
     return 1 << (digit - 1)
 
 
-def digits_of(mask: int) -> list[int]:
+#: _DIGITS[m]: the digits of a 9-bit mask m, as a table (`digits_of`).
+_DIGITS = tuple(tuple(d + 1 for d in range(9) if m >> d & 1) for m in range(512))
+
+
+def digits_of(mask: int) -> tuple[int, ...]:
     """Digits (1..9, ascending) whose bits are set in a 9-bit candidate mask."""
-    return [d + 1 for d in range(9) if mask >> d & 1]
+    return _DIGITS[mask]
 
 
 def cell_name(cell: int) -> str:
@@ -214,7 +218,7 @@ def segment_scan_lines() -> list[str]:
     For each segment of `SEGMENTS`, ``o<name>`` is the digits present in it and ``t<name>`` the
     digits present at least twice; lines are indented for a function body. A house's digits with
     exactly one cell are then ``(u | oz) & ~(tx | ty | tz | (ox & oy) | (u & oz))`` with
-    ``u = ox | oy`` over its `HOUSE_SEGMENTS` x, y, z (used by the exact search and by hidden singles).
+    ``u = ox | oy`` over its `HOUSE_SEGMENTS` x, y, z (the exact search scans houses so).
     """
     lines = []
     for name, (a, b, d) in SEGMENTS.items():

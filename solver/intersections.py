@@ -36,50 +36,66 @@ def _cells_of(house: int, positions: int) -> tuple[int, ...]:
 
 
 def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
-    """Type 1: in a box, a digit's candidates all lie in one row or column; it leaves the rest of that line."""
-    positions = [board.house_positions(d) for d in range(1, 10)]
+    """Type 1: in a box, a digit's candidates all lie in one row or column; it leaves the rest of that line.
+
+    Boxes in order, each box's digits in order; each digit's steps are kept until its cells change
+    (`Board.digit_steps`)."""
+    found = sorted(board.digit_steps("pointing", _pointing_steps), key=itemgetter(0))  # stable: digits in order
+    return (step for _, step in found)
+
+
+def _pointing_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
+    """`find_locked_candidates_pointing`'s steps on one digit, each with its box."""
+    positions = board.house_positions(d)
     for b in range(18, 27):
         band, stack = divmod(b - 18, 3)
-        for d in range(1, 10):
-            p = positions[d - 1][b]
-            k = _IN_ONE_THIRD[p]
-            if k >= 0:  # one row of the box: row 3 * band + k, outside the box's stack
-                h = 3 * band + k
-                rest = positions[d - 1][h] & ~(0b111 << 3 * stack)
-            else:
-                k = _IN_ONE_BOX_COLUMN[p]
-                if k < 0:
-                    continue
-                h = 9 + 3 * stack + k
-                rest = positions[d - 1][h] & ~(0b111 << 3 * band)
-            if rest:
-                yield Step("locked_candidates_pointing", eliminations=tuple((c, d) for c in _cells_of(h, rest)),
-                           cells=_cells_of(b, p), houses=(b, h),
-                           text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
-                                f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
+        p = positions[b]
+        k = _IN_ONE_THIRD[p]
+        if k >= 0:  # one row of the box: row 3 * band + k, outside the box's stack
+            h = 3 * band + k
+            rest = positions[h] & ~(0b111 << 3 * stack)
+        else:
+            k = _IN_ONE_BOX_COLUMN[p]
+            if k < 0:
+                continue
+            h = 9 + 3 * stack + k
+            rest = positions[h] & ~(0b111 << 3 * band)
+        if rest:
+            yield b, Step("locked_candidates_pointing", eliminations=tuple((c, d) for c in _cells_of(h, rest)),
+                          cells=_cells_of(b, p), houses=(b, h),
+                          text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
+                               f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
 
 
 def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
-    """Type 2: in a row or column, a digit's candidates all lie in one box; it leaves the rest of that box."""
-    positions = [board.house_positions(d) for d in range(1, 10)]
+    """Type 2: in a row or column, a digit's candidates all lie in one box; it leaves the rest of that box.
+
+    Lines in order (rows, then columns), each line's digits in order; each digit's steps are kept until its
+    cells change (`Board.digit_steps`)."""
+    found = sorted(board.digit_steps("claiming", _claiming_steps), key=itemgetter(0))  # stable: digits in order
+    return (step for _, step in found)
+
+
+def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
+    """`find_locked_candidates_claiming`'s steps on one digit, each with its line."""
+    positions = board.house_positions(d)
     for h in range(18):
         line = h % 9
-        for d in range(1, 10):
-            p = positions[d - 1][h]
-            k = _IN_ONE_THIRD[p]
-            if k < 0:
-                continue
-            if h < 9:  # row `line`, box 3 * (line // 3) + k; the row is the box's row line % 3
-                b = 18 + 3 * (line // 3) + k
-                rest = positions[d - 1][b] & ~(0b111 << 3 * (line % 3))
-            else:  # column `line`, box 3 * k + line // 3; the column is the box's column line % 3
-                b = 18 + 3 * k + line // 3
-                rest = positions[d - 1][b] & ~(0b001001001 << line % 3)
-            if rest:
-                yield Step("locked_candidates_claiming", eliminations=tuple((c, d) for c in _cells_of(b, rest)),
-                           cells=_cells_of(h, p), houses=(h, b),
-                           text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
-                                f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
+        p = positions[h]
+        k = _IN_ONE_THIRD[p]
+        if k < 0:
+            continue
+        if h < 9:  # row `line`, box 3 * (line // 3) + k; the row is the box's row line % 3
+            b = 18 + 3 * (line // 3) + k
+            rest = positions[b] & ~(0b111 << 3 * (line % 3))
+        else:  # column `line`, box 3 * k + line // 3; the column is the box's column line % 3
+            b = 18 + 3 * k + line // 3
+            rest = positions[b] & ~(0b001001001 << line % 3)
+        if rest:
+            yield h, Step("locked_candidates_claiming", eliminations=tuple((c, d) for c in _cells_of(b, rest)),
+                          cells=_cells_of(h, p), houses=(h, b),
+                          text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
+                               f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
 
 
 __all__ = ["find_locked_candidates_pointing", "find_locked_candidates_claiming"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from .board import Board, conjugate_pairs, memo_table, memoised_per_digit
+from .board import Board, conjugate_pairs
 from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -27,13 +27,9 @@ def _see_both(board: Board, digit: int, a: int, b: int, exclude: int) -> tuple[t
     return tuple((c, digit) for c in set_bits(both))
 
 
-_SKYSCRAPER, _TWO_STRING_KITE, _EMPTY_RECTANGLE, _TURBOT_FISH = (memo_table() for _ in range(4))
-
-
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_SKYSCRAPER, _skyscraper_steps, board, digit)
+    return board.digit_steps("skyscraper", _skyscraper_steps)
 
 
 def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -43,9 +39,13 @@ def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
         return
     for rows in (True, False):
         lines = [p for p in pairs if p[0] < 9] if rows else [p for p in pairs if 9 <= p[0] < 18]
+        # Per pair, its two cross lines (columns of a row's pair, rows of a column's) as a 9-bit mask.
+        crossing = [1 << a % 9 | 1 << b % 9 if rows else 1 << a // 9 | 1 << b // 9 for _, a, b in lines]
         for i in range(len(lines)):
             h1, a1, b1 = lines[i]
             for j in range(i + 1, len(lines)):
+                if not crossing[i] & crossing[j]:
+                    continue  # no cross line for the two bases
                 h2, a2, b2 = lines[j]
                 for base1, top1 in ((a1, b1), (b1, a1)):
                     for base2, top2 in ((a2, b2), (b2, a2)):
@@ -65,20 +65,19 @@ def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_TWO_STRING_KITE, _two_string_kite_steps, board, digit)
+    return board.digit_steps("two_string_kite", _two_string_kite_steps)
 
 
 def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
     """`find_two_string_kite`'s steps on one digit."""
     box = _BOX
     pairs = conjugate_pairs(board, digit)
-    rows = [p for p in pairs if p[0] < 9]
-    cols = [p for p in pairs if 9 <= p[0] < 18]
-    for hr, r1, r2 in rows:
-        for hc, c1, c2 in cols:
-            if r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
-                continue
+    rows = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if p[0] < 9]  # with the boxes of its ends
+    cols = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if 9 <= p[0] < 18]
+    for (hr, r1, r2), row_boxes in rows:
+        for (hc, c1, c2), column_boxes in cols:
+            if not row_boxes & column_boxes or r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
+                continue  # no box for the two near ends, or a shared cell
             for row_end, row_far in ((r1, r2), (r2, r1)):
                 if box[row_far] == box[row_end]:
                     continue
@@ -109,8 +108,7 @@ def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]
 
 def find_empty_rectangle(board: Board) -> Iterator[Step]:
     """A box whose candidates for a digit lie on one row and one column, with a conjugate pair off the box."""
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_EMPTY_RECTANGLE, _empty_rectangle_steps, board, digit)
+    return board.digit_steps("empty_rectangle", _empty_rectangle_steps)
 
 
 def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
@@ -154,31 +152,37 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     digit; skyscraper and two-string kite are its special cases and come first
     in the ladder, so this finds the rest (for example links through boxes).
     """
-    for digit in range(1, 10):
-        yield from memoised_per_digit(_TURBOT_FISH, _turbot_fish_steps, board, digit)
+    return board.digit_steps("turbot_fish", _turbot_fish_steps)
 
 
 def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
     """`find_turbot_fish`'s steps on one digit."""
     peers = PEER_BITS
     pairs = conjugate_pairs(board, digit)
+    if len(pairs) < 2:
+        return
+    cells = board.digit_cells(digit)
     ends = [1 << a | 1 << b for _, a, b in pairs]
     for i, (h1, a1, b1) in enumerate(pairs):
         sight_a1, sight_b1 = peers[a1], peers[b1]
         sight = sight_a1 | sight_b1
         ends1 = ends[i]
         for k in range(i + 1, len(pairs)):
-            if not sight & ends[k] or ends1 & ends[k]:
+            ends2 = ends[k]
+            if not sight & ends2 or ends1 & ends2:
                 continue  # no end of one pair sees an end of the other, or they share a cell
             h2, a2, b2 = pairs[k]
+            open_cells = cells & ~(ends1 | ends2)
             for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
+                if not near_sight & ends2:
+                    continue
+                seen = peers[far1] & open_cells
                 for near2, far2 in ((a2, b2), (b2, a2)):
-                    if not near_sight >> near2 & 1:
+                    if not near_sight >> near2 & 1 or not seen & peers[far2]:
                         continue
-                    elims = _see_both(board, digit, far1, far2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
-                    if elims:
-                        yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
-                                   houses=(h1, h2),
-                                   text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                                        f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                                        f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
+                    elims = _see_both(board, digit, far1, far2, ends1 | ends2)
+                    yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
+                               houses=(h1, h2),
+                               text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                                    f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                                    f"{cell_name(far1)}, {cell_name(far2)} is {digit}")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .board import Board
-from .grid import HOUSE_GETTERS, HOUSE_SEGMENTS, HOUSES, cell_name, digits_of, house_name, segment_scan_lines
+from .board import Board, single_fields
+from .grid import HOUSE_GETTERS, HOUSES, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -36,54 +36,38 @@ def find_full_house(board: Board) -> Iterator[Step]:
 
 
 def find_naked_single(board: Board) -> Iterator[Step]:
-    """A cell with a single candidate left."""
-    for cell, mask in enumerate(board.candidates):
-        if mask and mask & (mask - 1) == 0:
-            d = mask.bit_length()
-            yield Step(
-                "naked_single",
-                placements=((cell, d),),
-                cells=(cell,),
-                text=f"{title('naked_single')}: {d} is the only candidate left in {cell_name(cell)}",
-            )
+    """A cell with a single candidate left (cells in order): the cells in exactly one digit's cell set."""
+    once = twice = 0
+    for cells in board.digit_cell_sets():
+        twice |= once & cells
+        once |= cells
+    for cell in set_bits(once & ~twice):
+        d = board.candidates[cell].bit_length()
+        yield Step(
+            "naked_single",
+            placements=((cell, d),),
+            cells=(cell,),
+            text=f"{title('naked_single')}: {d} is the only candidate left in {cell_name(cell)}",
+        )
 
 
-def _make_once_scan():
-    """Generate `once(cands)`: per house (27, HOUSES order), the digits with exactly one candidate cell.
-
-    Straight-line code over the 81 masks held in locals: the segments' digits present and present at
-    least twice (`grid.segment_scan_lines`, shared with the exact search's scan), then each house from its
-    three segments (`grid.HOUSE_SEGMENTS`).
-    """
-    lines = ["def once(c):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c", *segment_scan_lines()]
-    out = []
-    for h, (x, y, z) in enumerate(HOUSE_SEGMENTS):
-        lines += [f"    u = o{x} | o{y}",
-                  f"    s{h} = (u | o{z}) & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z}))"]
-        out.append(f"s{h}")
-    lines.append("    return (" + ", ".join(out) + ")")
-    namespace: dict = {}
-    exec("\n".join(lines), namespace)  # generated from the house tables only
-    return namespace["once"]
-
-
-_once = _make_once_scan()
-#: Houses in the order hidden singles are looked for: boxes first, as people look, then rows and columns.
-_HIDDEN_SINGLE_ORDER = tuple(range(18, 27)) + tuple(range(18))
+#: The house fields (`Board.house_fields`) of the boxes: from house 18's block on.
+_BOXES_FROM = 144 * 18
 
 
 def find_hidden_single(board: Board) -> Iterator[Step]:
-    """A digit with a single possible cell in a house (boxes first, as people look)."""
+    """A digit with a single possible cell in a house (boxes first, as people look; then rows and columns,
+    each house's digits in order): the house fields with one bit (`board.single_fields`)."""
     cands = board.candidates
-    once = _once(cands)
-    for h in _HIDDEN_SINGLE_ORDER:
-        if not once[h]:
-            continue
-        house = HOUSES[h]
-        for d in digits_of(once[h]):
-            bit = 1 << (d - 1)
-            cell = next(c for c in house if cands[c] & bit)
-            if cands[cell] == bit:
+    fields = board.house_fields
+    singles = single_fields(fields)
+    for flags, first in ((singles >> _BOXES_FROM, 18), (singles & ((1 << _BOXES_FROM) - 1), 0)):
+        for bit in set_bits(flags):
+            h, d = divmod(bit // 16, 9)
+            h += first
+            cell = HOUSES[h][(fields >> (16 * (9 * h + d)) & 511).bit_length() - 1]
+            d += 1
+            if cands[cell] == 1 << (d - 1):
                 continue  # a naked single, reported as such
             yield Step(
                 "hidden_single",
@@ -92,4 +76,3 @@ def find_hidden_single(board: Board) -> Iterator[Step]:
                 houses=(h,),
                 text=f"{title('hidden_single')}: in {house_name(h)}, {d} fits only in {cell_name(cell)}",
             )
-

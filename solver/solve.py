@@ -158,7 +158,10 @@ def check_steps(steps: list[Step], solution: list[int]) -> None:
         solution is never substituted for the steps (a soundness bug must
         show, not be hidden).
     """
+    truth = set(enumerate(solution))  # the solution's (cell, digit) pairs
     for k, step in enumerate(steps):
+        if truth.issuperset(step.placements) and truth.isdisjoint(step.eliminations):
+            continue
         wrong = [(c, d) for c, d in step.placements if solution[c] != d]
         wrong += [(c, d) for c, d in step.eliminations if solution[c] == d]
         if wrong:

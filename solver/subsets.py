@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .board import Board, memoised
+from .board import Board
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
@@ -22,9 +22,6 @@ SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 def _digits_text(mask: int) -> str:
     return "/".join(map(str, digits_of(mask)))
-
-
-#: Popcounts of 9-bit masks.
 
 
 def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], int]]:
@@ -65,44 +62,30 @@ def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ..
     return out
 
 
-@memoised
 def _house_groups(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing.
-
-    Memoised per puzzle (`board.memoised`) on the house's nine masks: from one step to the next most houses
-    are unchanged, so the finders of naked subsets (masks: the cells' candidates) and hidden subsets (masks:
-    the digits' places) mostly look their houses up instead of searching them again.
-    """
+    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing."""
     if 9 - masks.count(0) <= size:
         return ()
     return tuple(_tight_groups(masks, size))
 
 
-def _groups_by_house(board: Board, hidden: bool, size: int) -> list[tuple[int, tuple]]:
-    """(house, its `_house_groups` of `size`) for the houses that have a naked (or, with `hidden`, a hidden)
-    subset of that size, in house order; once per board state and size (the locked and naked finders of a
-    size share it)."""
-    def groups(board: Board) -> list[tuple[int, tuple]]:
-        masks = board.cached(("house masks", hidden), _hidden_masks if hidden else _naked_masks)
-        return [(h, g) for h, m in enumerate(masks) if (g := _house_groups(m, size))]
-
-    return board.cached(("hidden subsets" if hidden else "naked subsets", size), groups)
-
-
-def _naked_masks(board: Board) -> list[tuple[int, ...]]:
-    """Per house (27), its nine cells' candidate masks."""
-    cands = board.candidates
-    return [get(cands) for get in HOUSE_GETTERS]
-
-
-def _hidden_masks(board: Board) -> list[tuple[int, ...]]:
-    """Per house (27), the position masks of digits 1..9 (`Board.house_digit_positions`)."""
-    return [board.house_digit_positions(h) for h in range(27)]
+def _groups_by_house(board: Board, hidden: bool, size: int) -> list[tuple]:
+    """Per house (27), its `_house_groups` of `size` for naked subsets (masks: the cells' candidates) or,
+    with `hidden`, hidden subsets (masks: the digits' places). Kept on the board from step to step and
+    recomputed for the houses that changed only (`Board.per_house`); the locked and naked finders of a size
+    share it."""
+    if hidden:
+        return board.per_house(("hidden subsets", size),
+                               lambda b, h: _house_groups(b.house_digit_positions(h), size))
+    return board.per_house(("naked subsets", size),
+                           lambda b, h: _house_groups(HOUSE_GETTERS[h](b.candidates), size))
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     cands = board.candidates
-    for h, groups in _groups_by_house(board, False, size):
+    for h, groups in enumerate(_groups_by_house(board, False, size)):
+        if not groups:
+            continue
         if locked_only and h >= 18:
             break  # a locked subset is reported from its line (the lower of its two houses)
         house = HOUSES[h]
@@ -131,7 +114,7 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
-    for h, groups in _groups_by_house(board, True, size):
+    for h, groups in enumerate(_groups_by_house(board, True, size)):
         house = HOUSES[h]
         for indices, union in groups:
             digits = tuple(i + 1 for i in indices)

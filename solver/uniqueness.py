@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from .board import Board, cells_with, sees
-from .grid import COLUMNS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name, digits_of
+from .grid import COLUMNS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -49,10 +49,8 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
             placed[value] |= 1 << cell
     out = []
     # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells.
-    seen: set[int] = set()
-    for cell in range(81):
-        if cands[cell].bit_count() != 2:
-            continue
+    seen: set[tuple[int, int, int]] = set()
+    for cell in set_bits(board.bivalue_cells()):
         a, b = digits_of(cands[cell])
         blocked = placed[a] | placed[b]
         for index in RECTANGLES_OF_CELL[cell]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, conjugate_pairs
-from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
+from .grid import PEER_BITS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -17,11 +17,10 @@ from .techniques import title
 def find_xy_wing(board: Board) -> Iterator[Step]:
     """Pivot xy sees pincers xz and yz: z leaves every cell that sees both pincers."""
     cands = board.candidates
-    for pivot in range(81):
+    bivalue = board.bivalue_cells()
+    for pivot in set_bits(bivalue):
         pm = cands[pivot]
-        if pm.bit_count() != 2:
-            continue
-        wings = [c for c in PEERS[pivot] if cands[c].bit_count() == 2 and (cands[c] & pm).bit_count() == 1]
+        wings = [c for c in set_bits(PEER_BITS[pivot] & bivalue) if (cands[c] & pm).bit_count() == 1]
         for i, a in enumerate(wings):
             for b in wings[i + 1:]:
                 za, zb = cands[a] & ~pm, cands[b] & ~pm
@@ -40,11 +39,12 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
 def find_xyz_wing(board: Board) -> Iterator[Step]:
     """Pivot xyz sees pincers xz and yz: z leaves every cell that sees all three."""
     cands = board.candidates
+    bivalue = board.bivalue_cells()
     for pivot in range(81):
         pm = cands[pivot]
         if pm.bit_count() != 3:
             continue
-        wings = [c for c in PEERS[pivot] if cands[c].bit_count() == 2 and cands[c] & ~pm == 0]
+        wings = [c for c in set_bits(PEER_BITS[pivot] & bivalue) if cands[c] & ~pm == 0]
         for i, a in enumerate(wings):
             for b in wings[i + 1:]:
                 if cands[a] | cands[b] != pm or cands[a] == cands[b]:
@@ -62,12 +62,13 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
 def find_w_wing(board: Board) -> Iterator[Step]:
     """Two equal bivalue cells xy joined by a strong link on x: y leaves cells that see both."""
     cands = board.candidates
-    bivalue = [c for c in range(81) if cands[c].bit_count() == 2]
+    bivalue = set_bits(board.bivalue_cells())
     links = {d: conjugate_pairs(board, d) for d in range(1, 10)}
     for i, a in enumerate(bivalue):
         sight_a = PEER_BITS[a]
+        mask = cands[a]
         for b in bivalue[i + 1:]:
-            if cands[a] != cands[b] or sight_a >> b & 1:
+            if cands[b] != mask or sight_a >> b & 1:
                 continue
             sight_b = PEER_BITS[b]
             for x in digits_of(cands[a]):

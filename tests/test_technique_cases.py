@@ -44,11 +44,8 @@ def board_of(position: str) -> Board:
     tokens = position.split()
     assert len(tokens) == 81
     values = [int(t[1]) if t.startswith("=") else 0 for t in tokens]
-    board = Board(values)
-    for c, t in enumerate(tokens):
-        if not values[c]:
-            board.candidates[c] = sum(1 << (int(ch) - 1) for ch in t)
-    return board
+    candidates = [0 if values[c] else sum(1 << (int(ch) - 1) for ch in t) for c, t in enumerate(tokens)]
+    return Board(values, candidates)
 
 
 def effect(step) -> frozenset[str]:

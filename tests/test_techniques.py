@@ -8,7 +8,7 @@ out from the technique's definition in the comments, not taken from the code.
 from snapsolve.solver import als, chains, coloring, fish, forcing, intersections, single_digit, subsets, uniqueness, wings
 from snapsolve.solver.board import Board
 from snapsolve.solver.dlx import solve_unique
-from snapsolve.solver.grid import parse_puzzle
+from snapsolve.solver.grid import initial_candidates, parse_puzzle
 from snapsolve.solver.logic import next_step
 from snapsolve.solver.singles import find_full_house, find_hidden_single, find_naked_single
 
@@ -24,14 +24,15 @@ def mask(digits):
 
 def make_board(givens=None, only=None, cands=None):
     """Empty board; `only` = {digit: cells where it stays a candidate}; `cands` = {cell: digits}."""
-    board = Board(givens or [0] * 81)
+    givens = givens or [0] * 81
+    candidates = initial_candidates(givens)
     for digit, keep in (only or {}).items():
         for c in range(81):
             if c not in keep:
-                board.candidates[c] &= ~(1 << (digit - 1))
+                candidates[c] &= ~(1 << (digit - 1))
     for c, digits in (cands or {}).items():
-        board.candidates[c] = mask(digits)
-    return board
+        candidates[c] = mask(digits)
+    return Board(givens, candidates)
 
 
 def first(finder, board):
