@@ -125,7 +125,7 @@ def test_no_grid_in_plain_paper_or_text():
 def test_printed_projection_keeps_the_nearest_digits(model, tmp_path):
     """The shipped model's printed-digit space (`training.principal_axes`, 99.5% of the variance): orthonormal
     axes, saved and loaded with the model, and the nearest printed sample of each of 300 printed samples
-    (itself left out) is the same digit as in the full 325-value feature space."""
+    (itself left out) is the same digit as in the full feature space (FEATURE_LENGTH values)."""
     from snapsolve.vision.digits import CellClassifier
 
     axes = model.printed_projection
@@ -144,6 +144,19 @@ def test_printed_projection_keeps_the_nearest_digits(model, tmp_path):
 
     agree = (nearest_digit(x) == nearest_digit(x @ axes)).mean()
     assert agree >= 0.99, agree  # 1.0 on the shipped model
+
+
+def test_model_of_other_shape_features_is_refused(model, tmp_path):
+    """A model file whose digit shapes have another length (an older version's features) is not loaded."""
+    from snapsolve.vision.digits import CellClassifier
+
+    older = tmp_path / "older.npz"
+    np.savez_compressed(older, kind_samples=model.kind_samples, kind_labels=model.kind_labels,
+                        printed_samples=model.printed_samples[:, :-1], printed_labels=model.printed_labels,
+                        handwritten_samples=model.handwritten_samples[:, :-1],
+                        handwritten_labels=model.handwritten_labels, k=np.int64(model.k))
+    with pytest.raises(ValueError, match="rebuild it with 'snapsolve train'"):
+        CellClassifier.load(older)
 
 
 def test_sample_photo_read_upright(model):

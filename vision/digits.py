@@ -15,14 +15,17 @@ The digit shape follows OpenCV's ``samples/python/digits.py``: the crop is
 size-normalised, blurred and described by a histogram of oriented gradients
 (Dalal and Triggs, "Histograms of Oriented Gradients for Human Detection",
 CVPR 2005), computed here in NumPy over a batch of crops, plus its aspect
-ratio. Printed digits are compared in the principal axes of their samples
-that keep 99.5% of the variance (`CellClassifier.printed_projection`): 127
-of 325 dimensions, for a neighbour search in about half the time. The model
-is stored as features, labels and that projection (an ``.npz`` file, no
-pickle) and fitted when first queried: fitting a KNN model only builds an
-index, but importing scikit-learn takes about a second, which a command can
-spend decoding and locating the photo meanwhile (`CellClassifier.build_index`
-in a background thread).
+ratio and a thumbnail of its ink (`ink_thumbnails`: where the ink lies, which
+a blurred, small digit keeps when its gradients fade into noise: the open
+lower left of a 5 against a 6). Printed digits are compared in the principal
+axes of their samples that keep 99.5% of the variance
+(`CellClassifier.printed_projection`), for a neighbour search in about half
+the time; handwritten digits by HOG and aspect ratio alone
+(`handwritten_space`). The model is stored as features, labels and that
+projection (an ``.npz`` file, no pickle) and fitted when first queried:
+fitting a KNN model only builds an index, but importing scikit-learn takes
+about a second, which a command can spend decoding and locating the photo
+meanwhile (`CellClassifier.build_index` in a background thread).
 """
 
 from __future__ import annotations
@@ -44,7 +47,14 @@ FIT_SIZE = 20
 #: HOG geometry: 7x7-pixel cells, 2x2-cell blocks moved one cell at a time, 9 bins over 0..180 degrees.
 HOG_CELL = 7
 HOG_BINS = 9
-FEATURE_LENGTH = 9 * 4 * HOG_BINS + 1
+HOG_LENGTH = 9 * 4 * HOG_BINS
+#: Ink thumbnail: the mean of each THUMB_BLOCK x THUMB_BLOCK pixels of the normalised digit (7 x 7 values),
+#: scaled to Euclidean norm THUMB_NORM: that of the 9 HOG blocks (each of norm 1), so layout and gradients
+#: weigh alike in a distance.
+THUMB_BLOCK = 4
+THUMB_SIDE = NORM_SIZE // THUMB_BLOCK
+THUMB_NORM = 3.0
+FEATURE_LENGTH = HOG_LENGTH + 1 + THUMB_SIDE * THUMB_SIDE
 
 #: The kinds of mark, in the order of `CellReading`'s kind index.
 KINDS = ("empty", "printed", "handwritten", "candidates")
@@ -140,8 +150,29 @@ def hog(images: np.ndarray) -> np.ndarray:
     return np.concatenate(blocks, axis=1)
 
 
+def ink_thumbnails(images: np.ndarray) -> np.ndarray:
+    """Coarse ink layout of a batch of NORM_SIZE images: block means, scaled to norm THUMB_NORM.
+
+    Parameters
+    ----------
+    images : np.ndarray
+        Shape (n, NORM_SIZE, NORM_SIZE), uint8 ink strength (0 = paper).
+
+    Returns
+    -------
+    np.ndarray
+        Shape (n, THUMB_SIDE * THUMB_SIDE), float32: the mean ink of each
+        THUMB_BLOCK x THUMB_BLOCK-pixel block, row-major, the vector scaled to
+        Euclidean norm THUMB_NORM (all zeros for an image without ink).
+    """
+    n = len(images)
+    blocks = images.astype(np.float32).reshape(n, THUMB_SIDE, THUMB_BLOCK, THUMB_SIDE, THUMB_BLOCK)
+    thumbs = blocks.mean(axis=(2, 4)).reshape(n, -1)
+    return thumbs * (THUMB_NORM / np.maximum(np.linalg.norm(thumbs, axis=1, keepdims=True), 1e-6))
+
+
 def features_of(crops: list) -> np.ndarray:
-    """Shape features of digit crops: HOG of the normalised crop plus its aspect ratio.
+    """Shape features of digit crops: HOG of the normalised crop, its aspect ratio and its ink thumbnail.
 
     Parameters
     ----------
@@ -152,13 +183,15 @@ def features_of(crops: list) -> np.ndarray:
     Returns
     -------
     np.ndarray
-        Shape (n, FEATURE_LENGTH) float32: 324 HOG values and width / height / 2.
+        Shape (n, FEATURE_LENGTH) float32: HOG_LENGTH (324) HOG values,
+        width / height / 2, and the THUMB_SIDE * THUMB_SIDE (49) values of
+        `ink_thumbnails`.
     """
     if not crops:
         return np.zeros((0, FEATURE_LENGTH), np.float32)
     norm = np.stack([cv2.GaussianBlur(normalize_digit(c), (3, 3), 0) for c in crops])
     aspect = np.array([[c.shape[1] / c.shape[0] * 0.5] for c in crops], np.float32)
-    return np.concatenate([hog(norm), aspect], axis=1).astype(np.float32)
+    return np.concatenate([hog(norm), aspect, ink_thumbnails(norm)], axis=1).astype(np.float32)
 
 
 def kind_features(marks_features: np.ndarray) -> np.ndarray:
@@ -173,6 +206,16 @@ def kind_features(marks_features: np.ndarray) -> np.ndarray:
     for name, scale in KIND_SCALE.items():
         x[:, MARK_FEATURES.index(name)] *= scale
     return x
+
+
+def handwritten_space(shapes: np.ndarray) -> np.ndarray:
+    """Shape features (m, FEATURE_LENGTH) as the handwritten-digit model compares them: HOG and aspect ratio.
+
+    Returns a view (m, HOG_LENGTH + 1) float32. The ink thumbnail is left
+    out: it serves blurred print, whose layout is fixed by its face, while a
+    hand places and slants each digit its own way.
+    """
+    return np.asarray(shapes, np.float32)[:, : HOG_LENGTH + 1]
 
 
 class _Knn:
@@ -234,7 +277,9 @@ class CellClassifier:
         Shape (n1,), int: EMPTY (a mark that is no digit: show-through, a
         smudge), PRINTED, HANDWRITTEN or CANDIDATES.
     printed_samples, handwritten_samples : np.ndarray
-        Shape (n2, FEATURE_LENGTH) and (n3, FEATURE_LENGTH), float32 shape features.
+        Shape (n2, FEATURE_LENGTH) and (n3, FEATURE_LENGTH), float32 shape
+        features (`features_of`); the handwritten model compares only their
+        `handwritten_space`.
     printed_labels, handwritten_labels : np.ndarray
         Shape (n2,) and (n3,), int, digits 1..9.
     k : int
@@ -261,7 +306,7 @@ class CellClassifier:
         digits = np.arange(1, 10)
         self._kind = _Knn(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
         self._printed = _Knn(self._printed_space(self.printed_samples), self.printed_labels, digits, self.k)
-        self._handwritten = _Knn(self.handwritten_samples, self.handwritten_labels, digits, self.k)
+        self._handwritten = _Knn(handwritten_space(self.handwritten_samples), self.handwritten_labels, digits, self.k)
 
     def build_index(self) -> None:
         """Import scikit-learn and fit the three models now, rather than on the first query.
@@ -287,11 +332,15 @@ class CellClassifier:
         with np.load(path, allow_pickle=False) as data:
             try:
                 projection = data["printed_projection"] if "printed_projection" in data else None
-                return cls(data["kind_samples"], data["kind_labels"], data["printed_samples"], data["printed_labels"],
-                           data["handwritten_samples"], data["handwritten_labels"], int(data["k"]), projection)
+                model = cls(data["kind_samples"], data["kind_labels"], data["printed_samples"], data["printed_labels"],
+                            data["handwritten_samples"], data["handwritten_labels"], int(data["k"]), projection)
             except KeyError as exc:
                 raise ValueError(f"{path} is not a snapsolve cell model (missing {exc}); "
                                  "rebuild it with 'snapsolve train'") from None
+        if model.printed_samples.shape[1] != FEATURE_LENGTH:
+            raise ValueError(f"{path} holds digit shapes of {model.printed_samples.shape[1]} values, not "
+                             f"{FEATURE_LENGTH}: a model of another version; rebuild it with 'snapsolve train'")
+        return model
 
     def save(self, path: str | Path) -> None:
         """Write every sample, label, k and the printed projection (when there is one) to a compressed ``.npz`` file."""
@@ -340,7 +389,7 @@ class CellClassifier:
             printed = self.printed_proba_and_nearest(shapes)[0]
         probs[cells, 0] = kind[:, EMPTY]
         probs[cells, 1:10] = kind[:, PRINTED, None] * printed
-        probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * self._handwritten.proba(shapes)
+        probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * self._handwritten.proba(handwritten_space(shapes))
         probs[cells, CANDIDATES_CLASS] = kind[:, CANDIDATES]
         return probs
 
