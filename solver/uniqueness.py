@@ -30,6 +30,9 @@ RECTANGLES = [
 ]
 
 
+#: RECTANGLE_BITS[index]: the rectangle's four cells as an 81-bit set.
+RECTANGLE_BITS = [sum(1 << c for c in cells) for cells in RECTANGLES]
+
 #: RECTANGLES_OF_CELL[cell]: indices into RECTANGLES of the rectangles through a cell.
 RECTANGLES_OF_CELL: list[list[int]] = [[] for _ in range(81)]
 for _index, _cells in enumerate(RECTANGLES):
@@ -39,26 +42,25 @@ for _index, _cells in enumerate(RECTANGLES):
 
 def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
     cands = board.candidates
-    values = board.values
-    # placed[d]: 81-bit set of the cells holding d. A cell "allows" d when it is empty and no house of it holds
-    # d: a candidate deleted by logic does not disqualify a rectangle (HoDoKu's default, "allow missing
-    # candidates"): the swapped grid would satisfy the givens all the same.
-    placed = [0] * 10
-    for cell, value in enumerate(values):
+    # A cell "allows" d when it is empty and no house of it holds d: a candidate deleted by logic does not
+    # disqualify a rectangle (HoDoKu's default, "allow missing candidates"): the swapped grid would satisfy
+    # the givens all the same. blocked[d]: the cells that see a d.
+    blocked = [0] * 10
+    for cell, value in enumerate(board.values):
         if value:
-            placed[value] |= 1 << cell
+            blocked[value] |= PEER_BITS[cell]
+    empty = board.empty_cells
     out = []
     # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells.
     seen: set[tuple[int, int, int]] = set()
     for cell in set_bits(board.bivalue_cells()):
         a, b = digits_of(cands[cell])
-        blocked = placed[a] | placed[b]
+        allowed = empty & ~(blocked[a] | blocked[b])
         for index in RECTANGLES_OF_CELL[cell]:
-            cells = RECTANGLES[index]
-            if (index, a, b) in seen or any(values[c] or PEER_BITS[c] & blocked for c in cells):
+            if RECTANGLE_BITS[index] & ~allowed or (index, a, b) in seen:
                 continue
             seen.add((index, a, b))
-            out.append((cells, a, b))
+            out.append((RECTANGLES[index], a, b))
     out.sort()
     return out
 
