@@ -36,12 +36,13 @@ from .techniques import title
 
 
 def union_of(table: list[int], nodes: int) -> int:
-    """OR of table[n] over the set bits n of `nodes` (one layer of a breadth-first chain search)."""
+    """OR of table[n] over the set bits n of `nodes` (one layer of a breadth-first chain search). The bits
+    are taken from the top: ``bit_length`` finds one without the negation and mask the lowest bit costs."""
     out = 0
     while nodes:
-        low = nodes & -nodes
-        out |= table[low.bit_length() - 1]
-        nodes ^= low
+        n = nodes.bit_length() - 1
+        out |= table[n]
+        nodes ^= 1 << n
     return out
 
 
