@@ -101,16 +101,23 @@ def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
 __all__ = ["find_locked_candidates_pointing", "find_locked_candidates_claiming"]
 
 
-def _subsets(cells: list[int], cands: list[int]) -> list[tuple[tuple[int, ...], int]]:
-    """Every non-empty subset of `cells` with the union of its candidate masks."""
-    out = []
-    for size in range(1, len(cells) + 1):
-        for group in combinations(cells, size):
-            mask = 0
-            for c in group:
-                mask |= cands[c]
-            out.append((group, mask))
-    return out
+#: _SUBSET_ORDER[n]: the non-empty subsets of n items (n <= 6) as bitmasks (bit i: item i), size by size and
+#: in `itertools.combinations` order within a size (the order the Sue de Coq search tries groups in).
+_SUBSET_ORDER = [tuple(sum(1 << i for i in group) for size in range(1, n + 1) for group in combinations(range(n), size))
+                 for n in range(7)]
+
+
+@memoised
+def _subsets(masks: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """Every non-empty subset of the cells with candidate masks `masks` (at most 6), in `_SUBSET_ORDER`, as
+    (subset bitmask over positions in `masks`, its number of cells, the union of its masks). The unions are
+    built once per subset from the subset without its lowest cell; memoised per puzzle (`board.memoised`:
+    a line or box keeps most of its masks from one step to the next)."""
+    unions = [0] * (1 << len(masks))
+    for s in range(1, len(unions)):
+        low = s & -s
+        unions[s] = unions[s ^ low] | masks[low.bit_length() - 1]
+    return [(s, s.bit_count(), unions[s]) for s in _SUBSET_ORDER[len(masks)]]
 
 
 def find_sue_de_coq(board: Board) -> Iterator[Step]:
@@ -143,6 +150,11 @@ def _sdc_cells(line: int, box: int) -> tuple[int, ...]:
 #: (line, box, getter of the 15 cells' entries) for every line and each box it crosses, in search order.
 _SDC_SEGMENTS = [(line, 18 + b, itemgetter(*_sdc_cells(line, 18 + b)))
                  for line in range(18) for b in sorted({box_of(c) for c in HOUSES[line]})]
+#: _SDC_LAYOUT[line, box]: the `_sdc_cells` of a line and box, and the positions among them (0..8, the
+#: line's) of the intersection cells and of the rest of the line; the rest of the box is at positions 9..14.
+_SDC_LAYOUT = {(line, box): (cells, tuple(k for k in range(9) if box_of(cells[k]) == box - 18),
+                             tuple(k for k in range(9) if box_of(cells[k]) != box - 18))
+               for line, box, _ in _SDC_SEGMENTS for cells in [_sdc_cells(line, box)]}
 
 
 @memoised
@@ -150,49 +162,51 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
     """The Sue de Coq patterns of one line and box, given the candidates of their 15 cells (`_sdc_cells`
     order): (core, line group, box group, their digit masks, all digits, cells used, eliminations) in search
     order. Memoised per puzzle on the 15 masks (`board.memoised`)."""
-    cands = dict(zip(_sdc_cells(line, box), masks))
-    b = box - 18
-    inside = [c for c in HOUSES[line] if box_of(c) == b and cands[c]]
+    cells, inside_at, line_rest_at = _SDC_LAYOUT[line, box]
+    inside = [k for k in inside_at if masks[k]]
     if len(inside) < 2:
         return []
-    line_rest = [c for c in HOUSES[line] if box_of(c) != b and cands[c]]
-    box_rest = [c for c in HOUSES[box] if c not in HOUSES[line] and cands[c]]
+    line_rest = [k for k in line_rest_at if masks[k]]
+    box_rest = [k for k in range(9, 15) if masks[k]]
     if not line_rest or not box_rest:
         return []
     cores = []
     for size in (2, 3):
         for core in combinations(inside, size):
             v = 0
-            for c in core:
-                v |= cands[c]
+            for k in core:
+                v |= masks[k]
             if v.bit_count() >= size + 2:
                 cores.append((size, core, v))
     if not cores:
         return []
     out = []
-    line_groups = _subsets(line_rest, cands)
-    box_groups = _subsets(box_rest, cands)
+    line_groups = _subsets(tuple(masks[k] for k in line_rest))
+    box_groups = _subsets(tuple(masks[k] for k in box_rest))
     for size, core, v in cores:
         # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
         # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
-        by_excess: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-        for bgroup, vb in box_groups:
+        by_excess: dict[int, list[tuple[int, int, int]]] = {}
+        for group in box_groups:
+            vb = group[2]
             if vb & v:
-                by_excess.setdefault(len(bgroup) - (vb & ~v).bit_count(), []).append((bgroup, vb))
-        for lgroup, vl in line_groups:
+                by_excess.setdefault(group[1] - (vb & ~v).bit_count(), []).append(group)
+        for lset, lsize, vl in line_groups:
             if not vl & v:
                 continue
-            for bgroup, vb in by_excess.get((v | vl).bit_count() - size - len(lgroup), ()):
-                if vb & vl:
-                    continue
+            for bset, _, vb in [g for g in by_excess.get((v | vl).bit_count() - size - lsize, ()) if not g[2] & vl]:
+                core_cells = tuple(cells[k] for k in core)
+                lgroup = tuple(cells[line_rest[i]] for i in range(len(line_rest)) if lset >> i & 1)
+                bgroup = tuple(cells[box_rest[i]] for i in range(len(box_rest)) if bset >> i & 1)
                 digits = v | vl | vb
-                used = set(core) | set(lgroup) | set(bgroup)
+                used = set(core_cells) | set(lgroup) | set(bgroup)
+                cands = dict(zip(cells, masks))
                 elims = [(c, d) for d in digits_of(digits & ~vb) for c in HOUSES[line]
                          if cands[c] >> (d - 1) & 1 and c not in used]
                 elims += [(c, d) for d in digits_of(digits & ~vl) for c in HOUSES[box]
                           if cands[c] >> (d - 1) & 1 and c not in used]
                 if elims:
-                    out.append((core, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)),
+                    out.append((core_cells, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)),
                                 tuple(sorted(set(elims)))))
     return out
 
