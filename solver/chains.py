@@ -82,6 +82,9 @@ class LinkGraph:
     weak_house, weak_cell : list of int
         Per node, bitset of nodes weakly linked through a shared house (same
         digit) or inside the same cell (other digits).
+    strong_house_nodes, strong_cell_nodes : int
+        The nodes with a strong link through a house (in a conjugate pair) or
+        inside a cell (in a bivalue cell).
     """
 
     def __init__(self, board: Board):
@@ -91,6 +94,7 @@ class LinkGraph:
         self.strong_cell = [0] * 729
         self.weak_house = [0] * 729
         self.weak_cell = [0] * 729
+        self.strong_house_nodes = self.strong_cell_nodes = 0
         # Per digit, the nodes of that digit (its cells spread to node space, then shifted to the digit).
         digit_nodes = [0] + [_to_nodes(board.digit_cells(d)) << (d - 1) for d in range(1, 10)]
         for cell in range(81):
@@ -111,11 +115,14 @@ class LinkGraph:
                 if bivalue:
                     self.strong_cell[n] = others
                 self.weak_house[n] = (peers << (d - 1)) & digit_nodes[d]
+            if bivalue:
+                self.strong_cell_nodes |= cell_nodes
         for d in range(1, 10):
             for _, a, b in conjugate_pairs(board, d):
                 na, nb = a * 9 + d - 1, b * 9 + d - 1
                 self.strong_house[na] |= 1 << nb
                 self.strong_house[nb] |= 1 << na
+                self.strong_house_nodes |= 1 << na | 1 << nb
 
 
 #: Link families allowed in each chain type: (strong via house, strong via cell, weak via house, weak via cell).
@@ -133,6 +140,12 @@ def links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
     the lists)."""
     sh, sc, wh, wc = CHAIN_KINDS[kind]
     return _either(sh, graph.strong_house, sc, graph.strong_cell), _either(wh, graph.weak_house, wc, graph.weak_cell)
+
+
+def strong_nodes(graph: LinkGraph, kind: str) -> int:
+    """The nodes with a strong link of `kind` (those whose `links` strong entry is not empty)."""
+    sh, sc, _, _ = CHAIN_KINDS[kind]
+    return (graph.strong_house_nodes if sh else 0) | (graph.strong_cell_nodes if sc else 0)
 
 
 def board_links(board: Board, kind: str) -> tuple[LinkGraph, list[int], list[int]]:
@@ -253,8 +266,9 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         searched when no chain of up to 5 links eliminates anything.
     """
     graph, strong, weak = board_links(board, kind)
-    starts = [n for n in set_bits(graph.nodes) if strong[n]]
-    links = _Links(kind, graph, strong, weak, sum(1 << n for n in starts), board_links(board, "aic")[2],
+    starting = strong_nodes(graph, kind)
+    starts = set_bits(starting)
+    links = _Links(kind, graph, strong, weak, starting, board_links(board, "aic")[2],
                    board.cached("near victims", lambda b: {}))
     searched: dict[int, tuple[list[int], int, int]] = {}
     # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
