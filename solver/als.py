@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .board import Board
+from .board import Board, memoised
 from .grid import HOUSES, PEER_BITS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
@@ -72,6 +72,7 @@ def almost_locked_sets(board: Board) -> list[AlmostLockedSet]:
 
 def _collect_als(board: Board) -> list[AlmostLockedSet]:
     cands = board.candidates
+    with_digit = [0] + [board.digit_cells(d) for d in range(1, 10)]
     found: dict[int, AlmostLockedSet] = {}
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if cands[c]]
@@ -85,18 +86,22 @@ def _collect_als(board: Board) -> list[AlmostLockedSet]:
             cell_set[subset] = cells = cell_set[subset ^ low] | 1 << newest
             if union[subset].bit_count() != subset.bit_count() + 1 or cells in found:
                 continue
-            members = set_bits(cells)
             holders, seen = {}, {}
             for d in digits_of(union[subset]):
-                bit = 1 << (d - 1)
-                with_d = [c for c in members if cands[c] & bit]
-                holders[d] = sum(1 << c for c in with_d)
-                s = (1 << 81) - 1
-                for c in with_d:
-                    s &= PEER_BITS[c]
-                seen[d] = s
+                holders[d] = with_d = cells & with_digit[d]
+                seen[d] = _seen_by_all(with_d)
             found[cells] = AlmostLockedSet(cells, union[subset], h, holders, seen)
     return list(found.values())
+
+
+@memoised
+def _seen_by_all(cells: int) -> int:
+    """The cells (81-bit set) that see every cell of `cells` (81-bit set); memoised per puzzle
+    (`board.memoised`: the same holders recur in many sets)."""
+    seen = (1 << 81) - 1
+    for c in set_bits(cells):
+        seen &= PEER_BITS[c]
+    return seen
 
 
 def restricted_commons(board: Board) -> list[tuple[int, int, list[int]]]:
