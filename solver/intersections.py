@@ -194,7 +194,9 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
         for lset, lsize, vl in line_groups:
             if not vl & v:
                 continue
-            for bset, _, vb in [g for g in by_excess.get((v | vl).bit_count() - size - lsize, ()) if not g[2] & vl]:
+            for bset, _, vb in by_excess.get((v | vl).bit_count() - size - lsize, ()):
+                if vb & vl:
+                    continue
                 core_cells = tuple(cells[k] for k in core)
                 lgroup = tuple(cells[line_rest[i]] for i in range(len(line_rest)) if lset >> i & 1)
                 bgroup = tuple(cells[box_rest[i]] for i in range(len(box_rest)) if bset >> i & 1)
