@@ -60,6 +60,8 @@ def _to_nodes(cells: int) -> int:
     return out
 
 
+#: All 729 candidate nodes as a set.
+ALL_NODES = (1 << 729) - 1
 #: PEER_NODES[cell]: the digit-1 nodes of the cell's 20 peers; shifted by d - 1, those of digit d.
 PEER_NODES = [_to_nodes(PEER_BITS[c]) for c in range(81)]
 
@@ -175,20 +177,19 @@ def _chain_layers(start: int, strong: list[int], weak: list[int], strong_nodes: 
     strong link), even layers forced false (reached by a weak link).
     """
     layers = list(layers) if layers else [1 << start]
-    seen_false = seen_true = 0
+    unseen_false = unseen_true = ALL_NODES  # complements of the layers so far, by parity
     for layer in layers[1::2]:
-        seen_true |= layer
+        unseen_true ^= layer
     for layer in layers[0::2]:
-        seen_false |= layer
+        unseen_false ^= layer
     frontier = layers[-1]
     for depth in range(len(layers), max_layers):
-        nxt = union_of(strong, frontier & strong_nodes) if depth % 2 else union_of(weak, frontier)
         if depth % 2:
-            nxt &= ~seen_true
-            seen_true |= nxt
+            nxt = union_of(strong, frontier & strong_nodes) & unseen_true
+            unseen_true ^= nxt
         else:
-            nxt &= ~seen_false
-            seen_false |= nxt
+            nxt = union_of(weak, frontier) & unseen_false
+            unseen_false ^= nxt
         if not nxt:
             break
         layers.append(nxt)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
-from .chains import board_links, node_name, union_of
+from .chains import ALL_NODES, board_links, node_name, union_of
 from .grid import HOUSES, PEERS, SEGMENTS, cell_name, digits_of, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -42,7 +42,6 @@ _SEGMENT_BITS = [sum(1 << c for c in cells) for cells in SEGMENTS.values()]
 _HOUSE_BITS = [sum(1 << c for c in house) for house in HOUSES]
 _SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(_HOUSE_BITS) if bits & segment == segment)
                    for segment in _SEGMENT_BITS]
-_CELL_NODES = (1 << 729) - 1
 
 
 def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[int], list[int], list[str]]:
@@ -129,7 +128,7 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
     """A step from what every premise of a group implies: a common true node, or common false ones."""
     name = title(technique)
     for label, nodes in groups:
-        common_true = common_false = (1 << 729) - 1
+        common_true = common_false = ALL_NODES
         for n in nodes:
             found = implied(n)
             common_true &= found.true
@@ -170,7 +169,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     def implied_candidates(n: int) -> Implications:
         """The same restricted to candidate nodes (what a step may place or eliminate)."""
         true, false, contradiction = implied(n)
-        return Implications(true & _CELL_NODES, false & _CELL_NODES, contradiction)
+        return Implications(true & ALL_NODES, false & ALL_NODES, contradiction)
 
     for n in set_bits(graph.nodes):
         found = implied(n)
