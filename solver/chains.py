@@ -353,8 +353,8 @@ def _best_chain(links: _Links, starts: list[int], limit: int, shortest: int,
             for end in set_bits(layers[depth] & ends):
                 victims = victims_of_start & weak_any[end] & ~(1 << end)
                 closes = kind == "aic" and weak_any[end] >> start & 1
-                if not victims and not closes:
-                    continue
+                if not closes and not (victims and ChainFound(False, depth, victims, []).beats(best)):
+                    continue  # a chain that is not a loop ranks by its victims and length: no trace needed
                 chain = _trace(layers, depth, end, strong, weak)
                 if closes:
                     victims = _loop_victims(chain, graph)
