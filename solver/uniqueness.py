@@ -55,9 +55,9 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
     seen: set[tuple[int, int, int]] = set()
     for cell in set_bits(board.bivalue_cells()):
         a, b = digits_of(cands[cell])
-        allowed = empty & ~(blocked[a] | blocked[b])
+        barred = ~(empty & ~(blocked[a] | blocked[b]))  # the cells that do not allow both digits
         for index in RECTANGLES_OF_CELL[cell]:
-            if RECTANGLE_BITS[index] & ~allowed or (index, a, b) in seen:
+            if RECTANGLE_BITS[index] & barred or (index, a, b) in seen:
                 continue
             seen.add((index, a, b))
             out.append((RECTANGLES[index], a, b))
