@@ -75,12 +75,20 @@ def _text(kind: str, cells, a: int, b: int, rest: str) -> str:
             f"on {a}/{b}; {rest}")
 
 
-def _ur(board: Board, kind: int) -> Iterator[Step]:
+def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, int, list[int], list[int]]]:
+    """`_rectangles` with each rectangle's digit mask of a and b, its floor (the cells holding only a/b) and its
+    roof (the cells with more digits), for every unique rectangle type to share (cached per board state)."""
     cands = board.candidates
+    out = []
     for cells, a, b in _rectangles(board):
         ab = (1 << (a - 1)) | (1 << (b - 1))
-        floor = [c for c in cells if not cands[c] & ~ab]
-        roof = [c for c in cells if cands[c] & ~ab]
+        out.append((cells, a, b, ab, [c for c in cells if not cands[c] & ~ab], [c for c in cells if cands[c] & ~ab]))
+    return out
+
+
+def _ur(board: Board, kind: int) -> Iterator[Step]:
+    cands = board.candidates
+    for cells, a, b, ab, floor, roof in board.cached("split rectangles", _split_rectangles):
         name = f"unique_rectangle_{kind}"
         if kind == 1 and len(floor) == 3:
             (r,) = roof
