@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .board import Board
 from .chains import ALL_NODES, board_links, node_name, union_of
-from .grid import HOUSES, PEERS, SEGMENTS, cell_name, digits_of, house_name, set_bits
+from .grid import HOUSE_BITS, HOUSES, PEERS, SEGMENTS, cell_name, digits_of, house_name, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -39,8 +39,7 @@ class Implications(NamedTuple):
 
 #: Per segment of `grid.SEGMENTS` (in its order): its 81-bit cell set and the two houses that hold all of it.
 _SEGMENT_BITS = [sum(1 << c for c in cells) for cells in SEGMENTS.values()]
-_HOUSE_BITS = [sum(1 << c for c in house) for house in HOUSES]
-_SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(_HOUSE_BITS) if bits & segment == segment)
+_SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(HOUSE_BITS) if bits & segment == segment)
                    for segment in _SEGMENT_BITS]
 
 
@@ -74,7 +73,7 @@ def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[
                 for h in houses:
                     in_house[h].append((node, cells))
         for h, groups in enumerate(in_house):
-            house_places = places & _HOUSE_BITS[h]
+            house_places = places & HOUSE_BITS[h]
             for k, (node, cells) in enumerate(groups):
                 rest = house_places & ~cells
                 for c in set_bits(rest):  # the digit's other candidates in the house see every cell of the group

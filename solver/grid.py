@@ -52,6 +52,8 @@ PEERS = [
 ]
 #: PEER_BITS[cell]: the same 20 peers as an 81-bit set (bit p for cell p).
 PEER_BITS = [sum(1 << p for p in PEERS[c]) for c in range(81)]
+#: HOUSE_BITS[house]: the cells of HOUSES[house] as an 81-bit set.
+HOUSE_BITS = [sum(1 << c for c in house) for house in HOUSES]
 
 
 def set_bits(x: int) -> list[int]:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from .board import Board, cells_with, sees
-from .grid import COLUMNS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name, digits_of, set_bits
+from .grid import COLUMNS, HOUSE_BITS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -208,10 +208,9 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
             # Corners are TL, TR, BL, BR: index ^ 3 is diagonal, ^ 1 shares the row, ^ 2 the column.
             d, row_mate, column_mate = cells[i ^ 3], cells[i ^ 2], cells[i ^ 1]
             for x, y in ((a, b), (b, a)):
-                row = cells_with(cands, ROWS[d // 9], x)
-                column = cells_with(cands, COLUMNS[d % 9], x)
-                if sorted(row) == sorted((d, row_mate)) and sorted(column) == sorted((d, column_mate)) \
-                        and cands[d] >> (y - 1) & 1:
+                places = board.digit_cells(x)
+                if places & HOUSE_BITS[d // 9] == 1 << d | 1 << row_mate \
+                        and places & HOUSE_BITS[9 + d % 9] == 1 << d | 1 << column_mate and cands[d] >> (y - 1) & 1:
                     yield Step("hidden_rectangle", eliminations=((d, y),), cells=cells,
                                text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
                                     f"pattern on {a}/{b}; {cell_name(floor)} holds only {a}/{b} and {x} is locked to "
