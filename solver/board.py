@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from functools import wraps
 
 from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, digit_bit, digits_of, initial_candidates
 from .steps import Step
@@ -94,6 +95,7 @@ def memoised(function):
     lost entry is only recomputed, results being pure functions of the key)."""
     table = memo_table()
 
+    @wraps(function)
     def wrapper(*args):
         try:
             return table[args]
@@ -101,7 +103,6 @@ def memoised(function):
             result = table[args] = function(*args)
             return result
 
-    wrapper.__doc__, wrapper.__name__, wrapper.__wrapped__ = function.__doc__, function.__name__, function
     return wrapper
 
 

@@ -43,7 +43,8 @@ _SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(HOUSE_BITS) if bits & segmen
                    for segment in _SEGMENT_BITS]
 
 
-def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[int], list[int], list[str]]:
+def group_links(board: Board, strong: list[int],
+                weak: list[int]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
     """`strong` and `weak` (per candidate node, 729 lists) extended by group nodes (nodes 729 and up).
 
     A group node is a digit's two or three candidates in one segment (a box-line intersection): true when
@@ -54,20 +55,20 @@ def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[
 
     Returns
     -------
-    (list of int, list of int, list of str)
-        Strong and weak links per node (729 candidate nodes, then one node per group), and each group's
-        name (``5r5c4/r5c6``, for group node 729 + index).
+    (list of int, list of int, list of (int, int))
+        Strong and weak links per node (729 candidate nodes, then one node per group), and each group as
+        (digit, 81-bit cell set), for group node 729 + index (`group_name`).
     """
     strong, weak = list(strong), list(weak)
-    names = []
+    groups_found: list[tuple[int, int]] = []
     for d in range(1, 10):
         places = board.digit_cells(d)
         in_house: list[list[tuple[int, int]]] = [[] for _ in HOUSES]  # (group node, cells) per house
         for segment, houses in zip(_SEGMENT_BITS, _SEGMENT_HOUSES):
             cells = places & segment
             if cells & (cells - 1):  # two or three cells
-                node = 729 + len(names)
-                names.append(f"{d}{'/'.join(cell_name(c) for c in set_bits(cells))}")
+                node = 729 + len(groups_found)
+                groups_found.append((d, cells))
                 strong.append(0)
                 weak.append(0)
                 for h in houses:
@@ -90,7 +91,12 @@ def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[
                         if cells | other_cells == house_places:
                             strong[node] |= 1 << other
                             strong[other] |= 1 << node
-    return strong, weak, names
+    return strong, weak, groups_found
+
+
+def group_name(digit: int, cells: int) -> str:
+    """A group node in the usual notation, e.g. ``5r5c4/r5c6`` (`cells`: an 81-bit set)."""
+    return f"{digit}{'/'.join(cell_name(c) for c in set_bits(cells))}"
 
 
 def _implications(node: int, strong: list[int], weak: list[int]) -> Implications:
@@ -156,7 +162,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     false.
     """
     graph, strong, weak = board_links(board, "aic")
-    strong, weak, group_names = group_links(board, strong, weak)
+    strong, weak, groups = group_links(board, strong, weak)
     cache: dict[int, Implications] = {}
 
     def implied(n: int) -> Implications:
@@ -174,7 +180,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
         found = implied(n)
         if found.contradiction:
             clash = set_bits(found.true & found.false)[0]
-            clash_name = node_name(clash) if clash < 729 else group_names[clash - 729]
+            clash_name = node_name(clash) if clash < 729 else group_name(*groups[clash - 729])
             yield Step("forcing_chain", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
                        text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {clash_name} would be "
                             f"both true and false, so {node_name(n)} is false")

@@ -98,9 +98,6 @@ def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
                                f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
 
 
-__all__ = ["find_locked_candidates_pointing", "find_locked_candidates_claiming"]
-
-
 #: _SUBSET_ORDER[n]: the non-empty subsets of n items (n <= 6) as bitmasks (bit i: item i), size by size and
 #: in `itertools.combinations` order within a size (the order the Sue de Coq search tries groups in).
 _SUBSET_ORDER = [tuple(sum(1 << i for i in group) for size in range(1, n + 1) for group in combinations(range(n), size))

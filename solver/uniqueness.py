@@ -226,14 +226,13 @@ def find_bug_plus_1(board: Board) -> Iterator[Step]:
     eliminated (HoDoKu's BUG+1 step, ``UniquenessSolver``; SudokuWiki "BUG"). A naked single follows.
     """
     cands = board.candidates
-    extra = [c for c in range(81) if cands[c] and cands[c].bit_count() != 2]
-    if len(extra) != 1 or cands[extra[0]].bit_count() != 3:
+    extra = board.empty_cells & ~board.bivalue_cells()
+    if not extra or extra & (extra - 1) or cands[cell := extra.bit_length() - 1].bit_count() != 3:
         return
-    cell = extra[0]
     threes = set()
-    for house_index, house in enumerate(HOUSES):
-        for d in range(1, 10):
-            count = len(cells_with(cands, house, d))
+    for d in range(1, 10):
+        for house_index, positions in enumerate(board.house_positions(d)):
+            count = positions.bit_count()
             if count > 3:
                 return
             if count == 3:
