@@ -139,26 +139,22 @@ def main() -> None:
     parser.add_argument("--examples", type=Path, help="HoDoKu example lines to add (see hodoku_examples.txt)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    top = [l.strip()[:81] for l in (SHARED / "top1465.txt").read_text().splitlines()
-           if l.strip() and not l.startswith("#")]
+    top = read_puzzles(SHARED / "top1465.txt")
     if args.puzzles == "levels":
         puzzles = [l.split()[0] for l in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
                    if l.strip() and not l.startswith("#")]
         puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
     elif args.puzzles == "hardest":
-        puzzles = [l.strip()[:81] for l in (SHARED / "forum_hardest_1106_part.txt").read_text().splitlines()
-                   if l.strip() and not l.startswith("#")]
+        puzzles = read_puzzles(SHARED / "forum_hardest_1106_part.txt")
     elif args.puzzles == "top1465":
         puzzles = top
     else:
-        puzzles = [l.strip()[:81] for l in Path(args.puzzles).read_text().splitlines()
-                   if l.strip() and not l.startswith("#")]
+        puzzles = read_puzzles(Path(args.puzzles))
     puzzles = puzzles[args.skip:]
-    table = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
-    asked = set(args.only or table)
-    if asked - set(table):
-        parser.error(f"no such technique with a finder: {sorted(asked - set(table))}")
-    wanted = table
+    wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
+    asked = set(args.only or wanted)
+    if asked - set(wanted):
+        parser.error(f"no such technique with a finder: {sorted(asked - set(wanted))}")
     cases: dict[str, list[tuple[str, set]]] = {name: [] for name in wanted}
     negatives: dict[str, list[str]] = {name: [] for name in wanted}
     seen_positions = set()
@@ -217,6 +213,11 @@ def main() -> None:
         if all(len(cases[n]) >= args.per for n in asked):
             break
     write(args.out, wanted, cases, negatives)
+
+
+def read_puzzles(path: Path) -> list[str]:
+    """The puzzles of a collection file: the first 81 characters of each line, comment lines skipped."""
+    return [l.strip()[:81] for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
 
 
 def hodoku_path(puzzle: str):
