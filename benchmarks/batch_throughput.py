@@ -27,12 +27,12 @@ from snapsolve.inputs import expand_inputs
 from snapsolve.pipeline import Options
 from snapsolve.solver.grid import format_puzzle, parse_puzzle
 from snapsolve.vision.render import render_page
+from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 
 
 def make_pages(folder: Path, pages: int, per_page: int) -> dict[str, list[str]]:
-    lines = [l.strip()[:81] for l in (SHARED / "17clue.txt").read_text().splitlines() if l.strip() and not l.startswith("#")]
+    lines = read_puzzles(SHARED / "17clue.txt")
     rng = np.random.default_rng(11)
     truth = {}
     for i in range(pages):

@@ -20,22 +20,18 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
 
 from snapsolve.solver.dlx import search_solutions
 from snapsolve.solver.grid import box_of, initial_candidates, is_valid_solution, parse_puzzle
+from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 #: Per candidate (cell * 9 + digit - 1), its four exact-cover columns, 0..323: cell, row-digit,
 #: column-digit, box-digit. Shape (729, 4).
 _COLUMNS = np.array([(cell, 81 + cell // 9 * 9 + d, 162 + cell % 9 * 9 + d, 243 + box_of(cell) * 9 + d)
                      for cell in range(81) for d in range(9)], dtype=np.int64)
 
-
-def read_lines(path: Path) -> list[str]:
-    return [l.strip()[:81] for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
 
 
 def exact_cover_solve(grid: list[int]) -> list[int]:
@@ -73,8 +69,8 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1465, help="puzzles per collection")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    collections = {"top1465": read_lines(SHARED / "top1465.txt")[: args.n],
-                   "17clue": read_lines(SHARED / "17clue.txt")[: args.n]}
+    collections = {"top1465": read_puzzles(SHARED / "top1465.txt")[: args.n],
+                   "17clue": read_puzzles(SHARED / "17clue.txt")[: args.n]}
     for name, lines in collections.items():
         grids = [parse_puzzle(l) for l in lines]
         for g in grids[:50]:  # both answer right before either is timed

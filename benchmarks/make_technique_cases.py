@@ -62,9 +62,9 @@ from snapsolve.solver.board import Board
 from snapsolve.solver.grid import initial_candidates, parse_puzzle
 from snapsolve.solver.solve import solve_puzzle  # --path ours: positions only
 from snapsolve.solver.techniques import BY_NAME, TECHNIQUES  # names and HoDoKu types
+from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "puzzles"
 
 #: Our technique -> the hodoku-py SolutionTypes it corresponds to (hodoku-py splits some Java types).
 EXTRA_TYPES = {
@@ -214,10 +214,6 @@ def main() -> None:
             break
     write(args.out, wanted, cases, negatives)
 
-
-def read_puzzles(path: Path) -> list[str]:
-    """The puzzles of a collection file: the first 81 characters of each line, comment lines skipped."""
-    return [l.strip()[:81] for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
 
 
 def hodoku_path(puzzle: str):

@@ -28,13 +28,10 @@ from pathlib import Path
 
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.solve import solve_puzzle
+from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
 
-
-def read_lines(path: Path) -> list[str]:
-    return [l.strip()[:81] for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
 
 
 def time_ours(puzzle: str, runs: int):
@@ -61,8 +58,8 @@ def main() -> None:
     from hodoku import Solver
 
     rng = random.Random(args.seed)
-    top = read_lines(SHARED / "top1465.txt")
-    clue17 = rng.sample(read_lines(SHARED / "17clue.txt"), args.clue17)
+    top = read_puzzles(SHARED / "top1465.txt")
+    clue17 = rng.sample(read_puzzles(SHARED / "17clue.txt"), args.clue17)
 
     share = rng.sample(top, args.share) if args.share else top
     for name, lines in ((f"top1465 ({len(share)})", share), (f"17clue ({len(clue17)})", clue17)):

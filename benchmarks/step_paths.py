@@ -20,21 +20,17 @@ from pathlib import Path
 
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.solve import solve_puzzle
+from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 LEVELS_FILE = Path(__file__).parent / "data" / "hodoku_levels.txt"
 
-
-def read_lines(path: Path) -> list[str]:
-    """The puzzles of a collection file: 81 characters per line, comment lines skipped."""
-    return [l.strip()[:81] for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
 
 
 def puzzle_set(top1465: int, clue17: int, hardest: int) -> list[str]:
     """The puzzles whose paths are dumped, in a fixed order."""
-    return (read_lines(LEVELS_FILE) + read_lines(SHARED / "top1465.txt")[:top1465]
-            + read_lines(SHARED / "17clue.txt")[:clue17]
-            + read_lines(SHARED / "forum_hardest_1106_part.txt")[:hardest])
+    return (read_puzzles(LEVELS_FILE) + read_puzzles(SHARED / "top1465.txt")[:top1465]
+            + read_puzzles(SHARED / "17clue.txt")[:clue17]
+            + read_puzzles(SHARED / "forum_hardest_1106_part.txt")[:hardest])
 
 
 def path_text(puzzle: str) -> str:

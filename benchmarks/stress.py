@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import random
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 
@@ -24,9 +23,9 @@ from snapsolve.repair import choose_reading
 from snapsolve.solver.dlx import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.render import render_puzzle
+from puzzle_files import SHARED  # benchmarks/puzzle_files.py, beside this script
 from synthetic import LEVELS, distort  # benchmarks/synthetic.py, beside this script
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 
 
 def fonts() -> list:
