@@ -83,12 +83,17 @@ def digits_of(mask: int) -> tuple[int, ...]:
 
 def cell_name(cell: int) -> str:
     """Human name of a cell in the usual r1c1 notation (rows and columns 1..9)."""
-    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+    return _CELL_NAMES[cell]
 
 
 def house_name(house: int) -> str:
     """Human name of a house index (0..26): 'row 3', 'column 7', 'box 5' (1-based)."""
-    return f"{HOUSE_KINDS[house]} {house % 9 + 1}"
+    return _HOUSE_NAMES[house]
+
+
+#: The names `cell_name` and `house_name` give, as tables (step texts name cells and houses on every step).
+_CELL_NAMES = tuple(f"r{cell // 9 + 1}c{cell % 9 + 1}" for cell in range(81))
+_HOUSE_NAMES = tuple(f"{HOUSE_KINDS[house]} {house % 9 + 1}" for house in range(27))
 
 
 class InvalidPuzzleError(ValueError):
