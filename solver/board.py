@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from functools import wraps
 
-from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, digit_bit, digits_of, initial_candidates
+from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, digit_bit, digits_of, initial_candidates
 from .steps import Step
 
 #: The house fields of a board (`Board.house_fields`): one int of 243 16-bit fields, field 9 * h + d - 1
@@ -246,11 +246,14 @@ class Board:
         others = _OTHER_CELLS[cell]
         for d in digits_of(cands[cell]):
             digit_cells[d] &= others
+        holders = digit_cells[digit] & PEER_BITS[cell]  # the peers that lose the digit
         digit_cells[digit] &= _NOT_PEERS[cell]
         cands[cell] = 0
         bit = ~digit_bit(digit)
-        for p in PEERS[cell]:
-            cands[p] &= bit
+        while holders:
+            low = holders & -holders
+            cands[low.bit_length() - 1] &= bit
+            holders ^= low
 
     def eliminate(self, cell: int, digit: int) -> None:
         """Remove one candidate."""
