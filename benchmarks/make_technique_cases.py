@@ -39,7 +39,8 @@ pattern back one candidate it lost (a near-pattern); when hodoku-py then finds
 no step of the technique, the perturbed position is written with ``none``.
 
 Line format (``|``-separated):
-  technique | 81 tokens: ``=d`` placed, else the candidate digits | expected
+  technique | 81 tokens: ``=d`` a given, ``+d`` a digit solved since (avoidable rectangles tell them apart),
+  else the candidate digits | expected
 where expected is ``none`` or ``;``-separated sets of ``-r1c2:5`` eliminations
 and ``+r1c2:5`` placements.
 """
@@ -86,9 +87,11 @@ def cell_name(c: int) -> str:
     return f"r{c // 9 + 1}c{c % 9 + 1}"
 
 
-def position_text(values: list[int], cands: list[int]) -> str:
-    return " ".join(f"={v}" if v else "".join(str(d) for d in range(1, 10) if cands[c] >> (d - 1) & 1)
-                    for c, (v) in enumerate(values))
+def position_text(values: list[int], cands: list[int], givens: int | None = None) -> str:
+    """The 81 tokens of a position; `givens` (81-bit set) marks the givens among the filled cells (default: all)."""
+    return " ".join(("=" if givens is None or givens >> c & 1 else "+") + str(v) if v
+                    else "".join(str(d) for d in range(1, 10) if cands[c] >> (d - 1) & 1)
+                    for c, v in enumerate(values))
 
 
 def effect(step) -> frozenset[str]:
@@ -100,9 +103,10 @@ def effect(step) -> frozenset[str]:
     return frozenset(out)
 
 
-def grid_from(values: list[int], cands: list[int]) -> Grid:
+def grid_from(values: list[int], cands: list[int], givens: int | None = None) -> Grid:
     grid = Grid()
-    grid.set_sudoku("".join(str(v) for v in values))
+    grid.set_sudoku("".join(("" if givens is None or givens >> c & 1 else "+") + str(v) if v else "0"
+                            for c, v in enumerate(values)))
     for c in range(81):
         if not values[c]:
             for d in range(1, 10):
@@ -111,8 +115,8 @@ def grid_from(values: list[int], cands: list[int]) -> Grid:
     return grid
 
 
-def findings(values, cands, types) -> set[frozenset[str]]:
-    grid = grid_from(values, cands)
+def findings(values, cands, types, givens: int | None = None) -> set[frozenset[str]]:
+    grid = grid_from(values, cands, givens)
     finder = SudokuStepFinder(grid)
     out = set()
     for t in types:
@@ -168,11 +172,11 @@ def main() -> None:
                 else:
                     cases[name].append((key, {frozenset(e.split()) for e in expected.split(";")}))
     if args.examples:
-        for name, values, cands, stated in read_examples(args.examples):
-            key = position_text(values, cands)
+        for name, values, cands, givens, stated in read_examples(args.examples):
+            key = position_text(values, cands, givens)
             if key in seen_positions:
                 continue
-            found = findings(values, cands, wanted[name])
+            found = findings(values, cands, wanted[name], givens)
             if not found or (stated and stated not in found):  # a page showing a placement states no elimination
                 print(f"example for {name} skipped: hodoku-py finds {sorted(map(sorted, found))}, "
                       f"the page states {sorted(stated)}", file=sys.stderr)
@@ -180,7 +184,7 @@ def main() -> None:
             seen_positions.add(key)
             cases[name].append((key, found))
             if name not in PATH_ONLY and len(negatives[name]) < 2:
-                negative = near_miss(values, cands, wanted[name], found, rng)
+                negative = near_miss(values, cands, wanted[name], found, rng, givens)
                 if negative:
                     negatives[name].append(negative)
         write(args.out, wanted, cases, negatives)
@@ -189,8 +193,8 @@ def main() -> None:
     for k, puzzle in enumerate(puzzles):
         if args.minutes and time.monotonic() - started > args.minutes * 60:
             break
-        for values, cands, step_type in positions(puzzle):
-            key = position_text(values, cands)
+        for values, cands, givens, step_type in positions(puzzle):
+            key = position_text(values, cands, givens)
             if key not in seen_positions:
                 seen_positions.add(key)
                 reached = STEP_CONFIG[step_type].index  # every technique before this one was tried: none fired
@@ -199,12 +203,12 @@ def main() -> None:
                         continue
                     if name in PATH_ONLY and step_type not in types:
                         continue
-                    found = findings(values, cands, types)
+                    found = findings(values, cands, types, givens)
                     if not found:
                         continue
                     cases[name].append((key, found))
                     if name not in PATH_ONLY and len(negatives[name]) < 2:
-                        negative = near_miss(values, cands, types, found, rng)
+                        negative = near_miss(values, cands, types, found, rng, givens)
                         if negative:
                             negatives[name].append(negative)
         write(args.out, wanted, cases, negatives)
@@ -217,7 +221,8 @@ def main() -> None:
 
 
 def hodoku_path(puzzle: str):
-    """(values, candidates, SolutionType of the step taken there) along HoDoKu's solution path of `puzzle`."""
+    """(values, candidates, givens as an 81-bit set, SolutionType of the step taken there) along HoDoKu's
+    solution path of `puzzle`."""
     grid = Grid()
     grid.set_sudoku(puzzle)
     for _ in range(200):
@@ -227,7 +232,7 @@ def hodoku_path(puzzle: str):
         step = next((s for cfg in SOLVER_STEPS if (s := finder.get_step(cfg.solution_type)) is not None), None)
         if step is None:
             return
-        yield list(grid.values), list(grid.candidates), step.type
+        yield list(grid.values), list(grid.candidates), grid.givens, step.type
         _apply_step(grid, step)
 
 
@@ -236,13 +241,15 @@ def our_path(puzzle: str):
     givens = parse_puzzle(puzzle)
     board = Board(givens)
     for step in solve_puzzle(givens).steps:
-        yield list(board.values), list(board.candidates), types_of(step.technique, BY_NAME[step.technique].hodoku)[0]
+        yield (list(board.values), list(board.candidates), board.givens,
+               types_of(step.technique, BY_NAME[step.technique].hodoku)[0])
         board.apply(step)
 
 
 def write(out: Path, wanted, cases, negatives) -> None:
     """Write the cases found so far (called after every puzzle, so an interrupted run keeps them)."""
-    lines = ["# technique | position (=d placed, else candidates) | expected (hodoku-py 0.2 find_all) or none",
+    lines = ["# technique | position (=d given, +d solved since, else candidates) | expected (hodoku-py 0.2 find_all) "
+             "or none",
              "# Generated by benchmarks/make_technique_cases.py from hodoku-py's finders; do not edit by hand."]
     for name in wanted:
         for key, found in cases[name]:
@@ -256,7 +263,8 @@ def write(out: Path, wanted, cases, negatives) -> None:
 
 
 def read_examples(path: Path):
-    """(technique, values, candidates, stated eliminations) from HoDoKu example load lines.
+    """(technique, values, candidates, givens as an 81-bit set, stated eliminations) from HoDoKu example
+    load lines.
 
     HoDoKu's line ``:type:digits:grid:deleted:eliminations:...``: the grid has
     81 cells, ``.`` empty, ``d`` a given, ``+d`` a placed digit; ``deleted``
@@ -270,15 +278,23 @@ def read_examples(path: Path):
         grid, deleted, eliminated = fields[3], fields[4], fields[5]
         values = [int(ch) for ch in grid.replace("+", "").replace(".", "0")]
         assert len(values) == 81, line
+        givens, cell, solved = 0, 0, False
+        for ch in grid:  # a "+" precedes every solved (non-given) digit
+            if ch == "+":
+                solved = True
+                continue
+            if ch != "." and not solved:
+                givens |= 1 << cell
+            cell, solved = cell + 1, False
         cands = initial_candidates(values)
         for token in deleted.split():
             d, r, col = map(int, token)
             cands[(r - 1) * 9 + col - 1] &= ~(1 << (d - 1))
         stated = frozenset(f"-r{t[1]}c{t[2]}:{t[0]}" for t in eliminated.split())
-        yield name, values, cands, stated
+        yield name, values, cands, givens, stated
 
 
-def near_miss(values, cands, types, found, rng) -> str | None:
+def near_miss(values, cands, types, found, rng, givens: int | None = None) -> str | None:
     """A position one candidate away from a firing one where hodoku-py finds no step of these types."""
     digits = {int(e.split(":")[1]) for effect_set in found for e in effect_set}
     empty = [c for c in range(81) if not values[c]]
@@ -288,8 +304,8 @@ def near_miss(values, cands, types, found, rng) -> str | None:
     for c, d in tries[:40]:
         trial = list(cands)
         trial[c] |= 1 << (d - 1)
-        if not findings(values, trial, types):
-            return position_text(values, trial)
+        if not findings(values, trial, types, givens):
+            return position_text(values, trial, givens)
     return None
 
 

@@ -118,6 +118,9 @@ class Board:
         `place` and `eliminate`, which keep the attributes below in step.
     empty_cells : int
         The empty cells, as an 81-bit set.
+    givens : int
+        The cells that hold the puzzle's givens, as an 81-bit set: digits placed since are solved cells
+        (avoidable rectangles tell them apart).
     house_empty : list of int
         Per house (0..26), the number of empty cells.
     house_fields : int
@@ -126,11 +129,14 @@ class Board:
         in each of its three houses' fields (`CANDIDATE_BITS`), so removing candidates is a single ``&``.
     """
 
-    def __init__(self, grid: list[int], candidates: list[int] | None = None):
+    def __init__(self, grid: list[int], candidates: list[int] | None = None, givens: int | None = None):
         """Start from the givens `grid` (81 values, 0 for empty) with the candidates they leave, or with
-        `candidates` (81 masks, 0 for a filled cell) for a position part-way through a solve or built by hand."""
+        `candidates` (81 masks, 0 for a filled cell) for a position part-way through a solve or built by hand.
+        `givens` (an 81-bit set of filled cells) names the filled cells that are the puzzle's givens; by
+        default every filled cell of `grid` is one."""
         self.values = list(grid)
         self.empty_cells = sum(1 << c for c in range(81) if not grid[c])
+        self.givens = ALL_CELLS & ~self.empty_cells if givens is None else givens
         #: Per house (27), its number of empty cells (kept by `place`; full houses are looked up in it).
         self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
         if candidates is None:  # what the givens remove, in bulk

@@ -120,6 +120,8 @@ TECHNIQUES: tuple[Technique, ...] = (
          f"UNIQUENESS_{k}", unique=True) for k in range(1, 7)),
     _t("hidden_rectangle", "Hidden Rectangle", 100, "hard", "uniqueness.find_hidden_rectangle", "HIDDEN_RECTANGLE",
        unique=True),
+    *(_t(f"avoidable_rectangle_{k}", f"Avoidable Rectangle Type {k}", 100, "hard",
+         "uniqueness.find_avoidable_rectangles", f"AVOIDABLE_RECTANGLE_{k}", unique=True) for k in (1, 2)),
     _t("finned_x_wing", "Finned X-Wing", 130, "hard", "fish.find_finned_x_wing", "FINNED_X_WING"),
     _t("sashimi_x_wing", "Sashimi X-Wing", 150, "hard", "fish.find_finned_x_wing", "SASHIMI_X_WING"),
     _t("finned_swordfish", "Finned Swordfish", 200, "unfair", "fish.find_finned_swordfish", "FINNED_SWORDFISH"),

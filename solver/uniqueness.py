@@ -1,4 +1,4 @@
-"""Uniqueness: unique rectangles types 1-6, hidden rectangle and BUG+1.
+"""Uniqueness: unique rectangles types 1-6, hidden rectangle, avoidable rectangles types 1-2 and BUG+1.
 
 Technique write-ups: HoDoKu "Uniqueness" (tech_ur.php), SudokuWiki "Unique
 Rectangles" and "BUG". A puzzle with exactly one solution can never reach a
@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from .board import Board, cells_with, sees
-from .grid import COLUMNS, HOUSE_BITS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name, digits_of, set_bits
+from .board import ALL_CELLS, Board, cells_with, sees
+from .grid import (BOXES, COLUMNS, HOUSE_BITS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name,
+                   digits_of, set_bits)
 from .steps import Step
 from .techniques import title
 
@@ -245,3 +246,87 @@ def find_bug_plus_1(board: Board) -> Iterator[Step]:
                             f"be {d} or the grid would have two solutions, so it is neither "
                             f"{' nor '.join(str(e) for _, e in others)}")
             return
+
+
+#: _OUTSIDE_BAND[k] / _OUTSIDE_STACK[k]: the cells outside band k (rows 3k..3k+2) / stack k (columns 3k..3k+2).
+_OUTSIDE_BAND = [ALL_CELLS & ~(HOUSE_BITS[3 * k] | HOUSE_BITS[3 * k + 1] | HOUSE_BITS[3 * k + 2]) for k in range(3)]
+_OUTSIDE_STACK = [ALL_CELLS & ~(HOUSE_BITS[9 + 3 * k] | HOUSE_BITS[10 + 3 * k] | HOUSE_BITS[11 + 3 * k]) for k in range(3)]
+
+
+def _avoidable_rectangles(board: Board) -> list[Step]:
+    """Every avoidable rectangle step of the position, types 1 and 2, in HoDoKu's order (cached per state).
+
+    HoDoKu "Avoidable Rectangle" (tech_ur.php, ``UniquenessSolver.findAvoidableRectangles``): a deadly
+    pattern may also form from solved cells, as long as none of the four is a given (the givens could not
+    be swapped; digits found by logic could). Two solved non-given cells c11 = a and c12 = b share a box and
+    a line; c21 and c22 lie on the lines through c11 and c12 in another box, c21 in c11's line. Were c21 = b
+    and c22 = a, the four would be swappable. Type 1: c21 is solved b (not a given) and c22 still has a, or
+    c22 is solved a and c21 still has b: that candidate goes. Type 2: c21 holds only {b, x} and c22 only
+    {a, x}: one of them is x, so x leaves every cell that sees both. Scanned as HoDoKu does: c11 in cell
+    order, c12 in the order of the box's cells, the far pair along the lines.
+    """
+    values, cands = board.values, board.candidates
+    solved = ALL_CELLS & ~board.empty_cells & ~board.givens  # filled by logic, not givens
+    bivalue = board.bivalue_cells()
+    if not solved & (solved - 1) or not bivalue:
+        return []
+    solved_as = [0] * 10  # per digit, the solved non-given cells holding it
+    for cell in set_bits(solved):
+        solved_as[values[cell]] |= 1 << cell
+    # fit[d]: the cells that can be a far corner needing d: solved d (not a given), or bivalue with d
+    fit = [solved_as[d] | bivalue & board.digit_cells(d) for d in range(10)]
+    steps: list[Step] = []
+    seen: set[int] = set()
+    for c11 in set_bits(solved):
+        a = values[c11]
+        row, column = divmod(c11, 9)
+        box = box_of(c11)
+        partners = solved & HOUSE_BITS[18 + box] & (HOUSE_BITS[row] | HOUSE_BITS[9 + column]) & ~(1 << c11)
+        for c12 in BOXES[box]:
+            if not partners >> c12 & 1:
+                continue
+            b = values[c12]
+            if c12 // 9 == row:  # c21, c22 down the columns of c11 and c12, outside the band
+                near = fit[b] & HOUSE_BITS[9 + column] & _OUTSIDE_BAND[row // 3]
+            else:  # along their rows, outside the stack
+                near = fit[b] & HOUSE_BITS[row] & _OUTSIDE_STACK[column // 3]
+            shift = c12 - c11  # c22 = c21 + shift: c21 moved as c11 moves to c12
+            hits = (near << shift if shift > 0 else near >> -shift) & fit[a]  # the c22 of fitting c21 that fit too
+            for c22 in set_bits(hits):
+                c21 = c22 - shift
+                if values[c21] and values[c22]:
+                    continue  # four solved cells: no candidate left to take
+                rectangle = 1 << c11 | 1 << c12 | 1 << c21 | 1 << c22
+                if rectangle in seen:
+                    continue
+                seen.add(rectangle)
+                cells = (c11, c12, c21, c22)
+                names = ", ".join(cell_name(c) for c in cells)
+                if values[c21] or values[c22]:
+                    cell, digit = (c22, a) if values[c21] else (c21, b)
+                    steps.append(Step("avoidable_rectangle_1", eliminations=((cell, digit),), cells=cells,
+                                      text=f"{title('avoidable_rectangle_1')}: {names} would be a deadly pattern "
+                                           f"on {a}/{b} of solved cells, none a given, so {cell_name(cell)} is not "
+                                           f"{digit}"))
+                    continue
+                x = digits_of(cands[c21] & ~(1 << (b - 1)))[0]
+                if not cands[c22] >> (x - 1) & 1:
+                    continue
+                victims = set_bits(PEER_BITS[c21] & PEER_BITS[c22] & board.digit_cells(x))
+                if victims:
+                    steps.append(Step("avoidable_rectangle_2", eliminations=tuple((v, x) for v in victims),
+                                      cells=cells,
+                                      text=f"{title('avoidable_rectangle_2')}: {names} would be a deadly pattern "
+                                           f"on {a}/{b} of cells none a given, so {cell_name(c21)} or "
+                                           f"{cell_name(c22)} is {x}, which leaves the cells that see both"))
+    return steps
+
+
+def find_avoidable_rectangles(board: Board) -> Iterator[Step]:
+    """Avoidable rectangles (see `_avoidable_rectangles`): every type 1 step (three corners solved, none a
+    given: the fourth loses the digit that would complete the deadly pattern), then every type 2 step (two
+    unsolved corners holding only {b, x} and {a, x}: x leaves the cells that see both), as HoDoKu tries
+    type 1 before type 2."""
+    steps = board.cached("avoidable rectangles", _avoidable_rectangles)
+    yield from (s for s in steps if s.technique == "avoidable_rectangle_1")
+    yield from (s for s in steps if s.technique == "avoidable_rectangle_2")

@@ -40,12 +40,12 @@ CASES = _cases()
 
 
 def board_of(position: str) -> Board:
-    """A Board from 81 tokens: ``=d`` for a placed digit, else the cell's candidate digits."""
+    """A Board from 81 tokens: ``=d`` a given, ``+d`` a digit solved since, else the cell's candidate digits."""
     tokens = position.split()
     assert len(tokens) == 81
-    values = [int(t[1]) if t.startswith("=") else 0 for t in tokens]
+    values = [int(t[1]) if t[0] in "=+" else 0 for t in tokens]
     candidates = [0 if values[c] else sum(1 << (int(ch) - 1) for ch in t) for c, t in enumerate(tokens)]
-    return Board(values, candidates)
+    return Board(values, candidates, givens=sum(1 << c for c, t in enumerate(tokens) if t.startswith("=")))
 
 
 def effect(step) -> frozenset[str]:
@@ -137,7 +137,7 @@ def test_data_file_is_hodoku_py_output():
 
     for name, position, expected in CASES:
         board = board_of(position)
-        found = findings(board.values, board.candidates, types_of(name, BY_NAME[name].hodoku))
+        found = findings(board.values, board.candidates, types_of(name, BY_NAME[name].hodoku), board.givens)
         if expected == "none":
             assert not found, (name, position)
         else:

@@ -32,7 +32,7 @@ def test_every_enabled_hodoku_technique_we_do_not_have_is_known():
     scoring = pytest.importorskip("hodoku.core.scoring")
     ours = {t.hodoku for t in TECHNIQUES}
     missing = {s.solution_type.name for s in scoring.SOLVER_STEPS} - ours
-    assert missing == {"GIVE_UP", "AVOIDABLE_RECTANGLE_1", "AVOIDABLE_RECTANGLE_2", "GROUPED_CONTINUOUS_NICE_LOOP",
+    assert missing == {"GIVE_UP", "GROUPED_CONTINUOUS_NICE_LOOP",
                        "ALS_XY_CHAIN", "FRANKEN_X_WING", "FRANKEN_SWORDFISH", "FINNED_FRANKEN_X_WING",
                        "FINNED_FRANKEN_SWORDFISH"}
 
@@ -49,7 +49,8 @@ def test_ladder_grading_uniqueness_and_titles_come_from_the_table():
     assert [f for _, f in logic.LADDER] == list(dict.fromkeys(finders))
     assert logic.LADDER == ladder()
     assert UNIQUENESS_TECHNIQUES == {f"unique_rectangle_{k}" for k in range(1, 7)} | {"hidden_rectangle",
-                                                                                      "bug_plus_1"}
+                                                                                      "bug_plus_1"} \
+        | {f"avoidable_rectangle_{k}" for k in (1, 2)}
     assert grading.grade([Step("bug_plus_1")], False) == ("hard", 100)
     assert grading.grade([Step("sashimi_swordfish")], False) == ("unfair", 240)
     assert grading.grade([Step("naked_single")] * 201, False) == ("medium", 804)

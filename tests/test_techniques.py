@@ -5,6 +5,8 @@ candidates so that exactly one pattern exists; the expected result is worked
 out from the technique's definition in the comments, not taken from the code.
 """
 
+import pytest
+
 from snapsolve.solver import als, chains, coloring, fish, forcing, intersections, single_digit, subsets, uniqueness, wings
 from snapsolve.solver.board import Board
 from snapsolve.solver.dlx import solve_unique
@@ -291,6 +293,45 @@ def test_hidden_rectangle():
     board = make_board(only={1: keep}, cands={cell(0, 0): (1, 2)})
     step = first(uniqueness.find_hidden_rectangle, board)
     assert step.eliminations == ((cell(1, 3), 2),)
+
+
+def _avoidable_board(far_left, far_right, givens=0):
+    # r1c1 = 1 and r1c2 = 2 solved by logic (box 1, row 1); the far corners r4c1 and r4c2 (box 4) in their columns.
+    values = [0] * 81
+    values[cell(0, 0)], values[cell(0, 1)] = 1, 2
+    candidates = [0 if v else m for v, m in zip(values, initial_candidates(values))]
+    candidates[cell(3, 0)], candidates[cell(3, 1)] = mask(far_left), mask(far_right)
+    return Board(values, candidates, givens=givens)
+
+
+def test_avoidable_rectangle_2():
+    # r4c1 = {2, 3}, r4c2 = {1, 3}: were they 2 and 1, the four cells (none a given) could swap 1 and 2, so one
+    # of them is 3, and 3 leaves every cell that sees both: the rest of row 4 and of box 4.
+    step = first(uniqueness.find_avoidable_rectangles, _avoidable_board((2, 3), (1, 3)))
+    sees_both = {cell(3, c) for c in range(2, 9)} | {cell(r, c) for r in (4, 5) for c in range(3)}
+    assert step.technique == "avoidable_rectangle_2" and step.eliminations == tuple((c, 3) for c in sorted(sees_both))
+
+
+def test_avoidable_rectangle_needs_solved_cells_not_givens():
+    # The same pattern when r1c1 and r1c2 are givens: the givens cannot swap, so nothing follows.
+    board = _avoidable_board((2, 3), (1, 3), givens=1 << cell(0, 0) | 1 << cell(0, 1))
+    assert next(uniqueness.find_avoidable_rectangles(board), None) is None
+
+
+def test_avoidable_rectangle_2_as_hodoku_py_finds_it():
+    pytest.importorskip("hodoku")
+    import sys
+    from pathlib import Path
+
+    from hodoku.core.types import SolutionType
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from make_technique_cases import findings
+
+    board = _avoidable_board((2, 3), (1, 3))
+    ours = {frozenset(f"-r{c // 9 + 1}c{c % 9 + 1}:{d}" for c, d in s.eliminations)
+            for s in uniqueness.find_avoidable_rectangles(board)}
+    assert ours == findings(board.values, board.candidates, [SolutionType.AVOIDABLE_RECTANGLE_2], board.givens)
 
 
 def test_simple_colors_trap():
