@@ -98,32 +98,34 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
         for k in (0, 1):
             for c in groups[k]:
                 sight[k] |= PEER_BITS[c]
-        clusters.append((groups, bits, sight, bits[0] | bits[1]))
+        clusters.append((groups, bits, sight))
     digit_cells = board.digit_cells(d)
-    for i, (g1, bits1, s1, members1) in enumerate(clusters):
-        for j, (g2, bits2, s2, members2) in enumerate(clusters):
+    for i, (g1, bits1, s1) in enumerate(clusters):
+        for j, (g2, bits2, s2) in enumerate(clusters):
             if i == j:
                 continue
+            cells = tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1]))
+            # Type 1 (HoDoKu's Multi-Colors 2): a colour of cluster 1 that sees both colours of cluster 2 is false.
+            false = [c for x in (0, 1) if s2[0] & bits1[x] and s2[1] & bits1[x] for c in g1[x]]
+            if false:
+                yield Step("multi_colors", eliminations=tuple((c, d) for c in sorted(false)), cells=cells,
+                           text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in sorted(false))} "
+                                f"see both colours of another {d} cluster, so none of them is {d}")
+                return
+            if j < i:
+                continue  # type 2 is symmetric: this pair was tried as (j, i)
+            # Type 2 (HoDoKu's Multi-Colors 1): colour x of cluster 1 sees colour y of cluster 2, so the opposite
+            # colour of x or that of y is true; as HoDoKu, one step takes all four pairs (x, y) at once.
+            targets = 0
             for x in (0, 1):
-                # Type 1: colour x of cluster 1 sees both colours of cluster 2.
-                if s2[0] & bits1[x] and s2[1] & bits1[x]:
-                    yield Step("multi_colors", eliminations=tuple((c, d) for c in g1[x]),
-                               cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
-                               text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in g1[x])} see both "
-                                    f"colours of another {d} cluster, so none of them is {d}")
-                    return
-                if j < i:
-                    continue
                 for y in (0, 1):
-                    # Type 2: colour x of cluster 1 sees colour y of cluster 2.
-                    if not s1[x] & bits2[y]:
-                        continue
-                    targets = s1[1 - x] & s2[1 - y] & digit_cells & ~members1 & ~members2
-                    if targets:
-                        elims = tuple((c, d) for c in range(81) if targets >> c & 1)
-                        yield Step("multi_colors", eliminations=elims,
-                                   cells=tuple(sorted(g1[0] + g1[1] + g2[0] + g2[1])),
-                                   text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
-                                        f"another cluster, so one of their opposite colours holds {d}: "
-                                        f"{', '.join(cell_name(c) for c, _ in elims)} lose it")
-                        return
+                    if s1[x] & bits2[y]:
+                        targets |= s1[1 - x] & s2[1 - y] & ~(bits1[1 - x] | bits2[1 - y])
+            targets &= digit_cells
+            if targets:
+                elims = tuple((c, d) for c in range(81) if targets >> c & 1)
+                yield Step("multi_colors", eliminations=elims, cells=cells,
+                           text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
+                                f"another cluster, so one of their opposite colours holds {d}: "
+                                f"{', '.join(cell_name(c) for c, _ in elims)} lose it")
+                return
