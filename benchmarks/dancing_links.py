@@ -1,0 +1,405 @@
+"""Textbook Dancing Links for Sudoku, in pure Python: the peer that solver/dlx.py is measured against.
+
+What it is: Knuth's Algorithm X with the S heuristic (branch on a column with
+the fewest rows), the sparse 0/1 matrix held as the paper's circular doubly
+linked lists and undone by ``cover``/``uncover`` in reverse order. Source:
+D. E. Knuth, "Dancing Links", Millennial Perspectives in Computer Science,
+2000 (arXiv cs/0011047), sections 3-4 (the data structure, ``search(k)``,
+``cover``/``uncover``) and the S heuristic of section 4.
+
+It exists to put a measured figure beside the claim, made in solver/dlx.py's
+notes, that linked lists are slower in CPython than candidate bitmasks; it is
+not used by snapsolve. ``benchmarks/exact_search.py --links`` times it beside
+ours and the C extension exact-cover.
+
+The matrix (Sudoku as exact cover): 729 rows, one per candidate ``(cell,
+digit)`` with index ``cell * 9 + digit - 1``, and 324 columns, four families
+of 81: cell ``r,c`` is filled; row ``r`` holds ``d``; column ``c`` holds
+``d``; box ``b`` holds ``d``. Each row has exactly four 1s.
+
+The links live in flat lists of ints indexed by node number (the paper's
+fields of a data object, one list per field):
+
+- node 0 is the root ``h``; nodes 1..324 are the column headers (column ``k``,
+  0..323, is node ``k + 1``); candidate ``r`` has the four nodes
+  ``325 + 4 * r + f`` for its columns of family ``f`` (cell, row-digit,
+  column-digit, box-digit);
+- ``L``, ``R``: left and right links (the header list through the root; the
+  four nodes of a row);
+- ``U``, ``D``: up and down links (a column's nodes through its header);
+- ``C``: the header node of each node's column (never changes);
+- ``S``: per header node, the column's size (rows still linked in it);
+- ``ROW``: per row node, its candidate index (the paper's row name).
+
+The full matrix is built once as a template (`_TEMPLATE`); each puzzle copies
+the five changing lists (``L``, ``R``, ``U``, ``D``, ``S``; list slicing) and
+covers its givens on the copy, as the paper's Algorithm X would select them.
+
+Two searches share the structure:
+
+- `search_textbook`: the paper's ``search(k)`` as written: choose the column
+  of least ``S`` by walking the header list (stopping at a size 0 or 1,
+  which cannot be beaten), cover it, try each of its rows (cover the other
+  columns of the row, recurse, uncover them), uncover it. A size-1 column is
+  chosen and recursed into like any other.
+- `search_links` (the measured peer, as fast as we made it honestly in pure
+  Python, in the spirit of the issue): the same data structure and the same
+  ``cover``/``uncover``, with these changes that leave it Dancing Links:
+
+  * singles propagated: while covering, a column whose size drops to 0 or 1
+    is pushed on a list (``pending``); before a column is chosen, the list is
+    popped: a column of size 0 ends the branch, a column of size 1 has its
+    one row taken at once (covered in a loop, not a recursive call, and not
+    counted as a branch; undone from a trail when the call returns);
+  * cheaper column choice: with the list empty no open column has fewer than
+    two rows, so the walk of the header list stops at the first column of
+    size 2 (Knuth's S heuristic, ties to the leftmost column, as in the paper);
+  * flatter inner loops: a row's other three nodes (what ``R`` reaches from a
+    node; row links never change, only header and column links do) are read
+    as one precomputed tuple (``OTHERS``), and ``cover``/``uncover`` of a
+    column unlink those three nodes without an inner loop;
+  * the search returns as soon as ``limit`` solutions are found, without
+    uncovering (the copied lists are dropped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+ROOT = 0
+N_COLUMNS = 324
+FIRST_ROW_NODE = N_COLUMNS + 1  # 325
+N_NODES = FIRST_ROW_NODE + 4 * 729  # 3,241
+
+
+def _columns_of(candidate: int) -> tuple[int, int, int, int]:
+    """The four columns (0..323) of candidate ``cell * 9 + d`` (d = digit - 1): cell, row-digit, col-digit, box-digit."""
+    cell, d = divmod(candidate, 9)
+    r, c = divmod(cell, 9)
+    b = r // 3 * 3 + c // 3
+    return cell, 81 + r * 9 + d, 162 + c * 9 + d, 243 + b * 9 + d
+
+
+def _build_template():
+    """The full 729 x 324 matrix as linked lists: L, R, U, D, C, S, ROW, OTHERS (see the module notes)."""
+    L = [0] * N_NODES
+    R = [0] * N_NODES
+    U = list(range(N_NODES))
+    D = list(range(N_NODES))
+    C = list(range(N_NODES))
+    S = [0] * (N_COLUMNS + 1)
+    ROW = [-1] * N_NODES
+    # Header list: root, 1..324, circular.
+    for h in range(N_COLUMNS + 1):
+        L[h] = h - 1 if h else N_COLUMNS
+        R[h] = h + 1 if h < N_COLUMNS else 0
+    for r in range(729):
+        base = FIRST_ROW_NODE + 4 * r
+        for f, col in enumerate(_columns_of(r)):
+            x, h = base + f, col + 1
+            L[x] = base + (f - 1) % 4
+            R[x] = base + (f + 1) % 4
+            C[x] = h
+            ROW[x] = r
+            # append at the bottom of column h
+            U[x] = U[h]
+            D[x] = h
+            D[U[h]] = x
+            U[h] = x
+            S[h] += 1
+    others = [()] * N_NODES
+    for x in range(FIRST_ROW_NODE, N_NODES):
+        others[x] = (R[x], R[R[x]], R[R[R[x]]])  # the order the paper's ``j <- R[r]`` loop visits
+    return L, R, U, D, C, S, ROW, others
+
+
+_TEMPLATE = _build_template()
+
+
+def _start(grid: list[int]):
+    """Copy the template and cover the givens: (L, R, U, D, S, chosen candidates), or None if givens clash."""
+    tL, tR, tU, tD, C, tS, _, _ = _TEMPLATE
+    L, R, U, D, S = tL[:], tR[:], tU[:], tD[:], tS[:]
+
+    def cover(c):
+        L[R[c]] = L[c]
+        R[L[c]] = R[c]
+        i = D[c]
+        while i != c:
+            j = R[i]
+            while j != i:
+                U[D[j]] = U[j]
+                D[U[j]] = D[j]
+                S[C[j]] -= 1
+                j = R[j]
+            i = D[i]
+
+    chosen = []
+    for cell, v in enumerate(grid):
+        if v:
+            cand = cell * 9 + v - 1
+            x = FIRST_ROW_NODE + 4 * cand
+            for f in range(4):
+                h = C[x + f]
+                if R[L[h]] != h:  # two givens clash exactly when they share a column
+                    return None
+            for f in range(4):
+                cover(C[x + f])
+            chosen.append(cand)
+    return L, R, U, D, S, chosen
+
+
+def _grid_of(chosen: list[int]) -> list[int]:
+    grid = [0] * 81
+    for cand in chosen:
+        grid[cand // 9] = cand % 9 + 1
+    return grid
+
+
+def search_textbook(grid: list[int], limit: int = 2) -> list[list[int]]:
+    """Up to `limit` solutions by the paper's ``search(k)`` as written (S heuristic, recursion per column)."""
+    start = _start(grid)
+    if start is None:
+        return []
+    L, R, U, D, S, chosen = start
+    C, ROW = _TEMPLATE[4], _TEMPLATE[6]
+    found: list[list[int]] = []
+
+    def cover(c):
+        L[R[c]] = L[c]
+        R[L[c]] = R[c]
+        i = D[c]
+        while i != c:
+            j = R[i]
+            while j != i:
+                U[D[j]] = U[j]
+                D[U[j]] = D[j]
+                S[C[j]] -= 1
+                j = R[j]
+            i = D[i]
+
+    def uncover(c):
+        i = U[c]
+        while i != c:
+            j = L[i]
+            while j != i:
+                S[C[j]] += 1
+                U[D[j]] = j
+                D[U[j]] = j
+                j = L[j]
+            i = U[i]
+        L[R[c]] = c
+        R[L[c]] = c
+
+    def search() -> bool:
+        if R[ROOT] == ROOT:
+            found.append(_grid_of(chosen))
+            return len(found) >= limit
+        c = R[ROOT]
+        s = S[c]
+        j = R[c]
+        while j != ROOT and s > 1:
+            if S[j] < s:
+                c, s = j, S[j]
+            j = R[j]
+        cover(c)
+        r = D[c]
+        while r != c:
+            chosen.append(ROW[r])
+            j = R[r]
+            while j != r:
+                cover(C[j])
+                j = R[j]
+            if search():
+                return True
+            j = L[r]
+            while j != r:
+                uncover(C[j])
+                j = L[j]
+            chosen.pop()
+            r = D[r]
+        uncover(c)
+        return False
+
+    search()
+    return found
+
+
+def search_links(grid: list[int], limit: int = 2) -> list[list[int]]:
+    """Up to `limit` solutions by Dancing Links with singles propagated and cheap column choice (module notes).
+
+    Parameters
+    ----------
+    grid : list of int
+        81 values, 0 for empty, 1..9 for givens.
+    limit : int
+        Stop after this many solutions (1: the first solution; 2: enough to tell unique from not).
+
+    Returns
+    -------
+    list of list of int
+        Up to `limit` complete grids, in search order.
+    """
+    start = _start(grid)
+    if start is None:
+        return []
+    L, R, U, D, S, chosen = start
+    C, ROW, OTHERS = _TEMPLATE[4], _TEMPLATE[6], _TEMPLATE[7]
+    found: list[list[int]] = []
+    pending: list[int] = []  # columns whose size dropped to 0 or 1 (some may be stale: covered since)
+    push = pending.append
+    pop = pending.pop
+    trail: list[int] = []  # nodes of the rows taken as singles, in order (undone in reverse)
+
+    def cover(c):
+        l = L[c]
+        r = R[c]
+        R[l] = r
+        L[r] = l
+        i = D[c]
+        while i != c:
+            a, b, e = OTHERS[i]
+            u = U[a]; d = D[a]; D[u] = d; U[d] = u
+            h = C[a]; s = S[h] - 1; S[h] = s
+            if s < 2:
+                push(h)
+            u = U[b]; d = D[b]; D[u] = d; U[d] = u
+            h = C[b]; s = S[h] - 1; S[h] = s
+            if s < 2:
+                push(h)
+            u = U[e]; d = D[e]; D[u] = d; U[d] = u
+            h = C[e]; s = S[h] - 1; S[h] = s
+            if s < 2:
+                push(h)
+            i = D[i]
+
+    def uncover(c):
+        i = U[c]
+        while i != c:
+            a, b, e = OTHERS[i]  # the paper walks L from i: e, b, a
+            S[C[e]] += 1; U[D[e]] = e; D[U[e]] = e
+            S[C[b]] += 1; U[D[b]] = b; D[U[b]] = b
+            S[C[a]] += 1; U[D[a]] = a; D[U[a]] = a
+            i = U[i]
+        R[L[c]] = c
+        L[R[c]] = c
+
+    # Columns the givens left with 0 or 1 rows (`_start` covers them without pushing).
+    for h in range(1, N_COLUMNS + 1):
+        if R[L[h]] == h and S[h] < 2:
+            push(h)
+
+    def undo(mark: int) -> None:
+        while len(trail) > mark:
+            x = trail.pop()
+            a, b, e = OTHERS[x]
+            uncover(C[e])
+            uncover(C[b])
+            uncover(C[a])
+            uncover(C[x])
+            chosen.pop()
+
+    def search() -> bool:
+        mark = len(trail)
+        while pending:  # singles: size 0 ends the branch, size 1 is taken without branching
+            h = pop()
+            if R[L[h]] != h:
+                continue  # covered since it was pushed
+            if not S[h]:
+                undo(mark)
+                return False
+            x = D[h]
+            chosen.append(ROW[x])
+            trail.append(x)
+            a, b, e = OTHERS[x]
+            cover(h)
+            cover(C[a])
+            cover(C[b])
+            cover(C[e])
+        c = R[ROOT]
+        if c == ROOT:
+            found.append(_grid_of(chosen))
+            if len(found) >= limit:
+                return True
+            undo(mark)
+            return False
+        # S heuristic; no open column has fewer than 2 rows here, so a 2 cannot be beaten
+        s = S[c]
+        j = R[c]
+        while s > 2 and j != ROOT:
+            if S[j] < s:
+                c, s = j, S[j]
+            j = R[j]
+        cover(c)
+        saved = pending[:]
+        x = D[c]
+        while x != c:
+            chosen.append(ROW[x])
+            a, b, e = OTHERS[x]
+            cover(C[a])
+            cover(C[b])
+            cover(C[e])
+            if search():
+                return True
+            uncover(C[e])
+            uncover(C[b])
+            uncover(C[a])
+            chosen.pop()
+            pending[:] = saved
+            x = D[x]
+        uncover(c)
+        undo(mark)
+        return False
+
+    search()
+    return found
+
+
+def _check(n17: int, n_multi: int) -> None:
+    """Same answers as solver/dlx.py: solutions on top1465 and 17-clue, the count to two on multi-solution puzzles."""
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+    from puzzle_files import SHARED, read_puzzles
+    from snapsolve.solver.dlx import MULTIPLE_SOLUTIONS, SOLVED, search_solutions, solve_unique
+    from snapsolve.solver.grid import is_valid_solution, parse_puzzle
+
+    sets = {"top1465": read_puzzles(SHARED / "top1465.txt"),
+            "17clue": read_puzzles(SHARED / "17clue.txt")[:n17]}
+    for name, lines in sets.items():
+        t0 = time.process_time()
+        for line in lines:
+            g = parse_puzzle(line)
+            want = solve_unique(g)
+            assert want.status == SOLVED, line
+            for fn in (search_links, search_textbook):
+                first = fn(g, 1)
+                two = fn(g, 2)
+                assert first == [want.solution] and two == [want.solution], (fn.__name__, line)
+        print(f"{name}: {len(lines)} puzzles, same unique solution as solve_unique "
+              f"({time.process_time() - t0:.1f} s)")
+    multi = read_puzzles(SHARED / "serg_benchmark.txt")[:n_multi]
+    for line in multi:
+        g = parse_puzzle(line)
+        assert solve_unique(g).status == MULTIPLE_SOLUTIONS, line
+        ours = search_solutions(g, limit=50)
+        for fn in (search_links, search_textbook):
+            two = fn(g, 2)
+            assert len(two) == 2 and two[0] != two[1] and all(is_valid_solution(g, s) for s in two), line
+            # the full count (up to 50) agrees too
+            assert len(fn(g, 50)) == len(ours), (fn.__name__, line)
+    # no solution: clashing givens, and a blank grid's first solution
+    clash = [0] * 81
+    clash[0] = clash[1] = 5
+    assert search_links(clash) == [] and search_textbook(clash) == []
+    blank = search_links([0] * 81, 1)[0]
+    assert is_valid_solution([0] * 81, blank) and blank == search_textbook([0] * 81, 1)[0]
+    print(f"serg_benchmark: {len(multi)} multi-solution puzzles, same count to two and to 50 as search_solutions")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="Check both searches against solver/dlx.py.")
+    parser.add_argument("--n17", type=int, default=49158, help="17-clue puzzles to check (default all)")
+    parser.add_argument("--multi", type=int, default=200, help="multi-solution puzzles to check")
+    args = parser.parse_args()
+    _check(args.n17, args.multi)
