@@ -111,7 +111,8 @@ def _build_template():
             S[h] += 1
     others = [()] * N_NODES
     for x in range(FIRST_ROW_NODE, N_NODES):
-        others[x] = (R[x], R[R[x]], R[R[R[x]]])  # the order the paper's ``j <- R[r]`` loop visits
+        a, b, e = R[x], R[R[x]], R[R[R[x]]]  # the order the paper's ``j <- R[r]`` loop visits
+        others[x] = (a, C[a], b, C[b], e, C[e])
     return L, R, U, D, C, S, ROW, others
 
 
@@ -242,15 +243,15 @@ def search_links(grid: list[int], limit: int = 2) -> list[list[int]]:
     list of list of int
         Up to `limit` complete grids, in search order.
     """
-    start = _start(grid)
-    if start is None:
-        return []
-    L, R, U, D, S, chosen = start
-    C, ROW, OTHERS = _TEMPLATE[4], _TEMPLATE[6], _TEMPLATE[7]
+    tL, tR, tU, tD, C, tS, ROW, OTHERS = _TEMPLATE
+    L, R, U, D, S = tL[:], tR[:], tU[:], tD[:], tS[:]
+    chosen: list[int] = []  # candidates of the rows selected (givens first)
     found: list[list[int]] = []
-    pending: list[int] = []  # columns whose size dropped to 0 or 1 (some may be stale: covered since)
+    pending: list[int] = []  # columns whose size dropped to 1 (some stale: covered or emptied since)
+    zeros: list[int] = []  # columns whose size dropped to 0 (some stale: covered since)
     push = pending.append
     pop = pending.pop
+    zero = zeros.append
     trail: list[int] = []  # nodes of the rows taken as singles, in order (undone in reverse)
 
     def cover(c):
@@ -260,64 +261,67 @@ def search_links(grid: list[int], limit: int = 2) -> list[list[int]]:
         L[r] = l
         i = D[c]
         while i != c:
-            a, b, e = OTHERS[i]
+            a, ha, b, hb, e, he = OTHERS[i]
             u = U[a]; d = D[a]; D[u] = d; U[d] = u
-            h = C[a]; s = S[h] - 1; S[h] = s
+            s = S[ha] - 1; S[ha] = s
             if s < 2:
-                push(h)
+                push(ha) if s else zero(ha)
             u = U[b]; d = D[b]; D[u] = d; U[d] = u
-            h = C[b]; s = S[h] - 1; S[h] = s
+            s = S[hb] - 1; S[hb] = s
             if s < 2:
-                push(h)
+                push(hb) if s else zero(hb)
             u = U[e]; d = D[e]; D[u] = d; U[d] = u
-            h = C[e]; s = S[h] - 1; S[h] = s
+            s = S[he] - 1; S[he] = s
             if s < 2:
-                push(h)
+                push(he) if s else zero(he)
             i = D[i]
 
     def uncover(c):
         i = U[c]
         while i != c:
-            a, b, e = OTHERS[i]  # the paper walks L from i: e, b, a
-            S[C[e]] += 1; U[D[e]] = e; D[U[e]] = e
-            S[C[b]] += 1; U[D[b]] = b; D[U[b]] = b
-            S[C[a]] += 1; U[D[a]] = a; D[U[a]] = a
+            a, ha, b, hb, e, he = OTHERS[i]  # the paper walks L from i: e, b, a
+            S[he] += 1; U[D[e]] = e; D[U[e]] = e
+            S[hb] += 1; U[D[b]] = b; D[U[b]] = b
+            S[ha] += 1; U[D[a]] = a; D[U[a]] = a
             i = U[i]
         R[L[c]] = c
         L[R[c]] = c
 
-    # Columns the givens left with 0 or 1 rows (`_start` covers them without pushing).
-    for h in range(1, N_COLUMNS + 1):
-        if R[L[h]] == h and S[h] < 2:
-            push(h)
+    def dead() -> bool:
+        """A column still open has no rows left (zeros holds every column emptied since it was last cleared)."""
+        for h in zeros:
+            if R[L[h]] == h:
+                return True
+        zeros.clear()
+        return False
 
     def undo(mark: int) -> None:
         while len(trail) > mark:
             x = trail.pop()
-            a, b, e = OTHERS[x]
-            uncover(C[e])
-            uncover(C[b])
-            uncover(C[a])
+            a, ha, b, hb, e, he = OTHERS[x]
+            uncover(he)
+            uncover(hb)
+            uncover(ha)
             uncover(C[x])
             chosen.pop()
 
     def search() -> bool:
         mark = len(trail)
-        while pending:  # singles: size 0 ends the branch, size 1 is taken without branching
+        while pending:  # singles: a size-1 column's row is taken without branching
             h = pop()
-            if R[L[h]] != h:
-                continue  # covered since it was pushed
-            if not S[h]:
-                undo(mark)
-                return False
+            if R[L[h]] != h or not S[h]:
+                continue  # covered since it was pushed, or emptied (then also in zeros)
             x = D[h]
             chosen.append(ROW[x])
             trail.append(x)
-            a, b, e = OTHERS[x]
+            a, ha, b, hb, e, he = OTHERS[x]
             cover(h)
-            cover(C[a])
-            cover(C[b])
-            cover(C[e])
+            cover(ha)
+            cover(hb)
+            cover(he)
+            if zeros and dead():  # a size-0 column ends the branch
+                undo(mark)
+                return False
         c = R[ROOT]
         if c == ROOT:
             found.append(_grid_of(chosen))
@@ -332,28 +336,40 @@ def search_links(grid: list[int], limit: int = 2) -> list[list[int]]:
             if S[j] < s:
                 c, s = j, S[j]
             j = R[j]
-        cover(c)
-        saved = pending[:]
+        cover(c)  # may empty a column all of whose rows are in c: not dead yet, a row of c will cover it
+        saved, saved_zeros = pending[:], zeros[:]
         x = D[c]
         while x != c:
             chosen.append(ROW[x])
-            a, b, e = OTHERS[x]
-            cover(C[a])
-            cover(C[b])
-            cover(C[e])
-            if search():
+            a, ha, b, hb, e, he = OTHERS[x]
+            cover(ha)
+            cover(hb)
+            cover(he)
+            if not (zeros and dead()) and search():
                 return True
-            uncover(C[e])
-            uncover(C[b])
-            uncover(C[a])
+            uncover(he)
+            uncover(hb)
+            uncover(ha)
             chosen.pop()
             pending[:] = saved
+            zeros[:] = saved_zeros
             x = D[x]
         uncover(c)
         undo(mark)
         return False
 
-    search()
+    # Select the givens' rows (two givens clash exactly when they share a column: then no solution).
+    for cell, v in enumerate(grid):
+        if v:
+            x = FIRST_ROW_NODE + 4 * (cell * 9 + v - 1)
+            a, ha, b, hb, e, he = OTHERS[x]
+            for h in (C[x], ha, hb, he):
+                if R[L[h]] != h:
+                    return []
+                cover(h)
+            chosen.append(ROW[x])
+    if not (zeros and dead()):
+        search()
     return found
 
 
