@@ -29,7 +29,9 @@ fields of a data object, one list per field):
 - ``U``, ``D``: up and down links (a column's nodes through its header);
 - ``C``: the header node of each node's column (never changes);
 - ``S``: per header node, the column's size (rows still linked in it);
-- ``ROW``: per row node, its candidate index (the paper's row name).
+- ``ROW``: per row node, its candidate index (the paper's row name);
+- ``OTHERS``: per row node, the row's other three nodes with their headers
+  (read-only; used by `search_links`, see below).
 
 The full matrix is built once as a template (`_TEMPLATE`); each puzzle copies
 the five changing lists (``L``, ``R``, ``U``, ``D``, ``S``; list slicing) and
@@ -46,11 +48,16 @@ Two searches share the structure:
   Python, in the spirit of the issue): the same data structure and the same
   ``cover``/``uncover``, with these changes that leave it Dancing Links:
 
-  * singles propagated: while covering, a column whose size drops to 0 or 1
-    is pushed on a list (``pending``); before a column is chosen, the list is
-    popped: a column of size 0 ends the branch, a column of size 1 has its
-    one row taken at once (covered in a loop, not a recursive call, and not
-    counted as a branch; undone from a trail when the call returns);
+  * singles propagated: while covering, a column whose size drops to 1 is
+    pushed on a list (``pending``), one whose size drops to 0 on another
+    (``zeros``). After each selected row, a column of ``zeros`` still open
+    ends the branch (not after covering the branch column alone: that may
+    empty a column all of whose rows are in it, which the row selected next
+    covers). Before a column is chosen, ``pending`` is popped: a column still
+    open has its one row selected at once (in a loop, not a recursive call,
+    and not counted as a branch; undone from a trail when the call returns).
+    Entries may be stale (the column covered since): they are checked when
+    read, never removed while covering;
   * cheaper column choice: with the list empty no open column has fewer than
     two rows, so the walk of the header list (Knuth's S heuristic) stops once
     eight columns of size 2 have been met; of those it takes the one whose
@@ -58,8 +65,9 @@ Two searches share the structure:
     not simply the leftmost (a tie-break the paper leaves open);
   * flatter inner loops: a row's other three nodes (what ``R`` reaches from a
     node; row links never change, only header and column links do) are read
-    as one precomputed tuple (``OTHERS``), and ``cover``/``uncover`` of a
-    column unlink those three nodes without an inner loop;
+    with their column headers as one precomputed tuple per node
+    (``OTHERS[x] = (a, C[a], b, C[b], e, C[e])``), and ``cover``/``uncover``
+    of a column unlink those three nodes without an inner loop;
   * the search returns as soon as ``limit`` solutions are found, without
     uncovering (the copied lists are dropped).
 """
