@@ -11,6 +11,7 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations
 
 from .board import Board
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
@@ -24,66 +25,89 @@ def _digits_text(mask: int) -> str:
     return "/".join(map(str, digits_of(mask)))
 
 
-def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every `size`-combination (2 to 4) of indices into `masks` whose union has exactly `size` bits, with
-    that union, in the order of `itertools.combinations`. Zero masks and masks of more than `size` bits never
-    take part; a partial union with more than `size` bits ends its branch."""
-    popcount = POPCOUNT
-    items = [(i, m) for i, m in enumerate(masks) if m and popcount[m] <= size]
-    n = len(items)
-    out: list[tuple[tuple[int, ...], int]] = []
-    if n < size:
-        return out
-    for a in range(n - size + 1):
-        ia, ma = items[a]
-        for b in range(a + 1, n - size + 2):
-            ib, mb = items[b]
-            uab = ma | mb
-            if size == 2:
-                if popcount[uab] == 2:
-                    out.append(((ia, ib), uab))
-                continue
-            if popcount[uab] > size:
-                continue
-            for c in range(b + 1, n - size + 3):
-                ic, mc = items[c]
-                uabc = uab | mc
-                if size == 3:
-                    if popcount[uabc] == 3:
-                        out.append(((ia, ib, ic), uabc))
-                    continue
-                if popcount[uabc] > 4:
-                    continue
-                for d in range(c + 1, n):
-                    i_d, md = items[d]
-                    u = uabc | md
-                    if popcount[u] == 4:
-                        out.append(((ia, ib, ic, i_d), u))
-    return out
+#: The digit sets (in the hidden view, the cell sets) a subset of 2, 3 or 4 can fill: the 9-bit masks of
+#: 2, 3 and 4 bits, size by size (36 + 84 + 126).
+_SETS = [m for size in (2, 3, 4) for m in range(512) if POPCOUNT[m] == size]
 
 
-def _house_groups(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing."""
-    if 9 - masks.count(0) <= size:
-        return ()
-    return tuple(_tight_groups(masks, size))
+def _cover_table() -> list[int]:
+    """Per 9-bit mask m: for m > 0, an int with a 1 in the 4-bit field 4 * r of every `_SETS[r]` holding all of
+    m; 0 for m = 0. Summed over a house's nine masks, field r counts the masks inside `_SETS[r]`: at most
+    9, so the fields never carry into each other."""
+    covers = [0] * 512
+    for r, union in enumerate(_SETS):
+        subset = union
+        while subset:  # the non-empty subsets of union
+            covers[subset] += 1 << 4 * r
+            subset = (subset - 1) & union
+    return covers
 
 
-def _groups_by_house(board: Board, hidden: bool, size: int) -> list[tuple]:
-    """Per house (27), its `_house_groups` of `size` for naked subsets (masks: the cells' candidates) or,
-    with `hidden`, hidden subsets (masks: the digits' places). Kept on the board from step to step and
-    recomputed for the houses that changed only (`Board.per_house`); the locked and naked finders of a size
-    share it."""
+_COVERS = _cover_table()
+#: 4 - |set| in the field of every set of `_SETS`.
+_BIAS = sum((4 - POPCOUNT[m]) << 4 * r for r, m in enumerate(_SETS))
+#: `_COVERS` plus `_BIAS` (looked up for one mask of a house): a field of the sum then reaches 4 (bit 2 or 3)
+#: exactly when at least as many masks as its set has bits lie inside the set (the counts stay below 16).
+_COVERS_BIASED = [c + _BIAS for c in _COVERS]
+#: _REACHED[zeros]: bits 2 and 3 of the fields of the sets of fewer bits than a house with `zeros` zero masks
+#: has non-zero ones (a subset of all its open cells or digits removes nothing).
+_REACHED = [sum(0b1100 << 4 * r for r, m in enumerate(_SETS) if POPCOUNT[m] < 9 - zeros) for zeros in range(10)]
+#: No group of any size.
+_NO_GROUPS = ((), (), ())
+
+
+def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """The tight groups of a house's nine masks (cells' candidates, or digits' places), for sizes 2, 3 and 4:
+    per size, every combination of that many indices (in `itertools.combinations` order) whose masks are
+    non-zero and have exactly `size` bits in their union, with that union; none when at most `size` masks
+    are non-zero. A union fills one of `_SETS`, which then holds `size` masks or more: one sum of `_COVERS`
+    finds those sets for all sizes (mostly none), and only their masks are combined."""
+    zeros = masks.count(0)
+    if zeros >= 7:
+        return _NO_GROUPS
+    c = _COVERS
+    m0, m1, m2, m3, m4, m5, m6, m7, m8 = masks
+    reached = (_COVERS_BIASED[m0] + c[m1] + c[m2] + c[m3] + c[m4] + c[m5] + c[m6] + c[m7] + c[m8]) & _REACHED[zeros]
+    if not reached:
+        return _NO_GROUPS
+    found: tuple[list, list, list] = ([], [], [])
+    while reached:
+        r = (reached & -reached).bit_length() - 1 >> 2
+        reached &= ~(0b1111 << 4 * r)
+        union = _SETS[r]
+        inside = [i for i in range(9) if masks[i] and not masks[i] & ~union]
+        size = POPCOUNT[union]
+        for group in combinations(inside, size):
+            u = 0
+            for i in group:
+                u |= masks[i]
+            if u == union:
+                found[size - 2].append((group, union))
+    return tuple(tuple(sorted(groups)) for groups in found)
+
+
+def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
+    """Per house (27), its `_house_groups` (sizes 2, 3, 4) for naked subsets (masks: the cells' candidates)
+    or, with `hidden`, hidden subsets (masks: the digits' places). Kept on the board from step to step and
+    recomputed for the houses that changed only (`Board.per_house`); the locked and naked finders of all
+    sizes share them."""
     if hidden:
-        return board.per_house(("hidden subsets", size),
-                               lambda b, h: _house_groups(b.house_digit_positions(h), size))
-    return board.per_house(("naked subsets", size),
-                           lambda b, h: _house_groups(HOUSE_GETTERS[h](b.candidates), size))
+        return board.per_house("hidden subsets", _hidden_house_groups)
+    return board.per_house("naked subsets", _naked_house_groups)
+
+
+def _naked_house_groups(board: Board, house: int) -> tuple:
+    return _house_groups(HOUSE_GETTERS[house](board.candidates))
+
+
+def _hidden_house_groups(board: Board, house: int) -> tuple:
+    return _house_groups(board.house_digit_positions(house))
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     cands = board.candidates
-    for h, groups in enumerate(_groups_by_house(board, False, size)):
+    for h, by_size in enumerate(_groups_by_house(board, False)):
+        groups = by_size[size - 2]
         if not groups:
             continue
         if locked_only and h >= 18:
@@ -114,9 +138,9 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     cands = board.candidates
-    for h, groups in enumerate(_groups_by_house(board, True, size)):
+    for h, by_size in enumerate(_groups_by_house(board, True)):
         house = HOUSES[h]
-        for indices, union in groups:
+        for indices, union in by_size[size - 2]:
             digits = tuple(i + 1 for i in indices)
             keep = sum(1 << (d - 1) for d in digits)
             cells = tuple(house[i] for i in range(9) if union >> i & 1)
