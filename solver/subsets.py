@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from .board import Board
+from .board import Board, memoised
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
@@ -97,14 +97,52 @@ def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
 
 
 def _naked_house_groups(board: Board, house: int) -> tuple:
-    return _house_groups(HOUSE_GETTERS[house](board.candidates))
+    """Per size (2, 3, 4), the naked subsets of a house (`_house_groups` of its cells' candidates), each as
+    (its cells, its digits as a mask, the houses it clears, whether it is locked, `_targets`)."""
+    groups = _house_groups(HOUSE_GETTERS[house](board.candidates))
+    if groups is _NO_GROUPS:
+        return groups
+    return tuple(tuple(_naked_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
+
+
+@memoised
+def _naked_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
+    """A `_naked_house_groups` entry: a naked subset whose cells and union of 2 or 3 digits share a line and a box
+    as well is locked; it clears both."""
+    cells = tuple(HOUSES[house][i] for i in indices)
+    shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in cells))
+    locked = len(cells) <= 3 and len(shared) == 2
+    houses = tuple(sorted(shared)) if locked else (house,)
+    return cells, union, houses, locked, _targets(houses, cells, union)
+
+
+def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> int:
+    """The bits of `Board.house_fields` of `digits` (a mask) in the cells of `houses` other than `cells`, in
+    those houses' own fields: the candidates a subset removes, one bit each."""
+    fields = sum(1 << 16 * (d - 1) for d in digits_of(digits))  # bit 0 of each digit's field in a house
+    return sum(fields * (511 - sum(1 << HOUSES[h].index(c) for c in cells if c in HOUSES[h])) << 144 * h
+               for h in houses)
 
 
 def _hidden_house_groups(board: Board, house: int) -> tuple:
-    return _house_groups(board.house_digit_positions(house))
+    """Per size (2, 3, 4), the hidden subsets of a house (`_house_groups` of its digits' places), each as (its
+    cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells)."""
+    groups = _house_groups(board.house_digit_positions(house))
+    if groups is _NO_GROUPS:
+        return groups
+    return tuple(tuple(_hidden_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
+
+
+@memoised
+def _hidden_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
+    """A `_hidden_house_groups` entry: digits `indices` (0-based) fill the cells at positions `union`."""
+    keep = sum(1 << i for i in indices)
+    others = sum(1 << 16 * (9 * house + d) for d in range(9) if not keep >> d & 1)
+    return tuple(HOUSES[house][i] for i in range(9) if union >> i & 1), keep, others * union
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
+    fields = board.house_fields
     cands = board.candidates
     for h, by_size in enumerate(_groups_by_house(board, False)):
         groups = by_size[size - 2]
@@ -112,42 +150,26 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
             continue
         if locked_only and h >= 18:
             break  # a locked subset is reported from its line (the lower of its two houses)
-        house = HOUSES[h]
-        for indices, union in groups:
-            if locked_only and indices[0] // 3 != indices[-1] // 3:
-                continue  # a locked subset lies in one segment (box) of its line
-            group = tuple(house[i] for i in indices)
-            shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in group))
-            locked = size <= 3 and len(shared) == 2
-            if locked_only != locked:
+        for cells, union, houses, locked, targets in groups:
+            if locked != locked_only or not fields & targets:
                 continue
-            houses = sorted(shared) if locked else [h]
-            elims = []
-            for hh in houses:
-                for c in HOUSES[hh]:
-                    if c not in group and cands[c] & union:
-                        elims += [(c, d) for d in digits_of(cands[c] & union)]
-            if not elims:
-                continue
+            elims = [(c, d) for hh in houses for c in HOUSES[hh] if c not in cells for d in digits_of(cands[c] & union)]
             name = f"{'locked' if locked else 'naked'}_{SIZE_NAMES[size]}"
             where = " and ".join(house_name(x) for x in houses)
-            yield Step(name, eliminations=tuple(sorted(set(elims))), cells=group, houses=tuple(houses),
-                       text=f"{title(name)}: {', '.join(cell_name(c) for c in group)} hold only "
+            yield Step(name, eliminations=tuple(sorted(set(elims))), cells=cells, houses=houses,
+                       text=f"{title(name)}: {', '.join(cell_name(c) for c in cells)} hold only "
                             f"{_digits_text(union)}, so these leave the rest of {where}")
 
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
+    fields = board.house_fields
     cands = board.candidates
     for h, by_size in enumerate(_groups_by_house(board, True)):
-        house = HOUSES[h]
-        for indices, union in by_size[size - 2]:
-            digits = tuple(i + 1 for i in indices)
-            keep = sum(1 << (d - 1) for d in digits)
-            cells = tuple(house[i] for i in range(9) if union >> i & 1)
-            elims = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))
-            if elims:
+        for cells, keep, targets in by_size[size - 2]:
+            if fields & targets:
                 name = f"hidden_{SIZE_NAMES[size]}"
-                yield Step(name, eliminations=elims, cells=cells, houses=(h,),
+                yield Step(name, eliminations=tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep)),
+                           cells=cells, houses=(h,),
                            text=f"{title(name)}: in {house_name(h)}, "
                                 f"{_digits_text(keep)} fit only in {', '.join(cell_name(c) for c in cells)}, "
                                 f"so those cells hold nothing else")
