@@ -12,7 +12,7 @@ from itertools import combinations
 from operator import itemgetter
 
 from .board import Board, memoised
-from .grid import HOUSES, box_of, cell_name, digits_of, house_name
+from .grid import HOUSE_BITS, HOUSES, POPCOUNT, box_of, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
 
@@ -102,19 +102,33 @@ def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
 #: in `itertools.combinations` order within a size (the order the Sue de Coq search tries groups in).
 _SUBSET_ORDER = [tuple(sum(1 << i for i in group) for size in range(1, n + 1) for group in combinations(range(n), size))
                  for n in range(7)]
+#: _SUBSETS_IN[m]: the non-empty subsets of a 6-bit mask m, in `_SUBSET_ORDER` order; _RANK[m]: m's place in
+#: that order; _ITEMS[m]: the set bits of m.
+_SUBSETS_IN = [tuple(s for s in _SUBSET_ORDER[6] if not s & ~m) for m in range(64)]
+_RANK = [_SUBSET_ORDER[6].index(m) if m else -1 for m in range(64)]
+_ITEMS = [tuple(i for i in range(6) if m >> i & 1) for m in range(64)]
 
 
-@memoised
-def _subsets(masks: tuple[int, ...]) -> list[tuple[int, int, int]]:
-    """Every non-empty subset of the cells with candidate masks `masks` (at most 6), in `_SUBSET_ORDER`, as
-    (subset bitmask over positions in `masks`, its number of cells, the union of its masks). The unions are
-    built once per subset from the subset without its lowest cell; memoised per puzzle (`board.memoised`:
-    a line or box keeps most of its masks from one step to the next)."""
-    unions = [0] * (1 << len(masks))
-    for s in range(1, len(unions)):
-        low = s & -s
-        unions[s] = unions[s ^ low] | masks[low.bit_length() - 1]
-    return [(s, s.bit_count(), unions[s]) for s in _SUBSET_ORDER[len(masks)]]
+def _line_groups(line_masks: list[int], box_masks: list[int]) -> list[tuple[int, int, int, int]]:
+    """The non-empty subsets L of the cells with candidates `line_masks` (at most 6) that share no digit with
+    at least one of the cells with candidates `box_masks` (at most 6), in `_SUBSET_ORDER`: (L as a bitmask
+    over `line_masks`, |L|, L's digits, the cells of `box_masks` that share no digit with L, as a bitmask).
+    Found from the box side: the L that avoid a box cell are the subsets of the line cells that avoid it."""
+    avoiding: dict[int, int] = {}
+    for j, b in enumerate(box_masks):
+        free = 0
+        for i, m in enumerate(line_masks):
+            if not m & b:
+                free |= 1 << i
+        for group in _SUBSETS_IN[free]:
+            avoiding[group] = avoiding.get(group, 0) | 1 << j
+    out = []
+    for group in sorted(avoiding, key=_RANK.__getitem__):
+        digits = 0
+        for i in _ITEMS[group]:
+            digits |= line_masks[i]
+        out.append((group, POPCOUNT[group], digits, avoiding[group]))
+    return out
 
 
 def find_sue_de_coq(board: Board) -> Iterator[Step]:
@@ -129,7 +143,10 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
     of the line; a digit that L lacks leaves the rest of the box.
     """
     cands = board.candidates
-    for line, box, get in _SDC_SEGMENTS:
+    empty = board.empty_cells
+    for line, box, get, inside, line_rest, box_rest in _SDC_SEGMENTS:
+        if (empty & inside).bit_count() < 2 or not empty & line_rest or not empty & box_rest:
+            continue  # fewer than two open intersection cells, or no open cell in the rest of the line or box
         for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
             yield Step("sue_de_coq", eliminations=elims, cells=used, houses=(line, box),
                        text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
@@ -144,14 +161,16 @@ def _sdc_cells(line: int, box: int) -> tuple[int, ...]:
     return tuple(HOUSES[line]) + tuple(c for c in HOUSES[box] if c not in HOUSES[line])
 
 
-#: (line, box, getter of the 15 cells' entries) for every line and each box it crosses, in search order.
-_SDC_SEGMENTS = [(line, 18 + b, itemgetter(*_sdc_cells(line, 18 + b)))
-                 for line in range(18) for b in sorted({box_of(c) for c in HOUSES[line]})]
+#: (line, box, getter of the 15 cells' entries, and as 81-bit sets the intersection cells, the rest of the line
+#: and the rest of the box) for every line and each box it crosses, in search order.
+_SDC_SEGMENTS = [(line, box, itemgetter(*_sdc_cells(line, box)), HOUSE_BITS[line] & HOUSE_BITS[box],
+                  HOUSE_BITS[line] & ~HOUSE_BITS[box], HOUSE_BITS[box] & ~HOUSE_BITS[line])
+                 for line in range(18) for box in sorted({18 + box_of(c) for c in HOUSES[line]})]
 #: _SDC_LAYOUT[line, box]: the `_sdc_cells` of a line and box, and the positions among them (0..8, the
 #: line's) of the intersection cells and of the rest of the line; the rest of the box is at positions 9..14.
 _SDC_LAYOUT = {(line, box): (cells, tuple(k for k in range(9) if box_of(cells[k]) == box - 18),
                              tuple(k for k in range(9) if box_of(cells[k]) != box - 18))
-               for line, box, _ in _SDC_SEGMENTS for cells in [_sdc_cells(line, box)]}
+               for line, box, *_ in _SDC_SEGMENTS for cells in [_sdc_cells(line, box)]}
 
 
 @memoised
@@ -177,22 +196,25 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
                 cores.append((size, core, v))
     if not cores:
         return []
+    box_masks = [masks[k] for k in box_rest]
+    line_groups = _line_groups([masks[k] for k in line_rest], box_masks)
+    if not line_groups:
+        return []
     out = []
-    line_groups = _subsets(tuple(masks[k] for k in line_rest))
-    box_groups = _subsets(tuple(masks[k] for k in box_rest))
     for size, core, v in cores:
-        # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
-        # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
-        by_excess: dict[int, list[tuple[int, int, int]]] = {}
-        for group in box_groups:
-            vb = group[2]
-            if vb & v:
-                by_excess.setdefault(group[1] - (vb & ~v).bit_count(), []).append(group)
-        for lset, lsize, vl in line_groups:
+        # With L's and B's digits disjoint (B among the box cells that avoid L's digits), the set holds
+        # |V + VL| + |VB - V| digits, which must be size + |L| + |B|.
+        for lset, lsize, vl, avoiding in line_groups:
             if not vl & v:
                 continue
-            for bset, _, vb in by_excess.get((v | vl).bit_count() - size - lsize, ()):
-                if vb & vl:
+            excess = POPCOUNT[v | vl] - size - lsize
+            if excess > POPCOUNT[avoiding]:
+                continue  # |B| - |VB - V| is at most |B|
+            for bset in _SUBSETS_IN[avoiding]:
+                vb = 0
+                for i in _ITEMS[bset]:
+                    vb |= box_masks[i]
+                if not vb & v or POPCOUNT[bset] - POPCOUNT[vb & ~v] != excess:
                     continue
                 core_cells = tuple(cells[k] for k in core)
                 lgroup = tuple(cells[line_rest[i]] for i in range(len(line_rest)) if lset >> i & 1)
