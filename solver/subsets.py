@@ -11,7 +11,7 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, compress
 
 from .board import Board, memoised
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
@@ -54,6 +54,8 @@ _COVERS_BIASED = [c + _BIAS for c in _COVERS]
 _REACHED = [sum(0b1100 << 4 * r for r, m in enumerate(_SETS) if POPCOUNT[m] < 9 - zeros) for zeros in range(10)]
 #: No group of any size.
 _NO_GROUPS = ((), (), ())
+#: The house numbers, for `itertools.compress` over per-house results.
+_HOUSE_NUMBERS = range(27)
 
 
 def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
@@ -87,10 +89,9 @@ def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], 
 
 
 def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
-    """Per house (27), its `_house_groups` (sizes 2, 3, 4) for naked subsets (masks: the cells' candidates)
-    or, with `hidden`, hidden subsets (masks: the digits' places). Kept on the board from step to step and
-    recomputed for the houses that changed only (`Board.per_house`); the locked and naked finders of all
-    sizes share them."""
+    """Per house (27), its `_naked_house_groups` or, with `hidden`, its `_hidden_house_groups`. Kept on the
+    board from step to step and recomputed for the houses that changed only (`Board.per_house`); the finders
+    of all sizes share them."""
     if hidden:
         return board.per_house("hidden subsets", _hidden_house_groups)
     return board.per_house("naked subsets", _naked_house_groups)
@@ -98,10 +99,10 @@ def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
 
 def _naked_house_groups(board: Board, house: int) -> tuple:
     """Per size (2, 3, 4), the naked subsets of a house (`_house_groups` of its cells' candidates), each as
-    (its cells, its digits as a mask, the houses it clears, whether it is locked, `_targets`)."""
+    (its cells, its digits as a mask, the houses it clears, whether it is locked, `_targets`); None for none."""
     groups = _house_groups(HOUSE_GETTERS[house](board.candidates))
-    if groups is _NO_GROUPS:
-        return groups
+    if groups == _NO_GROUPS:
+        return None
     return tuple(tuple(_naked_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
 
 
@@ -126,10 +127,11 @@ def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> in
 
 def _hidden_house_groups(board: Board, house: int) -> tuple:
     """Per size (2, 3, 4), the hidden subsets of a house (`_house_groups` of its digits' places), each as (its
-    cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells)."""
+    cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells); None
+    for none."""
     groups = _house_groups(board.house_digit_positions(house))
-    if groups is _NO_GROUPS:
-        return groups
+    if groups == _NO_GROUPS:
+        return None
     return tuple(tuple(_hidden_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
 
 
@@ -144,8 +146,9 @@ def _hidden_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     fields = board.house_fields
     cands = board.candidates
-    for h, by_size in enumerate(_groups_by_house(board, False)):
-        groups = by_size[size - 2]
+    by_house = _groups_by_house(board, False)
+    for h in compress(_HOUSE_NUMBERS, by_house):  # the houses with groups
+        groups = by_house[h][size - 2]
         if not groups:
             continue
         if locked_only and h >= 18:
@@ -164,8 +167,9 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
 def _hidden(board: Board, size: int) -> Iterator[Step]:
     fields = board.house_fields
     cands = board.candidates
-    for h, by_size in enumerate(_groups_by_house(board, True)):
-        for cells, keep, targets in by_size[size - 2]:
+    by_house = _groups_by_house(board, True)
+    for h in compress(_HOUSE_NUMBERS, by_house):  # the houses with groups
+        for cells, keep, targets in by_house[h][size - 2]:
             if fields & targets:
                 name = f"hidden_{SIZE_NAMES[size]}"
                 yield Step(name, eliminations=tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep)),
