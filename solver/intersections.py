@@ -30,6 +30,41 @@ _IN_ONE_THIRD = _single((0b000000111, 0b000111000, 0b111000000))
 _IN_ONE_BOX_COLUMN = _single((0b001001001, 0b010010010, 0b100100100))
 
 
+def _pointing_table(box: int) -> list[tuple[int, int] | None]:
+    """Per 9-bit position mask of a digit in box `box` (0..8): when two or more positions lie in one row or
+    column of the box, (that line's house, the line's positions outside the box as a 9-bit mask); else None."""
+    band, stack = divmod(box, 3)
+    table: list[tuple[int, int] | None] = [None] * 512
+    for p in range(512):
+        if _IN_ONE_THIRD[p] >= 0:
+            table[p] = 3 * band + _IN_ONE_THIRD[p], 0o777 & ~(0b111 << 3 * stack)
+        elif _IN_ONE_BOX_COLUMN[p] >= 0:
+            table[p] = 9 + 3 * stack + _IN_ONE_BOX_COLUMN[p], 0o777 & ~(0b111 << 3 * band)
+    return table
+
+
+def _claiming_table(house: int) -> list[tuple[int, int] | None]:
+    """Per 9-bit position mask of a digit in line `house` (0..17): when two or more positions lie in one box,
+    (that box's house, its positions off the line as a 9-bit mask); else None. A row is row line % 3 of its
+    box; a column, box column line % 3."""
+    line = house % 9
+    table: list[tuple[int, int] | None] = [None] * 512
+    for p in range(512):
+        k = _IN_ONE_THIRD[p]
+        if k < 0:
+            continue
+        if house < 9:
+            table[p] = 18 + 3 * (line // 3) + k, 0o777 & ~(0b111 << 3 * (line % 3))
+        else:
+            table[p] = 18 + 3 * k + line // 3, 0o777 & ~(0b001001001 << line % 3)
+    return table
+
+
+#: `_pointing_table` of each box and `_claiming_table` of each line.
+_POINTING = [_pointing_table(box) for box in range(9)]
+_CLAIMING = [_claiming_table(house) for house in range(18)]
+
+
 def _cells_of(house: int, positions: int) -> tuple[int, ...]:
     cells = HOUSES[house]
     return tuple(cells[i] for i in range(9) if positions >> i & 1)
@@ -47,19 +82,12 @@ def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
 def _pointing_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
     """`find_locked_candidates_pointing`'s steps on one digit, each with its box."""
     positions = board.house_positions(d)
-    for b in range(18, 27):
-        band, stack = divmod(b - 18, 3)
-        p = positions[b]
-        k = _IN_ONE_THIRD[p]
-        if k >= 0:  # one row of the box: row 3 * band + k, outside the box's stack
-            h = 3 * band + k
-            rest = positions[h] & ~(0b111 << 3 * stack)
-        else:
-            k = _IN_ONE_BOX_COLUMN[p]
-            if k < 0:
-                continue
-            h = 9 + 3 * stack + k
-            rest = positions[h] & ~(0b111 << 3 * band)
+    for b, p, table in zip(range(18, 27), positions[18:], _POINTING):
+        shape = table[p]
+        if shape is None:
+            continue
+        h, outside = shape
+        rest = positions[h] & outside
         if rest:
             yield b, Step("locked_candidates_pointing", eliminations=tuple((c, d) for c in _cells_of(h, rest)),
                           cells=_cells_of(b, p), houses=(b, h),
@@ -79,18 +107,12 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
 def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
     """`find_locked_candidates_claiming`'s steps on one digit, each with its line."""
     positions = board.house_positions(d)
-    for h in range(18):
-        line = h % 9
-        p = positions[h]
-        k = _IN_ONE_THIRD[p]
-        if k < 0:
+    for h, p, table in zip(range(18), positions, _CLAIMING):
+        shape = table[p]
+        if shape is None:
             continue
-        if h < 9:  # row `line`, box 3 * (line // 3) + k; the row is the box's row line % 3
-            b = 18 + 3 * (line // 3) + k
-            rest = positions[b] & ~(0b111 << 3 * (line % 3))
-        else:  # column `line`, box 3 * k + line // 3; the column is the box's column line % 3
-            b = 18 + 3 * k + line // 3
-            rest = positions[b] & ~(0b001001001 << line % 3)
+        b, outside = shape
+        rest = positions[b] & outside
         if rest:
             yield h, Step("locked_candidates_claiming", eliminations=tuple((c, d) for c in _cells_of(b, rest)),
                           cells=_cells_of(h, p), houses=(h, b),
