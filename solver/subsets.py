@@ -54,6 +54,11 @@ _COVERS_BIASED = [c + _BIAS for c in _COVERS]
 _REACHED = [sum(0b1100 << 4 * r for r, m in enumerate(_SETS) if POPCOUNT[m] < 9 - zeros) for zeros in range(10)]
 #: No group of any size.
 _NO_GROUPS = ((), (), ())
+#: _FIELD_LOWS[m]: bit 0 of the field of each digit of the 9-bit mask m in a house's 144-bit block of
+#: `Board.house_fields` (times a 9-bit position mask: those positions in each of those fields).
+_FIELD_LOWS = [sum(1 << 16 * d for d in range(9) if m >> d & 1) for m in range(512)]
+#: _PLACES[m]: the set bits of the 9-bit mask m.
+_PLACES = [tuple(i for i in range(9) if m >> i & 1) for m in range(512)]
 #: The house numbers, for `itertools.compress` over per-house results.
 _HOUSE_NUMBERS = range(27)
 
@@ -120,9 +125,8 @@ def _naked_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
 def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> int:
     """The bits of `Board.house_fields` of `digits` (a mask) in the cells of `houses` other than `cells`, in
     those houses' own fields: the candidates a subset removes, one bit each."""
-    fields = sum(1 << 16 * (d - 1) for d in digits_of(digits))  # bit 0 of each digit's field in a house
-    return sum(fields * (511 - sum(1 << HOUSES[h].index(c) for c in cells if c in HOUSES[h])) << 144 * h
-               for h in houses)
+    return sum(_FIELD_LOWS[digits] * (511 - sum(1 << HOUSES[h].index(c) for c in cells if c in HOUSES[h]))
+               << 144 * h for h in houses)
 
 
 def _hidden_house_groups(board: Board, house: int) -> tuple:
@@ -138,9 +142,11 @@ def _hidden_house_groups(board: Board, house: int) -> tuple:
 @memoised
 def _hidden_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
     """A `_hidden_house_groups` entry: digits `indices` (0-based) fill the cells at positions `union`."""
-    keep = sum(1 << i for i in indices)
-    others = sum(1 << 16 * (9 * house + d) for d in range(9) if not keep >> d & 1)
-    return tuple(HOUSES[house][i] for i in range(9) if union >> i & 1), keep, others * union
+    keep = 0
+    for i in indices:
+        keep |= 1 << i
+    cells = HOUSES[house]
+    return tuple(cells[i] for i in _PLACES[union]), keep, _FIELD_LOWS[511 ^ keep] * union << 144 * house
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
