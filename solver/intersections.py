@@ -12,7 +12,7 @@ from itertools import combinations
 from operator import itemgetter
 
 from .board import Board, memoised
-from .grid import HOUSES, box_of, cell_name, digits_of, house_name
+from .grid import HOUSE_BITS, HOUSES, POPCOUNT, box_of, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
 
@@ -28,6 +28,41 @@ def _single(masks: tuple[int, ...]) -> tuple[int, ...]:
 _IN_ONE_THIRD = _single((0b000000111, 0b000111000, 0b111000000))
 #: Per 9-bit position mask of a box: the box column (positions k, k+3, k+6) holding all of two or more, else -1.
 _IN_ONE_BOX_COLUMN = _single((0b001001001, 0b010010010, 0b100100100))
+
+
+def _pointing_table(box: int) -> list[tuple[int, int] | None]:
+    """Per 9-bit position mask of a digit in box `box` (0..8): when two or more positions lie in one row or
+    column of the box, (that line's house, the line's positions outside the box as a 9-bit mask); else None."""
+    band, stack = divmod(box, 3)
+    table: list[tuple[int, int] | None] = [None] * 512
+    for p in range(512):
+        if _IN_ONE_THIRD[p] >= 0:
+            table[p] = 3 * band + _IN_ONE_THIRD[p], 0o777 & ~(0b111 << 3 * stack)
+        elif _IN_ONE_BOX_COLUMN[p] >= 0:
+            table[p] = 9 + 3 * stack + _IN_ONE_BOX_COLUMN[p], 0o777 & ~(0b111 << 3 * band)
+    return table
+
+
+def _claiming_table(house: int) -> list[tuple[int, int] | None]:
+    """Per 9-bit position mask of a digit in line `house` (0..17): when two or more positions lie in one box,
+    (that box's house, its positions off the line as a 9-bit mask); else None. A row is row line % 3 of its
+    box; a column, box column line % 3."""
+    line = house % 9
+    table: list[tuple[int, int] | None] = [None] * 512
+    for p in range(512):
+        k = _IN_ONE_THIRD[p]
+        if k < 0:
+            continue
+        if house < 9:
+            table[p] = 18 + 3 * (line // 3) + k, 0o777 & ~(0b111 << 3 * (line % 3))
+        else:
+            table[p] = 18 + 3 * k + line // 3, 0o777 & ~(0b001001001 << line % 3)
+    return table
+
+
+#: `_pointing_table` of each box and `_claiming_table` of each line.
+_POINTING = [_pointing_table(box) for box in range(9)]
+_CLAIMING = [_claiming_table(house) for house in range(18)]
 
 
 def _cells_of(house: int, positions: int) -> tuple[int, ...]:
@@ -47,19 +82,12 @@ def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
 def _pointing_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
     """`find_locked_candidates_pointing`'s steps on one digit, each with its box."""
     positions = board.house_positions(d)
-    for b in range(18, 27):
-        band, stack = divmod(b - 18, 3)
-        p = positions[b]
-        k = _IN_ONE_THIRD[p]
-        if k >= 0:  # one row of the box: row 3 * band + k, outside the box's stack
-            h = 3 * band + k
-            rest = positions[h] & ~(0b111 << 3 * stack)
-        else:
-            k = _IN_ONE_BOX_COLUMN[p]
-            if k < 0:
-                continue
-            h = 9 + 3 * stack + k
-            rest = positions[h] & ~(0b111 << 3 * band)
+    for b, p, table in zip(range(18, 27), positions[18:], _POINTING):
+        shape = table[p]
+        if shape is None:
+            continue
+        h, outside = shape
+        rest = positions[h] & outside
         if rest:
             yield b, Step("locked_candidates_pointing", eliminations=tuple((c, d) for c in _cells_of(h, rest)),
                           cells=_cells_of(b, p), houses=(b, h),
@@ -79,18 +107,12 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
 def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
     """`find_locked_candidates_claiming`'s steps on one digit, each with its line."""
     positions = board.house_positions(d)
-    for h in range(18):
-        line = h % 9
-        p = positions[h]
-        k = _IN_ONE_THIRD[p]
-        if k < 0:
+    for h, p, table in zip(range(18), positions, _CLAIMING):
+        shape = table[p]
+        if shape is None:
             continue
-        if h < 9:  # row `line`, box 3 * (line // 3) + k; the row is the box's row line % 3
-            b = 18 + 3 * (line // 3) + k
-            rest = positions[b] & ~(0b111 << 3 * (line % 3))
-        else:  # column `line`, box 3 * k + line // 3; the column is the box's column line % 3
-            b = 18 + 3 * k + line // 3
-            rest = positions[b] & ~(0b001001001 << line % 3)
+        b, outside = shape
+        rest = positions[b] & outside
         if rest:
             yield h, Step("locked_candidates_claiming", eliminations=tuple((c, d) for c in _cells_of(b, rest)),
                           cells=_cells_of(h, p), houses=(h, b),
@@ -102,19 +124,33 @@ def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
 #: in `itertools.combinations` order within a size (the order the Sue de Coq search tries groups in).
 _SUBSET_ORDER = [tuple(sum(1 << i for i in group) for size in range(1, n + 1) for group in combinations(range(n), size))
                  for n in range(7)]
+#: _SUBSETS_IN[m]: the non-empty subsets of a 6-bit mask m, in `_SUBSET_ORDER` order; _RANK[m]: m's place in
+#: that order; _ITEMS[m]: the set bits of m.
+_SUBSETS_IN = [tuple(s for s in _SUBSET_ORDER[6] if not s & ~m) for m in range(64)]
+_RANK = [_SUBSET_ORDER[6].index(m) if m else -1 for m in range(64)]
+_ITEMS = [tuple(i for i in range(6) if m >> i & 1) for m in range(64)]
 
 
-@memoised
-def _subsets(masks: tuple[int, ...]) -> list[tuple[int, int, int]]:
-    """Every non-empty subset of the cells with candidate masks `masks` (at most 6), in `_SUBSET_ORDER`, as
-    (subset bitmask over positions in `masks`, its number of cells, the union of its masks). The unions are
-    built once per subset from the subset without its lowest cell; memoised per puzzle (`board.memoised`:
-    a line or box keeps most of its masks from one step to the next)."""
-    unions = [0] * (1 << len(masks))
-    for s in range(1, len(unions)):
-        low = s & -s
-        unions[s] = unions[s ^ low] | masks[low.bit_length() - 1]
-    return [(s, s.bit_count(), unions[s]) for s in _SUBSET_ORDER[len(masks)]]
+def _line_groups(line_masks: list[int], box_masks: list[int]) -> list[tuple[int, int, int, int]]:
+    """The non-empty subsets L of the cells with candidates `line_masks` (at most 6) that share no digit with
+    at least one of the cells with candidates `box_masks` (at most 6), in `_SUBSET_ORDER`: (L as a bitmask
+    over `line_masks`, |L|, L's digits, the cells of `box_masks` that share no digit with L, as a bitmask).
+    Found from the box side: the L that avoid a box cell are the subsets of the line cells that avoid it."""
+    avoiding: dict[int, int] = {}
+    for j, b in enumerate(box_masks):
+        free = 0
+        for i, m in enumerate(line_masks):
+            if not m & b:
+                free |= 1 << i
+        for group in _SUBSETS_IN[free]:
+            avoiding[group] = avoiding.get(group, 0) | 1 << j
+    out = []
+    for group in sorted(avoiding, key=_RANK.__getitem__):
+        digits = 0
+        for i in _ITEMS[group]:
+            digits |= line_masks[i]
+        out.append((group, POPCOUNT[group], digits, avoiding[group]))
+    return out
 
 
 def find_sue_de_coq(board: Board) -> Iterator[Step]:
@@ -129,7 +165,10 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
     of the line; a digit that L lacks leaves the rest of the box.
     """
     cands = board.candidates
-    for line, box, get in _SDC_SEGMENTS:
+    empty = board.empty_cells
+    for line, box, get, inside, line_rest, box_rest in _SDC_SEGMENTS:
+        if (empty & inside).bit_count() < 2 or not empty & line_rest or not empty & box_rest:
+            continue  # fewer than two open intersection cells, or no open cell in the rest of the line or box
         for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
             yield Step("sue_de_coq", eliminations=elims, cells=used, houses=(line, box),
                        text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
@@ -144,14 +183,16 @@ def _sdc_cells(line: int, box: int) -> tuple[int, ...]:
     return tuple(HOUSES[line]) + tuple(c for c in HOUSES[box] if c not in HOUSES[line])
 
 
-#: (line, box, getter of the 15 cells' entries) for every line and each box it crosses, in search order.
-_SDC_SEGMENTS = [(line, 18 + b, itemgetter(*_sdc_cells(line, 18 + b)))
-                 for line in range(18) for b in sorted({box_of(c) for c in HOUSES[line]})]
+#: (line, box, getter of the 15 cells' entries, and as 81-bit sets the intersection cells, the rest of the line
+#: and the rest of the box) for every line and each box it crosses, in search order.
+_SDC_SEGMENTS = [(line, box, itemgetter(*_sdc_cells(line, box)), HOUSE_BITS[line] & HOUSE_BITS[box],
+                  HOUSE_BITS[line] & ~HOUSE_BITS[box], HOUSE_BITS[box] & ~HOUSE_BITS[line])
+                 for line in range(18) for box in sorted({18 + box_of(c) for c in HOUSES[line]})]
 #: _SDC_LAYOUT[line, box]: the `_sdc_cells` of a line and box, and the positions among them (0..8, the
 #: line's) of the intersection cells and of the rest of the line; the rest of the box is at positions 9..14.
 _SDC_LAYOUT = {(line, box): (cells, tuple(k for k in range(9) if box_of(cells[k]) == box - 18),
                              tuple(k for k in range(9) if box_of(cells[k]) != box - 18))
-               for line, box, _ in _SDC_SEGMENTS for cells in [_sdc_cells(line, box)]}
+               for line, box, *_ in _SDC_SEGMENTS for cells in [_sdc_cells(line, box)]}
 
 
 @memoised
@@ -177,22 +218,25 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
                 cores.append((size, core, v))
     if not cores:
         return []
+    box_masks = [masks[k] for k in box_rest]
+    line_groups = _line_groups([masks[k] for k in line_rest], box_masks)
+    if not line_groups:
+        return []
     out = []
-    line_groups = _subsets(tuple(masks[k] for k in line_rest))
-    box_groups = _subsets(tuple(masks[k] for k in box_rest))
     for size, core, v in cores:
-        # With L's and B's digits disjoint, the set holds |V + VL| + |VB - V| digits, which must be
-        # size + |L| + |B|: index box groups by |B| - |VB - V| to meet |V + VL| - size - |L|.
-        by_excess: dict[int, list[tuple[int, int, int]]] = {}
-        for group in box_groups:
-            vb = group[2]
-            if vb & v:
-                by_excess.setdefault(group[1] - (vb & ~v).bit_count(), []).append(group)
-        for lset, lsize, vl in line_groups:
+        # With L's and B's digits disjoint (B among the box cells that avoid L's digits), the set holds
+        # |V + VL| + |VB - V| digits, which must be size + |L| + |B|.
+        for lset, lsize, vl, avoiding in line_groups:
             if not vl & v:
                 continue
-            for bset, _, vb in by_excess.get((v | vl).bit_count() - size - lsize, ()):
-                if vb & vl:
+            excess = POPCOUNT[v | vl] - size - lsize
+            if excess > POPCOUNT[avoiding]:
+                continue  # |B| - |VB - V| is at most |B|
+            for bset in _SUBSETS_IN[avoiding]:
+                vb = 0
+                for i in _ITEMS[bset]:
+                    vb |= box_masks[i]
+                if not vb & v or POPCOUNT[bset] - POPCOUNT[vb & ~v] != excess:
                     continue
                 core_cells = tuple(cells[k] for k in core)
                 lgroup = tuple(cells[line_rest[i]] for i in range(len(line_rest)) if lset >> i & 1)

@@ -11,8 +11,9 @@ both a box and a line is a locked pair/triple: it clears both houses.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import combinations, compress
 
-from .board import Board
+from .board import Board, memoised
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
@@ -24,106 +25,161 @@ def _digits_text(mask: int) -> str:
     return "/".join(map(str, digits_of(mask)))
 
 
-def _tight_groups(masks: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every `size`-combination (2 to 4) of indices into `masks` whose union has exactly `size` bits, with
-    that union, in the order of `itertools.combinations`. Zero masks and masks of more than `size` bits never
-    take part; a partial union with more than `size` bits ends its branch."""
-    popcount = POPCOUNT
-    items = [(i, m) for i, m in enumerate(masks) if m and popcount[m] <= size]
-    n = len(items)
-    out: list[tuple[tuple[int, ...], int]] = []
-    if n < size:
-        return out
-    for a in range(n - size + 1):
-        ia, ma = items[a]
-        for b in range(a + 1, n - size + 2):
-            ib, mb = items[b]
-            uab = ma | mb
-            if size == 2:
-                if popcount[uab] == 2:
-                    out.append(((ia, ib), uab))
-                continue
-            if popcount[uab] > size:
-                continue
-            for c in range(b + 1, n - size + 3):
-                ic, mc = items[c]
-                uabc = uab | mc
-                if size == 3:
-                    if popcount[uabc] == 3:
-                        out.append(((ia, ib, ic), uabc))
-                    continue
-                if popcount[uabc] > 4:
-                    continue
-                for d in range(c + 1, n):
-                    i_d, md = items[d]
-                    u = uabc | md
-                    if popcount[u] == 4:
-                        out.append(((ia, ib, ic, i_d), u))
-    return out
+#: The digit sets (in the hidden view, the cell sets) a subset of 2, 3 or 4 can fill: the 9-bit masks of
+#: 2, 3 and 4 bits, size by size (36 + 84 + 126).
+_SETS = [m for size in (2, 3, 4) for m in range(512) if POPCOUNT[m] == size]
 
 
-def _house_groups(masks: tuple[int, ...], size: int) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """`_tight_groups(masks, size)` when more than `size` of the nine masks are non-zero, else nothing."""
-    if 9 - masks.count(0) <= size:
-        return ()
-    return tuple(_tight_groups(masks, size))
+def _cover_table() -> list[int]:
+    """Per 9-bit mask m: for m > 0, an int with a 1 in the 4-bit field 4 * r of every `_SETS[r]` holding all of
+    m; 0 for m = 0. Summed over a house's nine masks, field r counts the masks inside `_SETS[r]`: at most
+    9, so the fields never carry into each other."""
+    covers = [0] * 512
+    for r, union in enumerate(_SETS):
+        subset = union
+        while subset:  # the non-empty subsets of union
+            covers[subset] += 1 << 4 * r
+            subset = (subset - 1) & union
+    return covers
 
 
-def _groups_by_house(board: Board, hidden: bool, size: int) -> list[tuple]:
-    """Per house (27), its `_house_groups` of `size` for naked subsets (masks: the cells' candidates) or,
-    with `hidden`, hidden subsets (masks: the digits' places). Kept on the board from step to step and
-    recomputed for the houses that changed only (`Board.per_house`); the locked and naked finders of a size
-    share it."""
+_COVERS = _cover_table()
+#: 4 - |set| in the field of every set of `_SETS`.
+_BIAS = sum((4 - POPCOUNT[m]) << 4 * r for r, m in enumerate(_SETS))
+#: `_COVERS` plus `_BIAS` (looked up for one mask of a house): a field of the sum then reaches 4 (bit 2 or 3)
+#: exactly when at least as many masks as its set has bits lie inside the set (the counts stay below 16).
+_COVERS_BIASED = [c + _BIAS for c in _COVERS]
+#: _REACHED[zeros]: bits 2 and 3 of the fields of the sets of fewer bits than a house with `zeros` zero masks
+#: has non-zero ones (a subset of all its open cells or digits removes nothing).
+_REACHED = [sum(0b1100 << 4 * r for r, m in enumerate(_SETS) if POPCOUNT[m] < 9 - zeros) for zeros in range(10)]
+#: No group of any size.
+_NO_GROUPS = ((), (), ())
+#: _FIELD_LOWS[m]: bit 0 of the field of each digit of the 9-bit mask m in a house's 144-bit block of
+#: `Board.house_fields` (times a 9-bit position mask: those positions in each of those fields).
+_FIELD_LOWS = [sum(1 << 16 * d for d in range(9) if m >> d & 1) for m in range(512)]
+#: _PLACES[m]: the set bits of the 9-bit mask m.
+_PLACES = [tuple(i for i in range(9) if m >> i & 1) for m in range(512)]
+#: The house numbers, for `itertools.compress` over per-house results.
+_HOUSE_NUMBERS = range(27)
+
+
+def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """The tight groups of a house's nine masks (cells' candidates, or digits' places), for sizes 2, 3 and 4:
+    per size, every combination of that many indices (in `itertools.combinations` order) whose masks are
+    non-zero and have exactly `size` bits in their union, with that union; none when at most `size` masks
+    are non-zero. A union fills one of `_SETS`, which then holds `size` masks or more: one sum of `_COVERS`
+    finds those sets for all sizes (mostly none), and only their masks are combined."""
+    zeros = masks.count(0)
+    if zeros >= 7:
+        return _NO_GROUPS
+    c = _COVERS
+    m0, m1, m2, m3, m4, m5, m6, m7, m8 = masks
+    reached = (_COVERS_BIASED[m0] + c[m1] + c[m2] + c[m3] + c[m4] + c[m5] + c[m6] + c[m7] + c[m8]) & _REACHED[zeros]
+    if not reached:
+        return _NO_GROUPS
+    found: tuple[list, list, list] = ([], [], [])
+    while reached:
+        r = (reached & -reached).bit_length() - 1 >> 2
+        reached &= ~(0b1111 << 4 * r)
+        union = _SETS[r]
+        inside = [i for i in range(9) if masks[i] and not masks[i] & ~union]
+        size = POPCOUNT[union]
+        for group in combinations(inside, size):
+            u = 0
+            for i in group:
+                u |= masks[i]
+            if u == union:
+                found[size - 2].append((group, union))
+    return tuple(tuple(sorted(groups)) for groups in found)
+
+
+def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
+    """Per house (27), its `_naked_house_groups` or, with `hidden`, its `_hidden_house_groups`. Kept on the
+    board from step to step and recomputed for the houses that changed only (`Board.per_house`); the finders
+    of all sizes share them."""
     if hidden:
-        return board.per_house(("hidden subsets", size),
-                               lambda b, h: _house_groups(b.house_digit_positions(h), size))
-    return board.per_house(("naked subsets", size),
-                           lambda b, h: _house_groups(HOUSE_GETTERS[h](b.candidates), size))
+        return board.per_house("hidden subsets", _hidden_house_groups)
+    return board.per_house("naked subsets", _naked_house_groups)
+
+
+def _naked_house_groups(board: Board, house: int) -> tuple:
+    """Per size (2, 3, 4), the naked subsets of a house (`_house_groups` of its cells' candidates), each as
+    (its cells, its digits as a mask, the houses it clears, whether it is locked, `_targets`); None for none."""
+    groups = _house_groups(HOUSE_GETTERS[house](board.candidates))
+    if groups == _NO_GROUPS:
+        return None
+    return tuple(tuple(_naked_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
+
+
+@memoised
+def _naked_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
+    """A `_naked_house_groups` entry: a naked subset whose cells and union of 2 or 3 digits share a line and a box
+    as well is locked; it clears both."""
+    cells = tuple(HOUSES[house][i] for i in indices)
+    shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in cells))
+    locked = len(cells) <= 3 and len(shared) == 2
+    houses = tuple(sorted(shared)) if locked else (house,)
+    return cells, union, houses, locked, _targets(houses, cells, union)
+
+
+def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> int:
+    """The bits of `Board.house_fields` of `digits` (a mask) in the cells of `houses` other than `cells`, in
+    those houses' own fields: the candidates a subset removes, one bit each."""
+    return sum(_FIELD_LOWS[digits] * (511 - sum(1 << HOUSES[h].index(c) for c in cells if c in HOUSES[h]))
+               << 144 * h for h in houses)
+
+
+def _hidden_house_groups(board: Board, house: int) -> tuple:
+    """Per size (2, 3, 4), the hidden subsets of a house (`_house_groups` of its digits' places), each as (its
+    cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells); None
+    for none."""
+    groups = _house_groups(board.house_digit_positions(house))
+    if groups == _NO_GROUPS:
+        return None
+    return tuple(tuple(_hidden_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
+
+
+@memoised
+def _hidden_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
+    """A `_hidden_house_groups` entry: digits `indices` (0-based) fill the cells at positions `union`."""
+    keep = 0
+    for i in indices:
+        keep |= 1 << i
+    cells = HOUSES[house]
+    return tuple(cells[i] for i in _PLACES[union]), keep, _FIELD_LOWS[511 ^ keep] * union << 144 * house
 
 
 def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
+    fields = board.house_fields
     cands = board.candidates
-    for h, groups in enumerate(_groups_by_house(board, False, size)):
+    by_house = _groups_by_house(board, False)
+    for h in compress(_HOUSE_NUMBERS, by_house):  # the houses with groups
+        groups = by_house[h][size - 2]
         if not groups:
             continue
         if locked_only and h >= 18:
             break  # a locked subset is reported from its line (the lower of its two houses)
-        house = HOUSES[h]
-        for indices, union in groups:
-            if locked_only and indices[0] // 3 != indices[-1] // 3:
-                continue  # a locked subset lies in one segment (box) of its line
-            group = tuple(house[i] for i in indices)
-            shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in group))
-            locked = size <= 3 and len(shared) == 2
-            if locked_only != locked:
+        for cells, union, houses, locked, targets in groups:
+            if locked != locked_only or not fields & targets:
                 continue
-            houses = sorted(shared) if locked else [h]
-            elims = []
-            for hh in houses:
-                for c in HOUSES[hh]:
-                    if c not in group and cands[c] & union:
-                        elims += [(c, d) for d in digits_of(cands[c] & union)]
-            if not elims:
-                continue
+            elims = [(c, d) for hh in houses for c in HOUSES[hh] if c not in cells for d in digits_of(cands[c] & union)]
             name = f"{'locked' if locked else 'naked'}_{SIZE_NAMES[size]}"
             where = " and ".join(house_name(x) for x in houses)
-            yield Step(name, eliminations=tuple(sorted(set(elims))), cells=group, houses=tuple(houses),
-                       text=f"{title(name)}: {', '.join(cell_name(c) for c in group)} hold only "
+            yield Step(name, eliminations=tuple(sorted(set(elims))), cells=cells, houses=houses,
+                       text=f"{title(name)}: {', '.join(cell_name(c) for c in cells)} hold only "
                             f"{_digits_text(union)}, so these leave the rest of {where}")
 
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
+    fields = board.house_fields
     cands = board.candidates
-    for h, groups in enumerate(_groups_by_house(board, True, size)):
-        house = HOUSES[h]
-        for indices, union in groups:
-            digits = tuple(i + 1 for i in indices)
-            keep = sum(1 << (d - 1) for d in digits)
-            cells = tuple(house[i] for i in range(9) if union >> i & 1)
-            elims = tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep))
-            if elims:
+    by_house = _groups_by_house(board, True)
+    for h in compress(_HOUSE_NUMBERS, by_house):  # the houses with groups
+        for cells, keep, targets in by_house[h][size - 2]:
+            if fields & targets:
                 name = f"hidden_{SIZE_NAMES[size]}"
-                yield Step(name, eliminations=elims, cells=cells, houses=(h,),
+                yield Step(name, eliminations=tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep)),
+                           cells=cells, houses=(h,),
                            text=f"{title(name)}: in {house_name(h)}, "
                                 f"{_digits_text(keep)} fit only in {', '.join(cell_name(c) for c in cells)}, "
                                 f"so those cells hold nothing else")
