@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from operator import or_
 from typing import NamedTuple
 
-from .board import Board, conjugate_pairs, memo_table
+from .board import ALL_CELLS, Board, conjugate_pairs, memo_table
 from .coloring import two_color_clusters
 from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
 from .steps import Step
@@ -197,6 +197,39 @@ def _chain_layers(start: int, strong: list[int], weak: list[int], strong_nodes: 
     return layers
 
 
+def _space_layers(start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int) -> list[int]:
+    """`_chain_layers` in a smaller node space (`_DigitGraph`'s cells, `_BivalueGraph`'s nodes), made of the
+    nodes with a strong link only, so that every node of a layer is followed: layer 0 is {start} (false), odd
+    layers are forced true, even layers forced false, up to `max_layers` of them (fewer when the search ends).
+    `universe` is the set of all nodes of the space; `strong` None means the space's strong links pair node
+    2j with node 2j + 1 (the two digits of a bivalue cell), followed for a whole layer at once."""
+    frontier = 1 << start
+    layers = [frontier]
+    unseen_true = universe  # the complement of the true layers so far
+    unseen_false = universe ^ frontier  # and of the false ones
+    for depth in range(1, max_layers):
+        if depth % 2:
+            nxt = (_swap_pairs(frontier) if strong is None else union_of(strong, frontier)) & unseen_true
+            unseen_true ^= nxt
+        else:
+            nxt = union_of(weak, frontier) & unseen_false
+            unseen_false ^= nxt
+        if not nxt:
+            break
+        layers.append(nxt)
+        frontier = nxt
+    return layers
+
+
+#: Bits 0, 2, 4, ... of a `_BivalueGraph` node set (the first node of each bivalue cell).
+_EVEN_BITS = sum(1 << 2 * j for j in range(81))
+
+
+def _swap_pairs(nodes: int) -> int:
+    """A `_BivalueGraph` node set with each node replaced by the other digit of its cell (its strong link)."""
+    return (nodes & _EVEN_BITS) << 1 | (nodes >> 1) & _EVEN_BITS
+
+
 def _trace(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int]) -> list[int]:
     """One chain start -> ... -> end through the layers (end in layer `end_layer`): each node's predecessor is
     the lowest node of the layer before that links to it (links are symmetric, so that is the lowest node of
@@ -266,51 +299,197 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         preferred outright: longer ones (up to `max_length`) are only
         searched when no chain of up to 5 links eliminates anything.
     """
-    graph, strong, weak = board_links(board, kind)
-    starting = strong_nodes(graph, kind)
-    starts = set_bits(starting)
-    links = _Links(kind, graph, strong, weak, starting, board_links(board, "aic")[2],
-                   board.cached("near victims", lambda b: {}))
-    searched: dict[int, tuple[list[int], int, int]] = {}
-    # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
-    for pass_index, (limit, shortest) in enumerate(((5, 3), (max_length, 7))):
-        if kind == "x_chain":
-            # One digit's chains depend on that digit's cells only: the best of each digit is memoised on
-            # them, and the best over digits is the one the search over all starts would keep (ties: the
-            # earlier start).
-            best = None
-            for d in range(1, 10):
-                key = (d, board.digit_cells(d), max_length, pass_index)
-                kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
-                if kept is None:
-                    digit_starts = [n for n in starts if n % 9 == d - 1]
-                    kept = _X_CHAINS[key] = (_best_chain(links, digit_starts, limit, shortest, searched),)
-                found = kept[0]
-                if found is not None and (found.beats(best) or (not best.beats(found)
-                                                                and found.chain[0] < best.chain[0])):
-                    best = found
-        else:
-            best = _best_chain(links, starts, limit, shortest, searched)
-        if best is None:
-            continue
-        victims, chain = best.victims, best.chain
-        start, end = chain[0], chain[-1]
-        elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
-        removed = f"so {', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
-        cells = tuple(dict.fromkeys(n // 9 for n in chain))
-        if best.loop:
-            yield Step("continuous_nice_loop", eliminations=elims, cells=cells,
-                       text=f"{title('continuous_nice_loop')}: {_chain_text(chain)} - {node_name(start)}; every link "
-                            f"holds both ways, {removed}")
-            return
-        yield Step(kind, eliminations=elims, cells=cells,
-                   text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
+    if kind == "aic":
+        graph, strong, weak = board_links(board, kind)
+        starting = strong_nodes(graph, kind)
+        links = _Links(kind, graph, strong, weak, starting, board_links(board, "aic")[2],
+                       board.cached("near victims", lambda b: {}))
+        starts = set_bits(starting)
+        searched: dict[int, tuple[list[int], int, int]] = {}
+        # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
+        passes = (_best_chain(links, starts, limit, shortest, searched) for limit, shortest in ((5, 3), (max_length, 7)))
+    elif kind == "x_chain":
+        passes = _x_chains(board, max_length)
+    else:
+        passes = _best_xy_chains(_BivalueGraph.of(board), board, max_length)
+    best = next((found for found in passes if found is not None), None)
+    if best is None:
         return
+    victims, chain = best.victims, best.chain
+    start, end = chain[0], chain[-1]
+    elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
+    removed = f"so {', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
+    cells = tuple(dict.fromkeys(n // 9 for n in chain))
+    if best.loop:
+        yield Step("continuous_nice_loop", eliminations=elims, cells=cells,
+                   text=f"{title('continuous_nice_loop')}: {_chain_text(chain)} - {node_name(start)}; every link "
+                        f"holds both ways, {removed}")
+        return
+    yield Step(kind, eliminations=elims, cells=cells,
+               text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
 
 
-#: Per puzzle: (digit, its cells, max length, pass) -> the best X-Chain of that digit in that pass, of up to
-#: 5 links (pass 0) or of 7 links or more (pass 1), as a 1-tuple (`ChainFound` or None).
+def _x_chains(board: Board, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
+    """The best X-Chain of up to 5 links and the best of 7 to `max_length` links (None when there is none).
+
+    One digit's chains depend on that digit's cells only: the two bests of each digit are memoised on them,
+    and the best over digits is the one the search over all starts would keep (ties: the earlier start)."""
+    bests: list[ChainFound | None] = [None, None]
+    for d in range(1, 10):
+        key = (d, board.digit_cells(d), max_length)
+        kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
+        if kept is None:
+            kept = _X_CHAINS[key] = _best_x_chains(_DigitGraph.of(board, d), max_length)
+        for k, found in enumerate(kept):
+            best = bests[k]
+            if found is not None and (found.beats(best) or (not best.beats(found) and found.chain[0] < best.chain[0])):
+                bests[k] = found
+    return bests[0], bests[1]
+
+
+#: Per puzzle: (digit, its cells, max length) -> the digit's best X-Chains of up to 5 links and of 7 links or
+#: more (`_best_x_chains`).
 _X_CHAINS = memo_table()
+
+
+class _DigitGraph(NamedTuple):
+    """The X-Chain links of one digit, in cell space (81-bit cell sets): a node of the digit is its cell.
+
+    Only cells in a conjugate pair can be on an X-Chain (a chain starts and ends with a strong link, and a
+    cell reached by a weak link is followed only by a strong one), so the weak links are kept between those
+    cells only: the layers of the search then hold nothing else, and the chains and victims are the same.
+    """
+
+    digit: int
+    cells: int  # the cells that still have the digit
+    starts: list[int]  # the cells in a conjugate pair, ascending
+    strong: list[int]  # per cell (81), its conjugate partners
+    weak: list[int]  # per cell (81), the cells of `starts` that see it
+
+    @classmethod
+    def of(cls, board: Board, digit: int) -> "_DigitGraph":
+        strong = [0] * 81
+        for _, a, b in conjugate_pairs(board, digit):
+            strong[a] |= 1 << b
+            strong[b] |= 1 << a
+        starts = [c for c in range(81) if strong[c]]
+        paired = sum(1 << c for c in starts)
+        weak = [0] * 81
+        for c in starts:
+            weak[c] = PEER_BITS[c] & paired
+        return cls(digit, board.digit_cells(digit), starts, strong, weak)
+
+
+def _best_x_chains(graph: _DigitGraph, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
+    """`_best_chain` for the X-Chains of one digit, searched in cell space, for both lengths at once: the
+    chains from one of the digit's conjugate-pair cells that eliminate the most, of 3 to 5 links and of 7 to
+    `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
+    The victims of a chain are the cells with the digit that see both ends."""
+    d, cells, starts, strong, weak = graph
+    bests: list[ChainFound | None] = [None, None]
+    for start in starts:
+        layers = _space_layers(start, strong, weak, ALL_CELLS, max(5, max_length) + 1)
+        seen_by_start = PEER_BITS[start] & cells
+        other_ends = ~(1 << start)
+        for depth in range(3, len(layers), 2):
+            ends = layers[depth] & other_ends
+            if not ends:
+                continue
+            k = depth > 5
+            best = bests[k]
+            for end in set_bits(ends):
+                victims = seen_by_start & PEER_BITS[end]
+                if not (victims and (best is None or (victims.bit_count(), -depth)
+                                     > (best.victims.bit_count(), -best.length))):
+                    continue
+                chain = [c * 9 + d - 1 for c in _trace(layers, depth, end, strong, weak)]
+                found = ChainFound(False, depth, _to_nodes(victims) << (d - 1), chain)
+                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                    continue
+                best = found
+            bests[k] = best
+    return bests[0], bests[1]
+
+
+class _BivalueGraph(NamedTuple):
+    """The XY-Chain links, in the space of the bivalue cells' candidates: node 2j and node 2j + 1 are the lower
+    and the higher digit of the j-th bivalue cell (ascending order of the nodes is that of the candidates).
+
+    A chain of bivalue cells goes into a cell by a weak link and out of it by a strong one, so a candidate
+    outside the bivalue cells, weakly linked to the chain, leads nowhere: keeping the weak links between
+    bivalue cells only leaves the chains and the ends of every search as they are.
+    """
+
+    nodes: list[int]  # per node of the space, its candidate (cell * 9 + digit - 1)
+    strong: list[int]  # per node, the other digit of its cell (1 << (i ^ 1))
+    weak: list[int]  # per node, the nodes of the same digit in bivalue cells that see its cell
+    with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
+
+    @classmethod
+    def of(cls, board: Board) -> "_BivalueGraph":
+        cands = board.candidates
+        bivalue = board.bivalue_cells()
+        nodes = [c * 9 + d - 1 for c in set_bits(bivalue) for d in digits_of(cands[c])]
+        index = {n: i for i, n in enumerate(nodes)}
+        cells_with = [0] + [bivalue & board.digit_cells(d) for d in range(1, 10)]
+        weak = []
+        with_digit = [0] * 10
+        for i, n in enumerate(nodes):
+            digit = n % 9
+            with_digit[digit + 1] |= 1 << i
+            linked = 0
+            for p in set_bits(PEER_BITS[n // 9] & cells_with[digit + 1]):
+                linked |= 1 << index[p * 9 + digit]
+            weak.append(linked)
+        return cls(nodes, [1 << (i ^ 1) for i in range(len(nodes))], weak, with_digit)
+
+
+def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
+    """`_best_chain` for XY-Chains, searched in the `_BivalueGraph` space, for both lengths at once: the chains
+    from one of the bivalue cells' candidates that eliminate the most, of 3 to 5 links and of 7 to
+    `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
+
+    The victims of a chain are the candidates weakly linked to both ends, start digit a in cell C (other
+    digit x) and end digit b in another cell E: when a == b, the a of the cells that see both C and E;
+    otherwise, when C and E see each other, b in C (when b == x: the end is weakly linked to x in C) and a in
+    E (when E holds a: the end's other digit is weakly linked to the start). Only those ends are looked at."""
+    nodes, strong, weak, with_digit = graph
+    universe = (1 << len(nodes)) - 1
+    bests: list[ChainFound | None] = [None, None]
+    for start, start_node in enumerate(nodes):
+        layers = _space_layers(start, None, weak, universe, max(5, max_length) + 1)
+        cell, a = divmod(start_node, 9)
+        seen_with_a = PEER_BITS[cell] & board.digit_cells(a + 1)
+        sees_x = weak[start ^ 1]  # ends of digit x that see C
+        holds_a = _swap_pairs(weak[start])  # ends that see C, in a cell holding a
+        ends = (with_digit[a + 1] | sees_x | holds_a) & ~(1 << start)
+        for depth in range(3, len(layers), 2):
+            hit = layers[depth] & ends
+            if not hit:
+                continue
+            k = depth > 5
+            best = bests[k]
+            for end in set_bits(hit):
+                end_node = nodes[end]
+                if end_node % 9 == a:
+                    victims = seen_with_a & PEER_BITS[end_node // 9]
+                    count = victims.bit_count()
+                else:
+                    count = (sees_x >> end & 1) + (holds_a >> end & 1)
+                if not (count and (best is None or (count, -depth) > (best.victims.bit_count(), -best.length))):
+                    continue
+                if end_node % 9 == a:
+                    victims = _to_nodes(victims) << a
+                else:
+                    end_cell, b = divmod(end_node, 9)
+                    victims = (sees_x >> end & 1) << (cell * 9 + b) | (holds_a >> end & 1) << (end_cell * 9 + a)
+                chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
+                found = ChainFound(False, depth, victims, chain)
+                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                    continue
+                best = found
+            bests[k] = best
+    return bests[0], bests[1]
 
 
 class _Links(NamedTuple):
