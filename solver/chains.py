@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from .board import ALL_CELLS, Board, conjugate_pairs, memo_table
 from .coloring import two_color_clusters
-from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
+from .grid import HOUSES_OF_CELL, PEER_BITS, PEERS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -300,14 +300,9 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         searched when no chain of up to 5 links eliminates anything.
     """
     if kind == "aic":
-        graph, strong, weak = board_links(board, kind)
-        starting = strong_nodes(graph, kind)
-        links = _Links(kind, graph, strong, weak, starting, board_links(board, "aic")[2],
-                       board.cached("near victims", lambda b: {}))
-        starts = set_bits(starting)
-        searched: dict[int, tuple[list[int], int, int]] = {}
+        graph = _StrongGraph.of(board)
         # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
-        passes = (_best_chain(links, starts, limit, shortest, searched) for limit, shortest in ((5, 3), (max_length, 7)))
+        passes = (_best_aic(graph, board, limit, shortest) for limit, shortest in ((5, 3), (max_length, 7)))
     elif kind == "x_chain":
         passes = _x_chains(board, max_length)
     else:
@@ -492,53 +487,132 @@ def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tupl
     return bests[0], bests[1]
 
 
-class _Links(NamedTuple):
-    """What a chain search of one kind works with on one board state."""
+class _StrongGraph(NamedTuple):
+    """The AIC links between the candidates with a strong link (in a conjugate pair or a bivalue cell), in the
+    space of those candidates: node i is the i-th of them in ascending order.
 
-    kind: str
-    graph: LinkGraph
-    strong: list[int]
-    weak: list[int]
-    strong_nodes: int  # the nodes with a strong link of this kind
-    weak_any: list[int]  # weak links of any kind: victims are weakly linked to both ends
-    near_victims: dict  # start -> the nodes weakly linked to a candidate weakly linked to it (all kinds share it)
+    A candidate without a strong link, reached by a weak link, is not followed (a chain goes on from it by a
+    strong link only) and cannot end a chain: keeping the links between these candidates only leaves the
+    chains and the ends of every search as they are.
+    """
+
+    nodes: list[int]  # per node of the space, its candidate (cell * 9 + digit - 1)
+    strong: list[int]  # per node, the nodes strongly linked to it (through a house or a bivalue cell)
+    weak: list[int]  # per node, the nodes weakly linked to it (the same cell, or the same digit in a peer)
+    with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
+    in_cells_with: list[int]  # per digit 1..9, the nodes in cells that have that digit as a candidate
+    in_peers: dict[int, int]  # per cell with nodes, the nodes in the cells that see it
+
+    @classmethod
+    def of(cls, board: Board) -> "_StrongGraph":
+        cands = board.candidates
+        bivalue = board.bivalue_cells()
+        pairs = [()] + [conjugate_pairs(board, d) for d in range(1, 10)]
+        linked_cells = [0] * 10  # per digit, the cells whose candidate of it has a strong link
+        for d in range(1, 10):
+            cells = bivalue & board.digit_cells(d)
+            for _, p, q in pairs[d]:
+                cells |= 1 << p | 1 << q
+            linked_cells[d] = cells
+        node_cells = bivalue
+        for cells in linked_cells:
+            node_cells |= cells
+        nodes = []
+        in_cell = {}  # per cell with nodes, its nodes
+        with_digit = [0] * 10
+        in_cells_with = [0] * 10
+        in_house = [0] * 27  # per house, its nodes
+        in_house_with = [0] * 243  # per house h and digit d, at 9 * h + d - 1: its nodes of that digit
+        for c in set_bits(node_cells):
+            mask = cands[c]
+            houses = HOUSES_OF_CELL[c]
+            first = len(nodes)
+            for d in digits_of(mask):
+                if linked_cells[d] >> c & 1:
+                    bit = 1 << len(nodes)
+                    with_digit[d] |= bit
+                    for h in houses:
+                        in_house_with[9 * h + d - 1] |= bit
+                    nodes.append(c * 9 + d - 1)
+            in_cell[c] = here = (1 << len(nodes)) - (1 << first)
+            for h in houses:
+                in_house[h] |= here
+            for d in digits_of(mask):
+                in_cells_with[d] |= here
+        in_peers = {}
+        for c, here in in_cell.items():
+            r, x, b = HOUSES_OF_CELL[c]
+            in_peers[c] = (in_house[r] | in_house[x] | in_house[b]) & ~here
+        strong = [0] * len(nodes)
+        weak = []
+        for i, n in enumerate(nodes):
+            cell, d = divmod(n, 9)
+            r, x, b = HOUSES_OF_CELL[cell]
+            others = in_cell[cell] & ~(1 << i)
+            if bivalue >> cell & 1:
+                strong[i] = others
+            weak.append((others | in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d])
+                        & ~(1 << i))
+        index = {n: i for i, n in enumerate(nodes)}
+        for d in range(1, 10):
+            for _, p, q in pairs[d]:
+                i, j = index[p * 9 + d - 1], index[q * 9 + d - 1]
+                strong[i] |= 1 << j
+                strong[j] |= 1 << i
+        return cls(nodes, strong, weak, with_digit, in_cells_with, in_peers)
 
 
-def _best_chain(links: _Links, starts: list[int], limit: int, shortest: int,
-                searched: dict[int, tuple[list[int], int, int]]) -> ChainFound | None:
-    """The chain from one of `starts` (ascending) with `shortest` to `limit` links that eliminates the most
-    (ties: fewer links, then the earlier start; per start and end the shortest chain). `searched` keeps each
-    start's layers (searched as deep as a call has needed: `limit` + 1 layers), the ends worth tracing and
-    the number of layers asked for, between calls."""
-    kind, graph, strong, weak, strong_nodes, weak_any, near_victims = links
+def _best_aic(graph: _StrongGraph, board: Board, limit: int, shortest: int) -> ChainFound | None:
+    """The AIC or continuous nice loop with `shortest` to `limit` links that eliminates the most (ties: fewer
+    links, then the earlier start; per start and end the shortest chain), searched in the `_StrongGraph`
+    space.
+
+    A chain from digit a in cell C to digit b in cell E is a loop when E's candidate is weakly linked to the
+    start (C == E is such a loop); otherwise its victims are the candidates weakly linked to both ends: when
+    a == b, the a of the cells that see both C and E; otherwise, when C and E see each other, b in C and a in
+    E (those that are there). Only those ends are looked at."""
+    nodes, strong, weak, with_digit, in_cells_with, in_peers = graph
+    cands = board.candidates
+    universe = (1 << len(nodes)) - 1
     best: ChainFound | None = None
-    for start in starts:
-        if start in searched:
-            layers, ends, asked = searched[start]
-            if asked < limit + 1:
-                layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1, layers)
-                searched[start] = layers, ends, limit + 1
-        else:
-            layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1)
-            # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
-            # start), or, in an AIC, to start itself (a loop).
-            ends = near_victims.get(start)
-            if ends is None:
-                ends = near_victims[start] = union_of(weak_any, weak_any[start])
-            ends = (ends | (weak_any[start] if kind == "aic" else 0)) & ~(1 << start)
-            searched[start] = layers, ends, limit + 1
-        victims_of_start = weak_any[start]
-        for depth in range(shortest, min(len(layers), limit + 1), 2):
-            for end in set_bits(layers[depth] & ends):
-                victims = victims_of_start & weak_any[end] & ~(1 << end)
-                closes = kind == "aic" and weak_any[end] >> start & 1
-                if not closes and not (victims and ChainFound(False, depth, victims, []).beats(best)):
-                    continue  # a chain that is not a loop ranks by its victims and length: no trace needed
-                chain = _trace(layers, depth, end, strong, weak)
+    for start, start_node in enumerate(nodes):
+        layers = _space_layers(start, strong, weak, universe, limit + 1)
+        cell, a = divmod(start_node, 9)
+        sight = PEER_BITS[cell]
+        seen_with_a = sight & board.digit_cells(a + 1)
+        loop_ends = weak[start]
+        with_a = with_digit[a + 1]
+        crossing = 0  # the ends of other digits b in cells that see C, where C has b or the end's cell has a
+        for b in digits_of(cands[cell]):
+            crossing |= with_digit[b]
+        crossing = in_peers[cell] & (crossing | in_cells_with[a + 1]) & ~with_a
+        ends = (loop_ends | with_a | crossing) & ~(1 << start)
+        for depth in range(shortest, len(layers), 2):
+            hit = layers[depth] & ends
+            if not hit:
+                continue
+            for end in set_bits(hit):
+                end_cell, b = divmod(nodes[end], 9)
+                closes = loop_ends >> end & 1
                 if closes:
-                    victims = _loop_victims(chain, graph)
-                if not victims:
-                    continue
+                    count = 0
+                elif a == b:
+                    victims = seen_with_a & PEER_BITS[end_cell]
+                    count = victims.bit_count()
+                else:
+                    count = (cands[cell] >> b & 1) + (cands[end_cell] >> a & 1)
+                if not closes and not (count and (best is None or (count, -depth)
+                                                  > (best.victims.bit_count(), -best.length))):
+                    continue  # a chain that is not a loop ranks by its victims and length: no trace needed
+                chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
+                if closes:
+                    victims = _loop_victims(chain, board)
+                    if not victims:
+                        continue
+                elif a == b:
+                    victims = _to_nodes(victims) << a
+                else:
+                    victims = (cands[cell] >> b & 1) << (cell * 9 + b) | (cands[end_cell] >> a & 1) << (end_cell * 9 + a)
                 found = ChainFound(bool(closes), depth, victims, chain)
                 if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
                     continue
@@ -546,7 +620,7 @@ def _best_chain(links: _Links, starts: list[int], limit: int, shortest: int,
     return best
 
 
-def _loop_victims(chain: list[int], graph: LinkGraph) -> int:
+def _loop_victims(chain: list[int], board: Board) -> int:
     """Candidates removed by a continuous loop (`chain` closed by a weak link from its end to its start).
 
     Around such a loop exactly one node of every linked pair is true (the
@@ -556,12 +630,14 @@ def _loop_victims(chain: list[int], graph: LinkGraph) -> int:
     """
     if len(set(chain)) != len(chain):
         return 0  # a node both true and false: only a broken board gives such a loop
+    cands = board.candidates
     victims = 0
     for u, v in zip(chain, chain[1:] + chain[:1]):
-        if u // 9 == v // 9:
-            victims |= graph.weak_cell[u] & ~(1 << v)
-        elif u % 9 == v % 9:
-            victims |= graph.weak_house[u] & graph.weak_house[v]
+        (cu, du), (cv, dv) = divmod(u, 9), divmod(v, 9)
+        if cu == cv:
+            victims |= cands[cu] << 9 * cu & ~(1 << u | 1 << v)
+        elif du == dv:
+            victims |= _to_nodes(PEER_BITS[cu] & PEER_BITS[cv] & board.digit_cells(du + 1)) << du
     for n in chain:
         victims &= ~(1 << n)
     return victims
