@@ -203,21 +203,37 @@ def _space_layers(start: int, strong: list[int] | None, weak: list[int], univers
     layers are forced true, even layers forced false, up to `max_layers` of them (fewer when the search ends).
     `universe` is the set of all nodes of the space; `strong` None means the space's strong links pair node
     2j with node 2j + 1 (the two digits of a bivalue cell), followed for a whole layer at once."""
-    frontier = 1 << start
-    layers = [frontier]
+    true = 1 << start  # the nodes of the last layer, then of the next one
+    layers = [true]
     unseen_true = universe  # the complement of the true layers so far
-    unseen_false = universe ^ frontier  # and of the false ones
-    for depth in range(1, max_layers):
-        if depth % 2:
-            nxt = (_swap_pairs(frontier) if strong is None else union_of(strong, frontier)) & unseen_true
-            unseen_true ^= nxt
+    unseen_false = universe ^ true  # and of the false ones
+    while len(layers) < max_layers:  # one strong step to a true layer, then one weak step to a false one
+        false = layers[-1]
+        if strong is None:
+            true = _swap_pairs(false) & unseen_true
         else:
-            nxt = union_of(weak, frontier) & unseen_false
-            unseen_false ^= nxt
-        if not nxt:
+            true = 0
+            while false:  # union_of, inline: this loop is the search's hot spot
+                n = false.bit_length() - 1
+                true |= strong[n]
+                false ^= 1 << n
+            true &= unseen_true
+        if not true:
             break
-        layers.append(nxt)
-        frontier = nxt
+        unseen_true ^= true
+        layers.append(true)
+        if len(layers) == max_layers:
+            break
+        false = 0
+        while true:
+            n = true.bit_length() - 1
+            false |= weak[n]
+            true ^= 1 << n
+        false &= unseen_false
+        if not false:
+            break
+        unseen_false ^= false
+        layers.append(false)
     return layers
 
 
