@@ -380,11 +380,12 @@ class _DigitGraph(NamedTuple):
     @classmethod
     def of(cls, board: Board, digit: int) -> "_DigitGraph":
         strong = [0] * 81
+        paired = 0
         for _, a, b in conjugate_pairs(board, digit):
             strong[a] |= 1 << b
             strong[b] |= 1 << a
-        starts = [c for c in range(81) if strong[c]]
-        paired = sum(1 << c for c in starts)
+            paired |= 1 << a | 1 << b
+        starts = set_bits(paired)
         weak = [0] * 81
         for c in starts:
             weak[c] = PEER_BITS[c] & paired
@@ -439,19 +440,23 @@ class _BivalueGraph(NamedTuple):
     @classmethod
     def of(cls, board: Board) -> "_BivalueGraph":
         cands = board.candidates
-        bivalue = board.bivalue_cells()
-        nodes = [c * 9 + d - 1 for c in set_bits(bivalue) for d in digits_of(cands[c])]
-        index = {n: i for i, n in enumerate(nodes)}
-        cells_with = [0] + [bivalue & board.digit_cells(d) for d in range(1, 10)]
-        weak = []
+        nodes = []
         with_digit = [0] * 10
+        in_house_with = [0] * 243  # per house h and digit d, at 9 * h + d - 1: its nodes of that digit
+        for c in set_bits(board.bivalue_cells()):
+            r, x, b = HOUSES_OF_CELL[c]
+            for d in digits_of(cands[c]):
+                bit = 1 << len(nodes)
+                with_digit[d] |= bit
+                in_house_with[9 * r + d - 1] |= bit
+                in_house_with[9 * x + d - 1] |= bit
+                in_house_with[9 * b + d - 1] |= bit
+                nodes.append(c * 9 + d - 1)
+        weak = []
         for i, n in enumerate(nodes):
-            digit = n % 9
-            with_digit[digit + 1] |= 1 << i
-            linked = 0
-            for p in set_bits(PEER_BITS[n // 9] & cells_with[digit + 1]):
-                linked |= 1 << index[p * 9 + digit]
-            weak.append(linked)
+            cell, d = divmod(n, 9)
+            r, x, b = HOUSES_OF_CELL[cell]
+            weak.append((in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d]) & ~(1 << i))
         return cls(nodes, [1 << (i ^ 1) for i in range(len(nodes))], weak, with_digit)
 
 
