@@ -29,8 +29,7 @@ from operator import or_
 from typing import NamedTuple
 
 from .board import ALL_CELLS, Board, conjugate_pairs, memo_table
-from .coloring import two_color_clusters
-from .grid import HOUSES_OF_CELL, PEER_BITS, PEERS, cell_name, digits_of, set_bits
+from .grid import HOUSES_OF_CELL, PEER_BITS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -144,12 +143,6 @@ def links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
     return _either(sh, graph.strong_house, sc, graph.strong_cell), _either(wh, graph.weak_house, wc, graph.weak_cell)
 
 
-def strong_nodes(graph: LinkGraph, kind: str) -> int:
-    """The nodes with a strong link of `kind` (those whose `links` strong entry is not empty)."""
-    sh, sc, _, _ = CHAIN_KINDS[kind]
-    return (graph.strong_house_nodes if sh else 0) | (graph.strong_cell_nodes if sc else 0)
-
-
 def board_links(board: Board, kind: str) -> tuple[LinkGraph, list[int], list[int]]:
     """The board's link graph and its (strong, weak) `links` of `kind`, built once per board state."""
     graph = board.cached("links", LinkGraph)
@@ -166,41 +159,12 @@ def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
     return [0] * len(a)
 
 
-def _chain_layers(start: int, strong: list[int], weak: list[int], strong_nodes: int, max_layers: int,
-                  layers: list[int] | None = None) -> list[int]:
-    """Layers of the alternating search from `start` assumed false, up to `max_layers` of them (fewer when
-    the search ends); `layers`, an earlier call's result for the same start, is extended instead of being
-    searched again (it is not changed). `strong_nodes` holds the nodes with a strong link: only those of
-    a false layer are followed (the others lead nowhere).
-
-    Layer 0 is {start} (false); odd layers are forced true (reached by a
-    strong link), even layers forced false (reached by a weak link).
-    """
-    layers = list(layers) if layers else [1 << start]
-    unseen_false = unseen_true = ALL_NODES  # complements of the layers so far, by parity
-    for layer in layers[1::2]:
-        unseen_true ^= layer
-    for layer in layers[0::2]:
-        unseen_false ^= layer
-    frontier = layers[-1]
-    for depth in range(len(layers), max_layers):
-        if depth % 2:
-            nxt = union_of(strong, frontier & strong_nodes) & unseen_true
-            unseen_true ^= nxt
-        else:
-            nxt = union_of(weak, frontier) & unseen_false
-            unseen_false ^= nxt
-        if not nxt:
-            break
-        layers.append(nxt)
-        frontier = nxt
-    return layers
-
-
 def _space_layers(start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int) -> list[int]:
-    """`_chain_layers` in a smaller node space (`_DigitGraph`'s cells, `_BivalueGraph`'s nodes), made of the
-    nodes with a strong link only, so that every node of a layer is followed: layer 0 is {start} (false), odd
-    layers are forced true, even layers forced false, up to `max_layers` of them (fewer when the search ends).
+    """Layers of the alternating search from `start` assumed false, in a chain finder's node space
+    (`_DigitGraph`'s cells, `_BivalueGraph`'s or `_StrongGraph`'s nodes), made of nodes with a strong link
+    only, so that every node of a layer is followed: layer 0 is {start} (false), odd layers are forced true
+    (reached by a strong link), even layers forced false (reached by a weak link), each holding only nodes
+    not in an earlier layer of its parity; up to `max_layers` of them (fewer when the search ends).
     `universe` is the set of all nodes of the space; `strong` None means the space's strong links pair node
     2j with node 2j + 1 (the two digits of a bivalue cell), followed for a whole layer at once."""
     true = 1 << start  # the nodes of the last layer, then of the next one
@@ -683,27 +647,40 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
     """A chain of bivalue cells with the same two digits, each seeing the next: the digits alternate along it,
     so a cell that sees two chain cells an odd number of links apart loses both digits.
 
-    HoDoKu "Remote Pair" (tech_chains.php); at least four cells (two are a naked pair).
+    HoDoKu "Remote Pair" (tech_chains.php); at least four cells (two are a naked pair). The cells of one
+    pair are two-coloured cluster by cluster (connected through seeing each other) as 81-bit sets, breadth
+    first from the cluster's lowest cell.
     """
     cands = board.candidates
-    by_pair: dict[int, list[int]] = {}
+    by_pair: dict[int, int] = {}  # per candidate mask, its bivalue cells
     for c in set_bits(board.bivalue_cells()):
-        by_pair.setdefault(cands[c], []).append(c)
+        by_pair[cands[c]] = by_pair.get(cands[c], 0) | 1 << c
     for mask, cells in by_pair.items():
-        if len(cells) < 4:
+        if cells.bit_count() < 4:
             continue
-        members = set(cells)
-        adjacency = {c: [o for o in PEERS[c] if o in members] for c in cells}
-        for colour in two_color_clusters(cells, adjacency):
-            if len(colour) < 4 or any(colour[o] == colour[c] for c in colour for o in PEERS[c] if o in colour):
+        rest = cells
+        while rest:
+            frontier = cluster = rest & -rest
+            colours = [frontier, 0]  # the cells of each colour
+            sight = [0, 0]  # the cells that see a cell of each colour
+            k = 0
+            while frontier:
+                seen = 0
+                for c in set_bits(frontier):
+                    seen |= PEER_BITS[c]
+                sight[k] |= seen
+                frontier = seen & cells & ~cluster
+                k ^= 1
+                colours[k] |= frontier
+                cluster |= frontier
+            rest &= ~cluster
+            if cluster.bit_count() < 4 or sight[0] & colours[0] or sight[1] & colours[1]:
                 continue  # too short, or two cells that must differ are forced equal (a broken board)
-            peers0 = set().union(*(PEERS[c] for c in colour if colour[c] == 0))
-            peers1 = set().union(*(PEERS[c] for c in colour if colour[c] == 1))
-            elims = tuple((c, d) for c in sorted((peers0 & peers1) - set(colour)) for d in digits_of(mask)
+            elims = tuple((c, d) for c in set_bits(sight[0] & sight[1] & ~cluster) for d in digits_of(mask)
                           if cands[c] & (1 << (d - 1)))
             if elims:
                 x, y = digits_of(mask)
-                chain = sorted(colour)
+                chain = set_bits(cluster)
                 yield Step("remote_pair", eliminations=elims, cells=tuple(chain),
                            text=f"{title('remote_pair')}: {x}/{y} alternate along {', '.join(cell_name(c) for c in chain)}; "
                                 f"cells seeing both kinds lose {x} and {y}")
