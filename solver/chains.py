@@ -28,9 +28,8 @@ from collections.abc import Iterator
 from operator import or_
 from typing import NamedTuple
 
-from .board import Board, conjugate_pairs, memo_table
-from .coloring import two_color_clusters
-from .grid import PEER_BITS, PEERS, cell_name, digits_of, set_bits
+from .board import ALL_CELLS, Board, conjugate_pairs, memo_table
+from .grid import HOUSES_OF_CELL, PEER_BITS, cell_name, digits_of, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -144,12 +143,6 @@ def links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
     return _either(sh, graph.strong_house, sc, graph.strong_cell), _either(wh, graph.weak_house, wc, graph.weak_cell)
 
 
-def strong_nodes(graph: LinkGraph, kind: str) -> int:
-    """The nodes with a strong link of `kind` (those whose `links` strong entry is not empty)."""
-    sh, sc, _, _ = CHAIN_KINDS[kind]
-    return (graph.strong_house_nodes if sh else 0) | (graph.strong_cell_nodes if sc else 0)
-
-
 def board_links(board: Board, kind: str) -> tuple[LinkGraph, list[int], list[int]]:
     """The board's link graph and its (strong, weak) `links` of `kind`, built once per board state."""
     graph = board.cached("links", LinkGraph)
@@ -166,35 +159,55 @@ def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
     return [0] * len(a)
 
 
-def _chain_layers(start: int, strong: list[int], weak: list[int], strong_nodes: int, max_layers: int,
-                  layers: list[int] | None = None) -> list[int]:
-    """Layers of the alternating search from `start` assumed false, up to `max_layers` of them (fewer when
-    the search ends); `layers`, an earlier call's result for the same start, is extended instead of being
-    searched again (it is not changed). `strong_nodes` holds the nodes with a strong link: only those of
-    a false layer are followed (the others lead nowhere).
-
-    Layer 0 is {start} (false); odd layers are forced true (reached by a
-    strong link), even layers forced false (reached by a weak link).
-    """
-    layers = list(layers) if layers else [1 << start]
-    unseen_false = unseen_true = ALL_NODES  # complements of the layers so far, by parity
-    for layer in layers[1::2]:
-        unseen_true ^= layer
-    for layer in layers[0::2]:
-        unseen_false ^= layer
-    frontier = layers[-1]
-    for depth in range(len(layers), max_layers):
-        if depth % 2:
-            nxt = union_of(strong, frontier & strong_nodes) & unseen_true
-            unseen_true ^= nxt
+def _space_layers(start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int) -> list[int]:
+    """Layers of the alternating search from `start` assumed false, in a chain finder's node space
+    (`_DigitGraph`'s cells, `_BivalueGraph`'s or `_StrongGraph`'s nodes), made of nodes with a strong link
+    only, so that every node of a layer is followed: layer 0 is {start} (false), odd layers are forced true
+    (reached by a strong link), even layers forced false (reached by a weak link), each holding only nodes
+    not in an earlier layer of its parity; up to `max_layers` of them (fewer when the search ends).
+    `universe` is the set of all nodes of the space; `strong` None means the space's strong links pair node
+    2j with node 2j + 1 (the two digits of a bivalue cell), followed for a whole layer at once."""
+    true = 1 << start  # the nodes of the last layer, then of the next one
+    layers = [true]
+    unseen_true = universe  # the complement of the true layers so far
+    unseen_false = universe ^ true  # and of the false ones
+    while len(layers) < max_layers:  # one strong step to a true layer, then one weak step to a false one
+        false = layers[-1]
+        if strong is None:
+            true = _swap_pairs(false) & unseen_true
         else:
-            nxt = union_of(weak, frontier) & unseen_false
-            unseen_false ^= nxt
-        if not nxt:
+            true = 0
+            while false:  # union_of, inline: this loop is the search's hot spot
+                n = false.bit_length() - 1
+                true |= strong[n]
+                false ^= 1 << n
+            true &= unseen_true
+        if not true:
             break
-        layers.append(nxt)
-        frontier = nxt
+        unseen_true ^= true
+        layers.append(true)
+        if len(layers) == max_layers:
+            break
+        false = 0
+        while true:
+            n = true.bit_length() - 1
+            false |= weak[n]
+            true ^= 1 << n
+        false &= unseen_false
+        if not false:
+            break
+        unseen_false ^= false
+        layers.append(false)
     return layers
+
+
+#: Bits 0, 2, 4, ... of a `_BivalueGraph` node set (the first node of each bivalue cell).
+_EVEN_BITS = sum(1 << 2 * j for j in range(81))
+
+
+def _swap_pairs(nodes: int) -> int:
+    """A `_BivalueGraph` node set with each node replaced by the other digit of its cell (its strong link)."""
+    return (nodes & _EVEN_BITS) << 1 | (nodes >> 1) & _EVEN_BITS
 
 
 def _trace(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int]) -> list[int]:
@@ -266,100 +279,325 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         preferred outright: longer ones (up to `max_length`) are only
         searched when no chain of up to 5 links eliminates anything.
     """
-    graph, strong, weak = board_links(board, kind)
-    starting = strong_nodes(graph, kind)
-    starts = set_bits(starting)
-    links = _Links(kind, graph, strong, weak, starting, board_links(board, "aic")[2],
-                   board.cached("near victims", lambda b: {}))
-    searched: dict[int, tuple[list[int], int, int]] = {}
-    # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
-    for pass_index, (limit, shortest) in enumerate(((5, 3), (max_length, 7))):
-        if kind == "x_chain":
-            # One digit's chains depend on that digit's cells only: the best of each digit is memoised on
-            # them, and the best over digits is the one the search over all starts would keep (ties: the
-            # earlier start).
-            best = None
-            for d in range(1, 10):
-                key = (d, board.digit_cells(d), max_length, pass_index)
-                kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
-                if kept is None:
-                    digit_starts = [n for n in starts if n % 9 == d - 1]
-                    kept = _X_CHAINS[key] = (_best_chain(links, digit_starts, limit, shortest, searched),)
-                found = kept[0]
-                if found is not None and (found.beats(best) or (not best.beats(found)
-                                                                and found.chain[0] < best.chain[0])):
-                    best = found
-        else:
-            best = _best_chain(links, starts, limit, shortest, searched)
-        if best is None:
-            continue
-        victims, chain = best.victims, best.chain
-        start, end = chain[0], chain[-1]
-        elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
-        removed = f"so {', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
-        cells = tuple(dict.fromkeys(n // 9 for n in chain))
-        if best.loop:
-            yield Step("continuous_nice_loop", eliminations=elims, cells=cells,
-                       text=f"{title('continuous_nice_loop')}: {_chain_text(chain)} - {node_name(start)}; every link "
-                            f"holds both ways, {removed}")
-            return
-        yield Step(kind, eliminations=elims, cells=cells,
-                   text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
+    if kind == "aic":
+        graph = _StrongGraph.of(board)
+        # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
+        passes = (_best_aic(graph, board, limit, shortest) for limit, shortest in ((5, 3), (max_length, 7)))
+    elif kind == "x_chain":
+        passes = _x_chains(board, max_length)
+    else:
+        passes = _best_xy_chains(_BivalueGraph.of(board), board, max_length)
+    best = next((found for found in passes if found is not None), None)
+    if best is None:
         return
+    victims, chain = best.victims, best.chain
+    start, end = chain[0], chain[-1]
+    elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
+    removed = f"so {', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
+    cells = tuple(dict.fromkeys(n // 9 for n in chain))
+    if best.loop:
+        yield Step("continuous_nice_loop", eliminations=elims, cells=cells,
+                   text=f"{title('continuous_nice_loop')}: {_chain_text(chain)} - {node_name(start)}; every link "
+                        f"holds both ways, {removed}")
+        return
+    yield Step(kind, eliminations=elims, cells=cells,
+               text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
 
 
-#: Per puzzle: (digit, its cells, max length, pass) -> the best X-Chain of that digit in that pass, of up to
-#: 5 links (pass 0) or of 7 links or more (pass 1), as a 1-tuple (`ChainFound` or None).
+def _x_chains(board: Board, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
+    """The best X-Chain of up to 5 links and the best of 7 to `max_length` links (None when there is none).
+
+    One digit's chains depend on that digit's cells only: the two bests of each digit are memoised on them,
+    and the best over digits is the one the search over all starts would keep (ties: the earlier start)."""
+    bests: list[ChainFound | None] = [None, None]
+    for d in range(1, 10):
+        key = (d, board.digit_cells(d), max_length)
+        kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
+        if kept is None:
+            kept = _X_CHAINS[key] = _best_x_chains(_DigitGraph.of(board, d), max_length)
+        for k, found in enumerate(kept):
+            best = bests[k]
+            if found is not None and (found.beats(best) or (not best.beats(found) and found.chain[0] < best.chain[0])):
+                bests[k] = found
+    return bests[0], bests[1]
+
+
+#: Per puzzle: (digit, its cells, max length) -> the digit's best X-Chains of up to 5 links and of 7 links or
+#: more (`_best_x_chains`).
 _X_CHAINS = memo_table()
 
 
-class _Links(NamedTuple):
-    """What a chain search of one kind works with on one board state."""
+class _DigitGraph(NamedTuple):
+    """The X-Chain links of one digit, in cell space (81-bit cell sets): a node of the digit is its cell.
 
-    kind: str
-    graph: LinkGraph
-    strong: list[int]
-    weak: list[int]
-    strong_nodes: int  # the nodes with a strong link of this kind
-    weak_any: list[int]  # weak links of any kind: victims are weakly linked to both ends
-    near_victims: dict  # start -> the nodes weakly linked to a candidate weakly linked to it (all kinds share it)
+    Only cells in a conjugate pair can be on an X-Chain (a chain starts and ends with a strong link, and a
+    cell reached by a weak link is followed only by a strong one), so the weak links are kept between those
+    cells only: the layers of the search then hold nothing else, and the chains and victims are the same.
+    """
+
+    digit: int
+    cells: int  # the cells that still have the digit
+    starts: list[int]  # the cells in a conjugate pair, ascending
+    strong: list[int]  # per cell (81), its conjugate partners
+    weak: list[int]  # per cell (81), the cells of `starts` that see it
+
+    @classmethod
+    def of(cls, board: Board, digit: int) -> "_DigitGraph":
+        strong = [0] * 81
+        paired = 0
+        for _, a, b in conjugate_pairs(board, digit):
+            strong[a] |= 1 << b
+            strong[b] |= 1 << a
+            paired |= 1 << a | 1 << b
+        starts = set_bits(paired)
+        weak = [0] * 81
+        for c in starts:
+            weak[c] = PEER_BITS[c] & paired
+        return cls(digit, board.digit_cells(digit), starts, strong, weak)
 
 
-def _best_chain(links: _Links, starts: list[int], limit: int, shortest: int,
-                searched: dict[int, tuple[list[int], int, int]]) -> ChainFound | None:
-    """The chain from one of `starts` (ascending) with `shortest` to `limit` links that eliminates the most
-    (ties: fewer links, then the earlier start; per start and end the shortest chain). `searched` keeps each
-    start's layers (searched as deep as a call has needed: `limit` + 1 layers), the ends worth tracing and
-    the number of layers asked for, between calls."""
-    kind, graph, strong, weak, strong_nodes, weak_any, near_victims = links
-    best: ChainFound | None = None
+def _best_x_chains(graph: _DigitGraph, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
+    """`_best_chain` for the X-Chains of one digit, searched in cell space, for both lengths at once: the
+    chains from one of the digit's conjugate-pair cells that eliminate the most, of 3 to 5 links and of 7 to
+    `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
+    The victims of a chain are the cells with the digit that see both ends."""
+    d, cells, starts, strong, weak = graph
+    bests: list[ChainFound | None] = [None, None]
     for start in starts:
-        if start in searched:
-            layers, ends, asked = searched[start]
-            if asked < limit + 1:
-                layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1, layers)
-                searched[start] = layers, ends, limit + 1
-        else:
-            layers = _chain_layers(start, strong, weak, strong_nodes, limit + 1)
-            # The only ends worth tracing: weakly linked to a victim (a candidate weakly linked to
-            # start), or, in an AIC, to start itself (a loop).
-            ends = near_victims.get(start)
-            if ends is None:
-                ends = near_victims[start] = union_of(weak_any, weak_any[start])
-            ends = (ends | (weak_any[start] if kind == "aic" else 0)) & ~(1 << start)
-            searched[start] = layers, ends, limit + 1
-        victims_of_start = weak_any[start]
-        for depth in range(shortest, min(len(layers), limit + 1), 2):
-            for end in set_bits(layers[depth] & ends):
-                victims = victims_of_start & weak_any[end] & ~(1 << end)
-                closes = kind == "aic" and weak_any[end] >> start & 1
-                if not closes and not (victims and ChainFound(False, depth, victims, []).beats(best)):
-                    continue  # a chain that is not a loop ranks by its victims and length: no trace needed
-                chain = _trace(layers, depth, end, strong, weak)
-                if closes:
-                    victims = _loop_victims(chain, graph)
-                if not victims:
+        layers = _space_layers(start, strong, weak, ALL_CELLS, max(5, max_length) + 1)
+        seen_by_start = PEER_BITS[start] & cells
+        other_ends = ~(1 << start)
+        for depth in range(3, len(layers), 2):
+            ends = layers[depth] & other_ends
+            if not ends:
+                continue
+            k = depth > 5
+            best = bests[k]
+            for end in set_bits(ends):
+                victims = seen_by_start & PEER_BITS[end]
+                if not (victims and (best is None or (victims.bit_count(), -depth)
+                                     > (best.victims.bit_count(), -best.length))):
                     continue
+                chain = [c * 9 + d - 1 for c in _trace(layers, depth, end, strong, weak)]
+                found = ChainFound(False, depth, _to_nodes(victims) << (d - 1), chain)
+                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                    continue
+                best = found
+            bests[k] = best
+    return bests[0], bests[1]
+
+
+class _BivalueGraph(NamedTuple):
+    """The XY-Chain links, in the space of the bivalue cells' candidates: node 2j and node 2j + 1 are the lower
+    and the higher digit of the j-th bivalue cell (ascending order of the nodes is that of the candidates).
+
+    A chain of bivalue cells goes into a cell by a weak link and out of it by a strong one, so a candidate
+    outside the bivalue cells, weakly linked to the chain, leads nowhere: keeping the weak links between
+    bivalue cells only leaves the chains and the ends of every search as they are.
+    """
+
+    nodes: list[int]  # per node of the space, its candidate (cell * 9 + digit - 1)
+    strong: list[int]  # per node, the other digit of its cell (1 << (i ^ 1))
+    weak: list[int]  # per node, the nodes of the same digit in bivalue cells that see its cell
+    with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
+
+    @classmethod
+    def of(cls, board: Board) -> "_BivalueGraph":
+        cands = board.candidates
+        nodes = []
+        with_digit = [0] * 10
+        in_house_with = [0] * 243  # per house h and digit d, at 9 * h + d - 1: its nodes of that digit
+        for c in set_bits(board.bivalue_cells()):
+            r, x, b = HOUSES_OF_CELL[c]
+            for d in digits_of(cands[c]):
+                bit = 1 << len(nodes)
+                with_digit[d] |= bit
+                in_house_with[9 * r + d - 1] |= bit
+                in_house_with[9 * x + d - 1] |= bit
+                in_house_with[9 * b + d - 1] |= bit
+                nodes.append(c * 9 + d - 1)
+        weak = []
+        for i, n in enumerate(nodes):
+            cell, d = divmod(n, 9)
+            r, x, b = HOUSES_OF_CELL[cell]
+            weak.append((in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d]) & ~(1 << i))
+        return cls(nodes, [1 << (i ^ 1) for i in range(len(nodes))], weak, with_digit)
+
+
+def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
+    """`_best_chain` for XY-Chains, searched in the `_BivalueGraph` space, for both lengths at once: the chains
+    from one of the bivalue cells' candidates that eliminate the most, of 3 to 5 links and of 7 to
+    `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
+
+    The victims of a chain are the candidates weakly linked to both ends, start digit a in cell C (other
+    digit x) and end digit b in another cell E: when a == b, the a of the cells that see both C and E;
+    otherwise, when C and E see each other, b in C (when b == x: the end is weakly linked to x in C) and a in
+    E (when E holds a: the end's other digit is weakly linked to the start). Only those ends are looked at."""
+    nodes, strong, weak, with_digit = graph
+    universe = (1 << len(nodes)) - 1
+    bests: list[ChainFound | None] = [None, None]
+    for start, start_node in enumerate(nodes):
+        layers = _space_layers(start, None, weak, universe, max(5, max_length) + 1)
+        cell, a = divmod(start_node, 9)
+        seen_with_a = PEER_BITS[cell] & board.digit_cells(a + 1)
+        sees_x = weak[start ^ 1]  # ends of digit x that see C
+        holds_a = _swap_pairs(weak[start])  # ends that see C, in a cell holding a
+        ends = (with_digit[a + 1] | sees_x | holds_a) & ~(1 << start)
+        for depth in range(3, len(layers), 2):
+            hit = layers[depth] & ends
+            if not hit:
+                continue
+            k = depth > 5
+            best = bests[k]
+            for end in set_bits(hit):
+                end_node = nodes[end]
+                if end_node % 9 == a:
+                    victims = seen_with_a & PEER_BITS[end_node // 9]
+                    count = victims.bit_count()
+                else:
+                    count = (sees_x >> end & 1) + (holds_a >> end & 1)
+                if not (count and (best is None or (count, -depth) > (best.victims.bit_count(), -best.length))):
+                    continue
+                if end_node % 9 == a:
+                    victims = _to_nodes(victims) << a
+                else:
+                    end_cell, b = divmod(end_node, 9)
+                    victims = (sees_x >> end & 1) << (cell * 9 + b) | (holds_a >> end & 1) << (end_cell * 9 + a)
+                chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
+                found = ChainFound(False, depth, victims, chain)
+                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                    continue
+                best = found
+            bests[k] = best
+    return bests[0], bests[1]
+
+
+class _StrongGraph(NamedTuple):
+    """The AIC links between the candidates with a strong link (in a conjugate pair or a bivalue cell), in the
+    space of those candidates: node i is the i-th of them in ascending order.
+
+    A candidate without a strong link, reached by a weak link, is not followed (a chain goes on from it by a
+    strong link only) and cannot end a chain: keeping the links between these candidates only leaves the
+    chains and the ends of every search as they are.
+    """
+
+    nodes: list[int]  # per node of the space, its candidate (cell * 9 + digit - 1)
+    strong: list[int]  # per node, the nodes strongly linked to it (through a house or a bivalue cell)
+    weak: list[int]  # per node, the nodes weakly linked to it (the same cell, or the same digit in a peer)
+    with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
+    in_cells_with: list[int]  # per digit 1..9, the nodes in cells that have that digit as a candidate
+    in_peers: dict[int, int]  # per cell with nodes, the nodes in the cells that see it
+
+    @classmethod
+    def of(cls, board: Board) -> "_StrongGraph":
+        cands = board.candidates
+        bivalue = board.bivalue_cells()
+        pairs = [()] + [conjugate_pairs(board, d) for d in range(1, 10)]
+        linked_cells = [0] * 10  # per digit, the cells whose candidate of it has a strong link
+        for d in range(1, 10):
+            cells = bivalue & board.digit_cells(d)
+            for _, p, q in pairs[d]:
+                cells |= 1 << p | 1 << q
+            linked_cells[d] = cells
+        node_cells = bivalue
+        for cells in linked_cells:
+            node_cells |= cells
+        nodes = []
+        in_cell = {}  # per cell with nodes, its nodes
+        with_digit = [0] * 10
+        in_cells_with = [0] * 10
+        in_house = [0] * 27  # per house, its nodes
+        in_house_with = [0] * 243  # per house h and digit d, at 9 * h + d - 1: its nodes of that digit
+        for c in set_bits(node_cells):
+            mask = cands[c]
+            houses = HOUSES_OF_CELL[c]
+            first = len(nodes)
+            for d in digits_of(mask):
+                if linked_cells[d] >> c & 1:
+                    bit = 1 << len(nodes)
+                    with_digit[d] |= bit
+                    for h in houses:
+                        in_house_with[9 * h + d - 1] |= bit
+                    nodes.append(c * 9 + d - 1)
+            in_cell[c] = here = (1 << len(nodes)) - (1 << first)
+            for h in houses:
+                in_house[h] |= here
+            for d in digits_of(mask):
+                in_cells_with[d] |= here
+        in_peers = {}
+        for c, here in in_cell.items():
+            r, x, b = HOUSES_OF_CELL[c]
+            in_peers[c] = (in_house[r] | in_house[x] | in_house[b]) & ~here
+        strong = [0] * len(nodes)
+        weak = []
+        for i, n in enumerate(nodes):
+            cell, d = divmod(n, 9)
+            r, x, b = HOUSES_OF_CELL[cell]
+            others = in_cell[cell] & ~(1 << i)
+            if bivalue >> cell & 1:
+                strong[i] = others
+            weak.append((others | in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d])
+                        & ~(1 << i))
+        index = {n: i for i, n in enumerate(nodes)}
+        for d in range(1, 10):
+            for _, p, q in pairs[d]:
+                i, j = index[p * 9 + d - 1], index[q * 9 + d - 1]
+                strong[i] |= 1 << j
+                strong[j] |= 1 << i
+        return cls(nodes, strong, weak, with_digit, in_cells_with, in_peers)
+
+
+def _best_aic(graph: _StrongGraph, board: Board, limit: int, shortest: int) -> ChainFound | None:
+    """The AIC or continuous nice loop with `shortest` to `limit` links that eliminates the most (ties: fewer
+    links, then the earlier start; per start and end the shortest chain), searched in the `_StrongGraph`
+    space.
+
+    A chain from digit a in cell C to digit b in cell E is a loop when E's candidate is weakly linked to the
+    start (C == E is such a loop); otherwise its victims are the candidates weakly linked to both ends: when
+    a == b, the a of the cells that see both C and E; otherwise, when C and E see each other, b in C and a in
+    E (those that are there). Only those ends are looked at."""
+    nodes, strong, weak, with_digit, in_cells_with, in_peers = graph
+    cands = board.candidates
+    universe = (1 << len(nodes)) - 1
+    best: ChainFound | None = None
+    for start, start_node in enumerate(nodes):
+        layers = _space_layers(start, strong, weak, universe, limit + 1)
+        cell, a = divmod(start_node, 9)
+        sight = PEER_BITS[cell]
+        seen_with_a = sight & board.digit_cells(a + 1)
+        loop_ends = weak[start]
+        with_a = with_digit[a + 1]
+        crossing = 0  # the ends of other digits b in cells that see C, where C has b or the end's cell has a
+        for b in digits_of(cands[cell]):
+            crossing |= with_digit[b]
+        crossing = in_peers[cell] & (crossing | in_cells_with[a + 1]) & ~with_a
+        ends = (loop_ends | with_a | crossing) & ~(1 << start)
+        for depth in range(shortest, len(layers), 2):
+            hit = layers[depth] & ends
+            if not hit:
+                continue
+            for end in set_bits(hit):
+                end_cell, b = divmod(nodes[end], 9)
+                closes = loop_ends >> end & 1
+                if closes:
+                    count = 0
+                elif a == b:
+                    victims = seen_with_a & PEER_BITS[end_cell]
+                    count = victims.bit_count()
+                else:
+                    count = (cands[cell] >> b & 1) + (cands[end_cell] >> a & 1)
+                if not closes and not (count and (best is None or (count, -depth)
+                                                  > (best.victims.bit_count(), -best.length))):
+                    continue  # a chain that is not a loop ranks by its victims and length: no trace needed
+                chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
+                if closes:
+                    victims = _loop_victims(chain, board)
+                    if not victims:
+                        continue
+                elif a == b:
+                    victims = _to_nodes(victims) << a
+                else:
+                    victims = (cands[cell] >> b & 1) << (cell * 9 + b) | (cands[end_cell] >> a & 1) << (end_cell * 9 + a)
                 found = ChainFound(bool(closes), depth, victims, chain)
                 if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
                     continue
@@ -367,7 +605,7 @@ def _best_chain(links: _Links, starts: list[int], limit: int, shortest: int,
     return best
 
 
-def _loop_victims(chain: list[int], graph: LinkGraph) -> int:
+def _loop_victims(chain: list[int], board: Board) -> int:
     """Candidates removed by a continuous loop (`chain` closed by a weak link from its end to its start).
 
     Around such a loop exactly one node of every linked pair is true (the
@@ -377,12 +615,14 @@ def _loop_victims(chain: list[int], graph: LinkGraph) -> int:
     """
     if len(set(chain)) != len(chain):
         return 0  # a node both true and false: only a broken board gives such a loop
+    cands = board.candidates
     victims = 0
     for u, v in zip(chain, chain[1:] + chain[:1]):
-        if u // 9 == v // 9:
-            victims |= graph.weak_cell[u] & ~(1 << v)
-        elif u % 9 == v % 9:
-            victims |= graph.weak_house[u] & graph.weak_house[v]
+        (cu, du), (cv, dv) = divmod(u, 9), divmod(v, 9)
+        if cu == cv:
+            victims |= cands[cu] << 9 * cu & ~(1 << u | 1 << v)
+        elif du == dv:
+            victims |= _to_nodes(PEER_BITS[cu] & PEER_BITS[cv] & board.digit_cells(du + 1)) << du
     for n in chain:
         victims &= ~(1 << n)
     return victims
@@ -407,27 +647,40 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
     """A chain of bivalue cells with the same two digits, each seeing the next: the digits alternate along it,
     so a cell that sees two chain cells an odd number of links apart loses both digits.
 
-    HoDoKu "Remote Pair" (tech_chains.php); at least four cells (two are a naked pair).
+    HoDoKu "Remote Pair" (tech_chains.php); at least four cells (two are a naked pair). The cells of one
+    pair are two-coloured cluster by cluster (connected through seeing each other) as 81-bit sets, breadth
+    first from the cluster's lowest cell.
     """
     cands = board.candidates
-    by_pair: dict[int, list[int]] = {}
+    by_pair: dict[int, int] = {}  # per candidate mask, its bivalue cells
     for c in set_bits(board.bivalue_cells()):
-        by_pair.setdefault(cands[c], []).append(c)
+        by_pair[cands[c]] = by_pair.get(cands[c], 0) | 1 << c
     for mask, cells in by_pair.items():
-        if len(cells) < 4:
+        if cells.bit_count() < 4:
             continue
-        members = set(cells)
-        adjacency = {c: [o for o in PEERS[c] if o in members] for c in cells}
-        for colour in two_color_clusters(cells, adjacency):
-            if len(colour) < 4 or any(colour[o] == colour[c] for c in colour for o in PEERS[c] if o in colour):
+        rest = cells
+        while rest:
+            frontier = cluster = rest & -rest
+            colours = [frontier, 0]  # the cells of each colour
+            sight = [0, 0]  # the cells that see a cell of each colour
+            k = 0
+            while frontier:
+                seen = 0
+                for c in set_bits(frontier):
+                    seen |= PEER_BITS[c]
+                sight[k] |= seen
+                frontier = seen & cells & ~cluster
+                k ^= 1
+                colours[k] |= frontier
+                cluster |= frontier
+            rest &= ~cluster
+            if cluster.bit_count() < 4 or sight[0] & colours[0] or sight[1] & colours[1]:
                 continue  # too short, or two cells that must differ are forced equal (a broken board)
-            peers0 = set().union(*(PEERS[c] for c in colour if colour[c] == 0))
-            peers1 = set().union(*(PEERS[c] for c in colour if colour[c] == 1))
-            elims = tuple((c, d) for c in sorted((peers0 & peers1) - set(colour)) for d in digits_of(mask)
+            elims = tuple((c, d) for c in set_bits(sight[0] & sight[1] & ~cluster) for d in digits_of(mask)
                           if cands[c] & (1 << (d - 1)))
             if elims:
                 x, y = digits_of(mask)
-                chain = sorted(colour)
+                chain = set_bits(cluster)
                 yield Step("remote_pair", eliminations=elims, cells=tuple(chain),
                            text=f"{title('remote_pair')}: {x}/{y} alternate along {', '.join(cell_name(c) for c in chain)}; "
                                 f"cells seeing both kinds lose {x} and {y}")

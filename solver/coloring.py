@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from .board import Board, conjugate_pairs
-from .grid import PEER_BITS, PEERS, cell_name
+from .grid import PEER_BITS, cell_name, set_bits
 from .steps import Step
 from .techniques import title
 
@@ -43,8 +43,6 @@ def find_simple_colors(board: Board) -> Iterator[Step]:
 
 def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
     """`find_simple_colors`'s step on one digit (at most one)."""
-    cands = board.candidates
-    bit = 1 << (d - 1)
     adjacency: dict[int, list[int]] = {}
     for _, a, b in conjugate_pairs(board, d):
         adjacency.setdefault(a, []).append(b)
@@ -52,18 +50,20 @@ def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
     for colour in two_color_clusters(sorted(adjacency), adjacency):
         if len(colour) < 4:
             continue
-        groups = [[c for c in colour if colour[c] == k] for k in (0, 1)]
+        bits = [0, 0]  # the cells of each colour
+        sight = [0, 0]  # the cells that see a cell of each colour
+        for c, k in colour.items():
+            bits[k] |= 1 << c
+            sight[k] |= PEER_BITS[c]
         cluster = tuple(sorted(colour))
         for k in (0, 1):  # wrap: two cells of one colour see each other
-            g = groups[k]
-            if any(b in PEERS[a] for i, a in enumerate(g) for b in g[i + 1:]):
-                yield Step("simple_colors", eliminations=tuple((c, d) for c in sorted(g)), cells=cluster,
+            if sight[k] & bits[k]:
+                g = set_bits(bits[k])
+                yield Step("simple_colors", eliminations=tuple((c, d) for c in g), cells=cluster,
                            text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
-                                f"{d} leaves {', '.join(cell_name(c) for c in sorted(g))}")
+                                f"{d} leaves {', '.join(cell_name(c) for c in g)}")
                 return
-        peers0 = set().union(*(PEERS[c] for c in groups[0]))
-        peers1 = set().union(*(PEERS[c] for c in groups[1]))
-        trapped = sorted(c for c in (peers0 & peers1) - set(colour) if cands[c] & bit)
+        trapped = set_bits(sight[0] & sight[1] & ~(bits[0] | bits[1]) & board.digit_cells(d))
         if trapped:
             yield Step("simple_colors", eliminations=tuple((c, d) for c in trapped), cells=cluster,
                        text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
@@ -92,12 +92,12 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
         adjacency.setdefault(b, []).append(a)
     clusters = []
     for colour in two_color_clusters(sorted(adjacency), adjacency):
-        groups = [sorted(c for c in colour if colour[c] == k) for k in (0, 1)]
-        bits = [sum(1 << c for c in g) for g in groups]  # each colour's cells as an 81-bit set
+        bits = [0, 0]  # each colour's cells as an 81-bit set
         sight = [0, 0]  # cells that see a cell of each colour
-        for k in (0, 1):
-            for c in groups[k]:
-                sight[k] |= PEER_BITS[c]
+        for c, k in colour.items():
+            bits[k] |= 1 << c
+            sight[k] |= PEER_BITS[c]
+        groups = [set_bits(bits[0]), set_bits(bits[1])]
         clusters.append((groups, bits, sight))
     digit_cells = board.digit_cells(d)
     for i, (g1, bits1, s1) in enumerate(clusters):

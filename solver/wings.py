@@ -62,24 +62,26 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
 def find_w_wing(board: Board) -> Iterator[Step]:
     """Two equal bivalue cells xy joined by a strong link on x: y leaves cells that see both."""
     cands = board.candidates
-    bivalue = set_bits(board.bivalue_cells())
-    links = {d: conjugate_pairs(board, d) for d in range(1, 10)}
-    for i, a in enumerate(bivalue):
-        sight_a = PEER_BITS[a]
+    by_pair: dict[int, list[int]] = {}  # per candidate mask, its bivalue cells (ascending)
+    for c in set_bits(board.bivalue_cells()):
+        by_pair.setdefault(cands[c], []).append(c)
+    # The pairs of equal bivalue cells that do not see each other, in the order of the first cell, then the second.
+    twins = sorted((a, b) for cells in by_pair.values() if len(cells) > 1
+                   for i, a in enumerate(cells) for b in cells[i + 1:] if not PEER_BITS[a] >> b & 1)
+    for a, b in twins:
+        sight_a, sight_b = PEER_BITS[a], PEER_BITS[b]
         mask = cands[a]
-        for b in bivalue[i + 1:]:
-            if cands[b] != mask or sight_a >> b & 1:
-                continue
-            sight_b = PEER_BITS[b]
-            for x in digits_of(cands[a]):
-                y = next(d for d in digits_of(cands[a]) if d != x)
-                for h, p, q in links[x]:
-                    if p == a or p == b or q == a or q == b:
-                        continue
-                    if not ((sight_a >> p & 1 and sight_b >> q & 1) or (sight_b >> p & 1 and sight_a >> q & 1)):
-                        continue
-                    elims = tuple((c, y) for c in set_bits(sight_a & sight_b & board.digit_cells(y)))
-                    if elims:
-                        yield Step("w_wing", eliminations=elims, cells=(a, b, p, q), houses=(h,),
-                                   text=f"{title('w_wing')}: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
-                                        f"link on {x} {cell_name(p)}-{cell_name(q)}; one of them is {y}")
+        for x in digits_of(mask):
+            y = (mask ^ 1 << (x - 1)).bit_length()
+            victims = sight_a & sight_b & board.digit_cells(y)
+            if not victims:
+                continue  # no strong link on x can make this pair eliminate
+            for h, p, q in conjugate_pairs(board, x):
+                if p == a or p == b or q == a or q == b:
+                    continue
+                if not ((sight_a >> p & 1 and sight_b >> q & 1) or (sight_b >> p & 1 and sight_a >> q & 1)):
+                    continue
+                yield Step("w_wing", eliminations=tuple((c, y) for c in set_bits(victims)), cells=(a, b, p, q),
+                           houses=(h,),
+                           text=f"{title('w_wing')}: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
+                                f"link on {x} {cell_name(p)}-{cell_name(q)}; one of them is {y}")
