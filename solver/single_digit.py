@@ -29,68 +29,92 @@ def _see_both(board: Board, digit: int, a: int, b: int, exclude: int) -> tuple[t
 
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
-    return board.digit_steps("skyscraper", _skyscraper_steps)
-
-
-def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_skyscraper`'s steps on one digit."""
-    pairs = conjugate_pairs(board, digit)
-    if len(pairs) < 2:
-        return
-    for rows in (True, False):
-        lines = [p for p in pairs if p[0] < 9] if rows else [p for p in pairs if 9 <= p[0] < 18]
-        # Per pair, its two cross lines (columns of a row's pair, rows of a column's) as a 9-bit mask.
-        crossing = [1 << a % 9 | 1 << b % 9 if rows else 1 << a // 9 | 1 << b // 9 for _, a, b in lines]
-        for i in range(len(lines)):
-            h1, a1, b1 = lines[i]
-            for j in range(i + 1, len(lines)):
-                if not crossing[i] & crossing[j]:
-                    continue  # no cross line for the two bases
-                h2, a2, b2 = lines[j]
-                for base1, top1 in ((a1, b1), (b1, a1)):
-                    for base2, top2 in ((a2, b2), (b2, a2)):
-                        if rows:
-                            if base1 % 9 != base2 % 9 or top1 % 9 == top2 % 9:
-                                continue
-                        elif base1 // 9 != base2 // 9 or top1 // 9 == top2 // 9:
-                            continue
-                        elims = _see_both(board, digit, top1, top2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
-                        if elims:
-                            yield Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2),
-                                       houses=(h1, h2),
-                                       text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
-                                            f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
-                                            f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
+    return (step for kind, step in board.digit_steps("conjugate chains", _conjugate_chain_steps) if kind == 0)
 
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
-    return board.digit_steps("two_string_kite", _two_string_kite_steps)
+    return (step for kind, step in board.digit_steps("conjugate chains", _conjugate_chain_steps) if kind == 1)
 
 
-def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_two_string_kite`'s steps on one digit."""
+def find_turbot_fish(board: Board) -> Iterator[Step]:
+    """Two conjugate pairs on one digit whose near ends see each other: one far end holds the digit.
+
+    HoDoKu's Turbot Fish: any strong - weak - strong chain of four cells on one
+    digit; skyscraper and two-string kite are its special cases and come first
+    in the ladder, so this finds the rest (for example links through boxes).
+    """
+    return (step for kind, step in board.digit_steps("conjugate chains", _conjugate_chain_steps) if kind == 2)
+
+
+def _conjugate_chain_steps(board: Board, digit: int) -> list[tuple[int, Step]]:
+    """The skyscraper (kind 0), two-string kite (kind 1) and turbot fish (kind 2) steps on one digit, as
+    (kind, step) pairs; the steps of each kind in its finder's order.
+
+    All three are strong - weak - strong chains of two conjugate pairs whose near ends see each other, so one
+    walk over the pairs of conjugate pairs finds them all: every chain is a turbot fish; it is also a
+    skyscraper when both pairs lie in rows (or both in columns) with the near ends in one cross line and the
+    far ends not, and a two-string kite when a row's pair and a column's pair have their near ends in one box
+    and their far ends outside it."""
+    peers = PEER_BITS
     box = _BOX
     pairs = conjugate_pairs(board, digit)
-    rows = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if p[0] < 9]  # with the boxes of its ends
-    cols = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if 9 <= p[0] < 18]
-    for (hr, r1, r2), row_boxes in rows:
-        for (hc, c1, c2), column_boxes in cols:
-            if not row_boxes & column_boxes or r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
-                continue  # no box for the two near ends, or a shared cell
-            for row_end, row_far in ((r1, r2), (r2, r1)):
-                if box[row_far] == box[row_end]:
+    if len(pairs) < 2:
+        return []
+    cells = board.digit_cells(digit)
+    ends = [1 << a | 1 << b for _, a, b in pairs]
+    sky_rows: list[tuple[int, Step]] = []
+    sky_columns: list[tuple[int, Step]] = []
+    kites: list[tuple[int, Step]] = []
+    turbots: list[tuple[int, Step]] = []
+    for i, (h1, a1, b1) in enumerate(pairs):
+        sight_a1, sight_b1 = peers[a1], peers[b1]
+        sight = sight_a1 | sight_b1
+        ends1 = ends[i]
+        for k in range(i + 1, len(pairs)):
+            ends2 = ends[k]
+            if not sight & ends2 or ends1 & ends2:
+                continue  # no end of one pair sees an end of the other, or they share a cell
+            h2, a2, b2 = pairs[k]
+            open_cells = cells & ~(ends1 | ends2)
+            for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
+                if not near_sight & ends2:
                     continue
-                for col_end, col_far in ((c1, c2), (c2, c1)):
-                    if box[row_end] != box[col_end] or box[col_far] == box[col_end]:
+                seen = peers[far1] & open_cells
+                for near2, far2 in ((a2, b2), (b2, a2)):
+                    if not near_sight >> near2 & 1 or not seen & peers[far2]:
                         continue
-                    elims = _see_both(board, digit, row_far, col_far, 1 << r1 | 1 << r2 | 1 << c1 | 1 << c2)
-                    if elims:
-                        yield Step("two_string_kite", eliminations=elims, cells=(row_end, row_far, col_end, col_far),
-                                   houses=(hr, hc, 18 + box[row_end]),
-                                   text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
-                                        f"joined in box {box[row_end] + 1}; one of {cell_name(row_far)}, "
-                                        f"{cell_name(col_far)} is {digit}")
+                    elims = _see_both(board, digit, far1, far2, ends1 | ends2)
+                    if h2 < 9:  # two rows
+                        if near1 % 9 == near2 % 9 and far1 % 9 != far2 % 9:
+                            sky_rows.append((0, _skyscraper_step(digit, h1, h2, near1, far1, near2, far2, elims)))
+                    elif h2 < 18:
+                        if h1 >= 9:  # two columns
+                            if near1 // 9 == near2 // 9 and far1 // 9 != far2 // 9:
+                                sky_columns.append(
+                                    (0, _skyscraper_step(digit, h1, h2, near1, far1, near2, far2, elims)))
+                        elif box[near1] == box[near2] and box[far1] != box[near1] and box[far2] != box[near2]:
+                            kites.append((1, Step(
+                                "two_string_kite", eliminations=elims, cells=(near1, far1, near2, far2),
+                                houses=(h1, h2, 18 + box[near1]),
+                                text=f"{title('two_string_kite')}: {digit} in {house_name(h1)} and {house_name(h2)}, "
+                                     f"joined in box {box[near1] + 1}; one of {cell_name(far1)}, "
+                                     f"{cell_name(far2)} is {digit}")))
+                    turbots.append((2, Step(
+                        "turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2), houses=(h1, h2),
+                        text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                             f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                             f"{cell_name(far1)}, {cell_name(far2)} is {digit}")))
+    return sky_rows + sky_columns + kites + turbots
+
+
+def _skyscraper_step(digit: int, h1: int, h2: int, base1: int, top1: int, base2: int, top2: int,
+                     elims: tuple[tuple[int, int], ...]) -> Step:
+    """The skyscraper on `digit` of the conjugate pairs in lines h1 and h2, standing on base1 and base2."""
+    return Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2), houses=(h1, h2),
+                text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
+                     f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
+                     f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
 
 
 @cache  # 9 x 512 possible arguments: built as met, not all at import (50 ms a process)
@@ -143,46 +167,3 @@ def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
                                text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
                                     f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
                                     f"{cell_name(far)} it cannot be in {cell_name(target)}")
-
-
-def find_turbot_fish(board: Board) -> Iterator[Step]:
-    """Two conjugate pairs on one digit whose near ends see each other: one far end holds the digit.
-
-    HoDoKu's Turbot Fish: any strong - weak - strong chain of four cells on one
-    digit; skyscraper and two-string kite are its special cases and come first
-    in the ladder, so this finds the rest (for example links through boxes).
-    """
-    return board.digit_steps("turbot_fish", _turbot_fish_steps)
-
-
-def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_turbot_fish`'s steps on one digit."""
-    peers = PEER_BITS
-    pairs = conjugate_pairs(board, digit)
-    if len(pairs) < 2:
-        return
-    cells = board.digit_cells(digit)
-    ends = [1 << a | 1 << b for _, a, b in pairs]
-    for i, (h1, a1, b1) in enumerate(pairs):
-        sight_a1, sight_b1 = peers[a1], peers[b1]
-        sight = sight_a1 | sight_b1
-        ends1 = ends[i]
-        for k in range(i + 1, len(pairs)):
-            ends2 = ends[k]
-            if not sight & ends2 or ends1 & ends2:
-                continue  # no end of one pair sees an end of the other, or they share a cell
-            h2, a2, b2 = pairs[k]
-            open_cells = cells & ~(ends1 | ends2)
-            for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
-                if not near_sight & ends2:
-                    continue
-                seen = peers[far1] & open_cells
-                for near2, far2 in ((a2, b2), (b2, a2)):
-                    if not near_sight >> near2 & 1 or not seen & peers[far2]:
-                        continue
-                    elims = _see_both(board, digit, far1, far2, ends1 | ends2)
-                    yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
-                               houses=(h1, h2),
-                               text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                                    f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                                    f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
