@@ -136,34 +136,49 @@ def find_empty_rectangle(board: Board) -> Iterator[Step]:
 
 
 def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_empty_rectangle`'s steps on one digit."""
-    box = _BOX
-    cands = board.candidates
-    bit = 1 << (digit - 1)
+    """`find_empty_rectangle`'s steps on one digit: per box, per (row, column) cross holding its candidates, the
+    conjugate pairs of rows, then of columns, in house order."""
     pairs = conjugate_pairs(board, digit)
     if not pairs:
         return
     positions = board.house_positions(digit)
-    for b in range(9):
-        cells, crosses = _er_crosses(b, positions[18 + b])
+    boxes = [(b, cells, crosses) for b in range(9) for cells, crosses in (_er_crosses(b, positions[18 + b]),)
+             if crosses]
+    if not boxes:
+        return
+    # (house, near end, far end) of the rows' pairs by the near end's column, of the columns' by its row (a
+    # pair's two ends lie in two columns, or two rows: one end at most is near for a cross).
+    rows_near_at: list[list[tuple[int, int, int]]] = [[] for _ in range(9)]
+    columns_near_at: list[list[tuple[int, int, int]]] = [[] for _ in range(9)]
+    for h, a, z in pairs:
+        if h < 9:
+            rows_near_at[a % 9].append((h, a, z))
+            rows_near_at[z % 9].append((h, z, a))
+        elif h < 18:
+            columns_near_at[a // 9].append((h, a, z))
+            columns_near_at[z // 9].append((h, z, a))
+    box = _BOX
+    digit_cells = board.digit_cells(digit)
+    for b, cells, crosses in boxes:
         for er_row, er_col in crosses:
             # A conjugate pair in a column with its near end on the ER row (or in a row
             # with its near end on the ER column): whichever end holds the digit, the
             # cell where the far end's line crosses the ER's other line cannot.
-            for h, a, z in pairs:
-                if h >= 18 or box[a] == b or box[z] == b:
-                    continue
-                for near, far in ((a, z), (z, a)):
-                    if h >= 9 and near // 9 == er_row:
-                        target = (far // 9) * 9 + er_col
-                    elif h < 9 and near % 9 == er_col:
-                        target = er_row * 9 + far % 9
-                    else:
-                        continue
-                    if box[target] == b or not cands[target] & bit or target in (near, far):
-                        continue
-                    yield Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far),
-                               houses=(18 + b, h),
-                               text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
-                                    f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
-                                    f"{cell_name(far)} it cannot be in {cell_name(target)}")
+            for h, near, far in rows_near_at[er_col]:
+                target = er_row * 9 + far % 9
+                if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
+                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
+            for h, near, far in columns_near_at[er_row]:
+                target = (far // 9) * 9 + er_col
+                if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
+                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
+
+
+def _er_step(digit: int, b: int, er_row: int, er_col: int, cells: tuple[int, ...], h: int, near: int, far: int,
+             target: int) -> Step:
+    """The empty rectangle on `digit` in box b (its candidates `cells` on row er_row and column er_col) with the
+    conjugate pair near-far of house h, eliminating the digit from `target`."""
+    return Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far), houses=(18 + b, h),
+                text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
+                     f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
+                     f"{cell_name(far)} it cannot be in {cell_name(target)}")
