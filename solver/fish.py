@@ -13,8 +13,9 @@ line has a single candidate left in the cover lines.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
+from functools import partial, reduce
 from itertools import combinations
+from operator import or_
 
 from .board import Board
 from .grid import POPCOUNT, box_of, house_name
@@ -61,6 +62,10 @@ def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
 
 #: FINNED_COVERS[size][union]: `_finned_covers` for every 9-bit union, looked up per base set.
 FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in (2, 3, 4)}
+#: FIN_TARGETS[size][union]: the cross positions where some way of `FINNED_COVERS` could eliminate (its cover
+#: lines in its fin's stack).
+FIN_TARGETS = {size: [reduce(or_, (stack_mask & cover_mask for _, stack_mask, cover_mask, _ in covers), 0)
+                      for covers in FINNED_COVERS[size]] for size in (2, 3, 4)}
 
 
 #: BASIC_BASE[size][union] and FINNED_BASE[size][union]: can base lines with these cross positions be a fish of
@@ -70,13 +75,13 @@ FINNED_BASE = {size: [FEASIBLE[True][size][u] and size < u.bit_count() <= size +
                for size in (2, 3, 4)}
 
 
-def _base_sets(lines: list[int], positions: list[int], finned: bool) -> list[list[tuple[tuple[int, ...], int]]]:
-    """The combinations of 2, 3 and 4 base lines among `lines` that can form a fish (finned when `finned`),
-    pruned as they are built: per size 2..4 (index size - 2), (base lines, union of their cross positions) in
-    the order of `itertools.combinations`. One walk serves all three sizes: a set that cannot grow into a
-    jellyfish has no smaller fish among its extensions either."""
-    deeper = FEASIBLE[finned][4]
-    fit2, fit3, fit4 = (FINNED_BASE if finned else BASIC_BASE).values()
+def _basic_base_sets(lines: list[int], positions: list[int]) -> list[list[tuple[tuple[int, ...], int]]]:
+    """The combinations of 2, 3 and 4 base lines among `lines` whose cross positions are as many as the lines,
+    pruned as they are built: per size 2..4 (index size - 2), (base lines, union of their cross positions) in the
+    order of `itertools.combinations`. One walk serves all three sizes: a set with more than four positions has
+    no smaller fish among its extensions either."""
+    deeper = FEASIBLE[False][4]
+    fit2, fit3, fit4 = BASIC_BASE.values()
     masks = [positions[line] for line in lines]
     n = len(lines)
     out2: list[tuple[tuple[int, ...], int]] = []
@@ -100,6 +105,54 @@ def _base_sets(lines: list[int], positions: list[int], finned: bool) -> list[lis
                     u = uabc | masks[d]
                     if fit4[u]:
                         out4.append(((lines[a], lines[b], lines[c], lines[d]), u))
+    return [out2, out3, out4]
+
+
+def _finned_base_sets(lines: list[int], positions: list[int],
+                      reach_in: list[list[int]]) -> list[list[tuple[tuple[int, ...], int, int, int]]]:
+    """The combinations of 2, 3 and 4 base lines among `lines` that can form a finned fish, pruned as they are
+    built: per size 2..4 (index size - 2), in the order of `itertools.combinations`, (base lines, union of
+    their cross positions, base lines as a 9-bit mask, reach), where reach is the positions held by the other
+    lines of the bands of the base (from `reach_in`: per band, by the subset of its lines in the base). A set is
+    kept only when its reach meets `FIN_TARGETS`: an elimination shares its band with a fin line and lies in a
+    cover line of the fin's stack. One walk serves all three sizes (see `_basic_base_sets`)."""
+    deeper = FEASIBLE[True][4]
+    fit2, fit3, fit4 = FINNED_BASE.values()
+    targets2, targets3, targets4 = FIN_TARGETS.values()
+    reach0, reach1, reach2 = reach_in
+    masks = [positions[line] for line in lines]
+    bits = [1 << line for line in lines]
+    n = len(lines)
+    out2: list[tuple[tuple[int, ...], int, int, int]] = []
+    out3: list[tuple[tuple[int, ...], int, int, int]] = []
+    out4: list[tuple[tuple[int, ...], int, int, int]] = []
+    for a in range(n - 1):
+        ua = masks[a]
+        for b in range(a + 1, n):
+            uab = ua | masks[b]
+            if not deeper[uab]:
+                continue
+            mab = bits[a] | bits[b]
+            if fit2[uab]:
+                reach = reach0[mab & 7] | reach1[mab >> 3 & 7] | reach2[mab >> 6]
+                if reach & targets2[uab]:
+                    out2.append(((lines[a], lines[b]), uab, mab, reach))
+            for c in range(b + 1, n):
+                uabc = uab | masks[c]
+                if not deeper[uabc]:
+                    continue
+                mabc = mab | bits[c]
+                if fit3[uabc]:
+                    reach = reach0[mabc & 7] | reach1[mabc >> 3 & 7] | reach2[mabc >> 6]
+                    if reach & targets3[uabc]:
+                        out3.append(((lines[a], lines[b], lines[c]), uabc, mabc, reach))
+                for d in range(c + 1, n):
+                    u = uabc | masks[d]
+                    if fit4[u]:
+                        m = mabc | bits[d]
+                        reach = reach0[m & 7] | reach1[m >> 3 & 7] | reach2[m >> 6]
+                        if reach & targets4[u]:
+                            out4.append(((lines[a], lines[b], lines[c], lines[d]), u, m, reach))
     return [out2, out3, out4]
 
 
@@ -133,10 +186,6 @@ _FISH_STEPS = {finned: partial(_fish_steps, finned=finned) for finned in (False,
 BAND_MASKS = STACK_MASKS
 
 
-#: _LINE_MASK[lines]: a tuple of base lines (0..8) as a 9-bit mask, for the base sets of 2 to 4 lines.
-_LINE_MASK = {base: sum(1 << b for b in base) for size in (2, 3, 4) for base in combinations(range(9), size)}
-
-
 def _sub_unions(masks: list[int]) -> list[int]:
     """The unions of the eight subsets of three masks, indexed by the subset as a 3-bit mask."""
     a, b, c = masks
@@ -154,34 +203,31 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
     found: list[list[tuple[tuple[int, ...], int, int, str]]] = [[], [], []]
     if len(lines) < 2:
         return found
-    all_bases = _base_sets(lines, positions, finned)
     if not finned:
-        for size, bases in enumerate(all_bases, 2):
+        for size, bases in enumerate(_basic_base_sets(lines, positions), 2):
             for base, union in bases:
                 # Does any other line hold the digit in a cover line?
                 if any(positions[l] & union for l in range(9) if l not in base):
                     found[size - 2].append((base, union, 0, FISH_NAMES[size]))
         return found
+    # Per band, the positions held by each subset of its three lines; by the subset of its lines in a base, the
+    # positions held by its other lines, none when the base has no line there (a target shares its band with a
+    # fin line).
+    held_by = [_sub_unions(positions[k:k + 3]) for k in (0, 3, 6)]
+    all_bases = _finned_base_sets(lines, positions, [[0] + [held[7 ^ subset] for subset in range(1, 8)]
+                                                     for held in held_by])
     if not (all_bases[0] or all_bases[1] or all_bases[2]):
         return found
-    # Per stack, the lines holding the digit at each subset of its three cross positions; per band, the
-    # positions held by each subset of its three lines (fin and target tests by look-up).
+    # Per stack, the lines holding the digit at each subset of its three cross positions (the fin test).
     lines_at = [_sub_unions(cross[k:k + 3]) for k in (0, 3, 6)]
-    held_by = [_sub_unions(positions[k:k + 3]) for k in (0, 3, 6)]
     for size, bases in enumerate(all_bases, 2):
         out = found[size - 2]
         base_name = FISH_NAMES[size]
         covers_of = FINNED_COVERS[size]
-        for base, union in bases:
-            base_mask = _LINE_MASK[base]
-            non_base = base_mask ^ 0x1FF
-            # The positions held by the other lines: every elimination is among them, in a cover line.
-            others = held_by[0][non_base & 7] | held_by[1][non_base >> 3 & 7] | held_by[2][non_base >> 6]
-            if not others & union:
-                continue
+        for base, union, base_mask, reach in bases:
             for stack, stack_mask, cover_mask, fin_x in covers_of[union]:
-                if not others & cover_mask & stack_mask:
-                    continue  # nothing to eliminate in the fin's stack (the band test below would fail too)
+                if not reach & cover_mask & stack_mask:
+                    continue  # nothing to eliminate in the fin's stack (the target test below would fail too)
                 fin_lines = lines_at[stack][fin_x >> 3 * stack] & base_mask  # the base lines with a fin
                 band = ((fin_lines & -fin_lines).bit_length() - 1) // 3
                 if fin_lines & ~BAND_MASKS[band]:
