@@ -88,8 +88,8 @@ def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int
 
 def _ur(board: Board, kind: int) -> Iterator[Step]:
     cands = board.candidates
+    name = f"unique_rectangle_{kind}"
     for cells, a, b, ab, floor, roof in board.cached("split rectangles", _split_rectangles):
-        name = f"unique_rectangle_{kind}"
         if kind == 1 and len(floor) == 3:
             (r,) = roof
             if cands[r] & ab:
