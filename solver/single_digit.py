@@ -21,20 +21,16 @@ from .techniques import title
 _BOX = tuple(box_of(c) for c in range(81))
 
 
-def _see_both(board: Board, digit: int, a: int, b: int, exclude: int) -> tuple[tuple[int, int], ...]:
-    """Candidates of `digit` in cells (not in `exclude`, an 81-bit set) that see both a and b."""
-    both = PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(digit) & ~exclude
-    return tuple((c, digit) for c in set_bits(both))
-
-
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
-    return (step for kind, step in board.digit_steps("conjugate chains", _conjugate_chain_steps) if kind == 0)
+    return (_skyscraper_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
+            if kind == 0)
 
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
-    return (step for kind, step in board.digit_steps("conjugate chains", _conjugate_chain_steps) if kind == 1)
+    return (_kite_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
+            if kind == 1)
 
 
 def find_turbot_fish(board: Board) -> Iterator[Step]:
@@ -44,12 +40,19 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     digit; skyscraper and two-string kite are its special cases and come first
     in the ladder, so this finds the rest (for example links through boxes).
     """
-    return (step for kind, step in board.digit_steps("conjugate chains", _conjugate_chain_steps) if kind == 2)
+    return (_turbot_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
+            if kind == 2)
 
 
-def _conjugate_chain_steps(board: Board, digit: int) -> list[tuple[int, Step]]:
-    """The skyscraper (kind 0), two-string kite (kind 1) and turbot fish (kind 2) steps on one digit, as
-    (kind, step) pairs; the steps of each kind in its finder's order.
+#: A chain of `_conjugate_chains`: (digit, house 1, house 2, near end 1, far end 1, near end 2, far end 2,
+#: cells that lose the digit as an 81-bit set).
+Chain = tuple[int, int, int, int, int, int, int, int]
+
+
+def _conjugate_chains(board: Board, digit: int) -> list[tuple[int, Chain]]:
+    """The skyscrapers (kind 0), two-string kites (kind 1) and turbot fish (kind 2) on one digit, as (kind,
+    chain) pairs, each kind's chains in its finder's order (the finders make the steps of the chains they
+    report, most chains found are never reported).
 
     All three are strong - weak - strong chains of two conjugate pairs whose near ends see each other, so one
     walk over the pairs of conjugate pairs finds them all: every chain is a turbot fish; it is also a
@@ -63,10 +66,10 @@ def _conjugate_chain_steps(board: Board, digit: int) -> list[tuple[int, Step]]:
         return []
     cells = board.digit_cells(digit)
     ends = [1 << a | 1 << b for _, a, b in pairs]
-    sky_rows: list[tuple[int, Step]] = []
-    sky_columns: list[tuple[int, Step]] = []
-    kites: list[tuple[int, Step]] = []
-    turbots: list[tuple[int, Step]] = []
+    sky_rows: list[tuple[int, Chain]] = []
+    sky_columns: list[tuple[int, Chain]] = []
+    kites: list[tuple[int, Chain]] = []
+    turbots: list[tuple[int, Chain]] = []
     for i, (h1, a1, b1) in enumerate(pairs):
         sight_a1, sight_b1 = peers[a1], peers[b1]
         sight = sight_a1 | sight_b1
@@ -82,39 +85,51 @@ def _conjugate_chain_steps(board: Board, digit: int) -> list[tuple[int, Step]]:
                     continue
                 seen = peers[far1] & open_cells
                 for near2, far2 in ((a2, b2), (b2, a2)):
-                    if not near_sight >> near2 & 1 or not seen & peers[far2]:
+                    if not near_sight >> near2 & 1 or not (both := seen & peers[far2]):
                         continue
-                    elims = _see_both(board, digit, far1, far2, ends1 | ends2)
+                    chain = digit, h1, h2, near1, far1, near2, far2, both
                     if h2 < 9:  # two rows
                         if near1 % 9 == near2 % 9 and far1 % 9 != far2 % 9:
-                            sky_rows.append((0, _skyscraper_step(digit, h1, h2, near1, far1, near2, far2, elims)))
+                            sky_rows.append((0, chain))
                     elif h2 < 18:
                         if h1 >= 9:  # two columns
                             if near1 // 9 == near2 // 9 and far1 // 9 != far2 // 9:
-                                sky_columns.append(
-                                    (0, _skyscraper_step(digit, h1, h2, near1, far1, near2, far2, elims)))
+                                sky_columns.append((0, chain))
                         elif box[near1] == box[near2] and box[far1] != box[near1] and box[far2] != box[near2]:
-                            kites.append((1, Step(
-                                "two_string_kite", eliminations=elims, cells=(near1, far1, near2, far2),
-                                houses=(h1, h2, 18 + box[near1]),
-                                text=f"{title('two_string_kite')}: {digit} in {house_name(h1)} and {house_name(h2)}, "
-                                     f"joined in box {box[near1] + 1}; one of {cell_name(far1)}, "
-                                     f"{cell_name(far2)} is {digit}")))
-                    turbots.append((2, Step(
-                        "turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2), houses=(h1, h2),
-                        text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                             f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                             f"{cell_name(far1)}, {cell_name(far2)} is {digit}")))
+                            kites.append((1, chain))
+                    turbots.append((2, chain))
     return sky_rows + sky_columns + kites + turbots
 
 
-def _skyscraper_step(digit: int, h1: int, h2: int, base1: int, top1: int, base2: int, top2: int,
-                     elims: tuple[tuple[int, int], ...]) -> Step:
-    """The skyscraper on `digit` of the conjugate pairs in lines h1 and h2, standing on base1 and base2."""
-    return Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2), houses=(h1, h2),
+def _skyscraper_step(digit: int, h1: int, h2: int, base1: int, top1: int, base2: int, top2: int, both: int) -> Step:
+    """The skyscraper on `digit` of the conjugate pairs in lines h1 and h2, standing on base1 and base2; the
+    cells of `both` lose the digit."""
+    return Step("skyscraper", eliminations=tuple((c, digit) for c in set_bits(both)),
+                cells=(base1, top1, base2, top2), houses=(h1, h2),
                 text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
                      f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
                      f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
+
+
+def _kite_step(digit: int, hr: int, hc: int, row_end: int, row_far: int, col_end: int, col_far: int,
+               both: int) -> Step:
+    """The two-string kite on `digit` of the conjugate pairs in row hr and column hc, joined in the box of their
+    near ends; the cells of `both` lose the digit."""
+    return Step("two_string_kite", eliminations=tuple((c, digit) for c in set_bits(both)),
+                cells=(row_end, row_far, col_end, col_far), houses=(hr, hc, 18 + _BOX[row_end]),
+                text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
+                     f"joined in box {_BOX[row_end] + 1}; one of {cell_name(row_far)}, "
+                     f"{cell_name(col_far)} is {digit}")
+
+
+def _turbot_step(digit: int, h1: int, h2: int, near1: int, far1: int, near2: int, far2: int, both: int) -> Step:
+    """The turbot fish on `digit` of the conjugate pairs in houses h1 and h2, whose near ends see each other; the
+    cells of `both` lose the digit."""
+    return Step("turbot_fish", eliminations=tuple((c, digit) for c in set_bits(both)),
+                cells=(far1, near1, near2, far2), houses=(h1, h2),
+                text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                     f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                     f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
 
 
 @cache  # 9 x 512 possible arguments: built as met, not all at import (50 ms a process)
