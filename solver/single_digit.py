@@ -79,7 +79,7 @@ def _conjugate_chains(board: Board, digit: int) -> list[tuple[int, Chain]]:
             if not sight & ends2 or ends1 & ends2:
                 continue  # no end of one pair sees an end of the other, or they share a cell
             h2, a2, b2 = pairs[k]
-            open_cells = cells & ~(ends1 | ends2)
+            open_cells = cells ^ ends1 ^ ends2  # the ends are cells with the digit, four different ones
             for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
                 if not near_sight & ends2:
                     continue
