@@ -18,7 +18,7 @@ from itertools import combinations
 from operator import or_
 
 from .board import Board
-from .grid import POPCOUNT, box_of, house_name
+from .grid import box_of, house_name
 from .steps import Step
 from .techniques import title
 
@@ -192,14 +192,20 @@ def _sub_unions(masks: list[int]) -> list[int]:
     return [0, a, b, a | b, c, a | c, b | c, a | b | c]
 
 
+#: _BASIC_LINE[mask] and _FINNED_LINE[mask]: can a line with these cross positions be a base line of a fish of up
+#: to four lines (one to four positions; finned: up to seven, the fins lying in one box)?
+_BASIC_LINE = bytes(0 < m.bit_count() <= 4 for m in range(512))
+_FINNED_LINE = bytes(0 < m.bit_count() <= 7 for m in range(512))
+
+
 def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
                    rows: bool) -> list[list[tuple[tuple[int, ...], int, int, str]]]:
     """The fish (or finned fish) of 2, 3 and 4 base lines in one digit's 9 line masks `positions` (of rows when
     `rows`, else of columns; `cross` holds the other lines' masks, the transpose): per size (index size - 2), in
     search order, (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover
     line outside the base (in the fin box when finned)."""
-    limit = 7 if finned else 4  # fins lie in one box: at most 3 cross positions besides the covers
-    lines = [i for i in range(9) if 0 < POPCOUNT[positions[i]] <= limit]
+    eligible = _FINNED_LINE if finned else _BASIC_LINE
+    lines = [i for i in range(9) if eligible[positions[i]]]
     found: list[list[tuple[tuple[int, ...], int, int, str]]] = [[], [], []]
     if len(lines) < 2:
         return found
