@@ -42,10 +42,11 @@ FEASIBLE = {finned: {size: [_feasible(u, size, finned) for u in range(512)] for 
             for finned in (False, True)}
 
 
-def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
+def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int, int]]:
     """Ways to split cross positions `union` into `size` cover lines and fins inside one stack:
-    (stack 0..2, stack mask, cover mask, fin mask). Fins lie in one box, so in one stack of cross positions,
-    and every position outside that stack must be a cover line."""
+    (stack 0..2, cover mask, its positions in the stack, fin mask, fin positions as a 3-bit subset of the
+    stack's). Fins lie in one box, so in one stack of cross positions, and every position outside that stack
+    must be a cover line."""
     out = []
     for stack in range(3):
         stack_mask = 0b111 << (3 * stack)
@@ -56,7 +57,8 @@ def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
             continue
         for chosen in combinations(optional, need):
             cover_mask = required | sum(1 << x for x in chosen)
-            out.append((stack, stack_mask, cover_mask, union & ~cover_mask))
+            fin_mask = union & ~cover_mask
+            out.append((stack, cover_mask, cover_mask & stack_mask, fin_mask, fin_mask >> 3 * stack))
     return out
 
 
@@ -64,8 +66,8 @@ def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
 FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in (2, 3, 4)}
 #: FIN_TARGETS[size][union]: the cross positions where some way of `FINNED_COVERS` could eliminate (its cover
 #: lines in its fin's stack).
-FIN_TARGETS = {size: [reduce(or_, (stack_mask & cover_mask for _, stack_mask, cover_mask, _ in covers), 0)
-                      for covers in FINNED_COVERS[size]] for size in (2, 3, 4)}
+FIN_TARGETS = {size: [reduce(or_, (in_stack for _, _, in_stack, _, _ in covers), 0) for covers in FINNED_COVERS[size]]
+               for size in (2, 3, 4)}
 
 
 #: BASIC_BASE[size][union] and FINNED_BASE[size][union]: can base lines with these cross positions be a fish of
@@ -231,16 +233,16 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
         base_name = FISH_NAMES[size]
         covers_of = FINNED_COVERS[size]
         for base, union, base_mask, reach in bases:
-            for stack, stack_mask, cover_mask, fin_x in covers_of[union]:
-                if not reach & cover_mask & stack_mask:
+            for stack, cover_mask, in_stack, fin_x, fin_subset in covers_of[union]:
+                if not reach & in_stack:
                     continue  # nothing to eliminate in the fin's stack (the target test below would fail too)
-                fin_lines = lines_at[stack][fin_x >> 3 * stack] & base_mask  # the base lines with a fin
+                fin_lines = lines_at[stack][fin_subset] & base_mask  # the base lines with a fin
                 band = ((fin_lines & -fin_lines).bit_length() - 1) // 3
                 if fin_lines & ~BAND_MASKS[band]:
                     continue  # fins in two bands
                 # Eliminations can only be in the fin box: other lines of the fin's
                 # band, in cover lines of the fin's stack.
-                if not held_by[band][~base_mask >> 3 * band & 7] & cover_mask & stack_mask:
+                if not held_by[band][~base_mask >> 3 * band & 7] & in_stack:
                     continue
                 if any(not positions[b] & cover_mask for b in base):
                     continue
