@@ -13,8 +13,9 @@ line has a single candidate left in the cover lines.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import partial
+from functools import partial, reduce
 from itertools import combinations
+from operator import or_
 
 from .board import Board
 from .grid import box_of, house_name
@@ -41,10 +42,11 @@ FEASIBLE = {finned: {size: [_feasible(u, size, finned) for u in range(512)] for 
             for finned in (False, True)}
 
 
-def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
+def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int, int]]:
     """Ways to split cross positions `union` into `size` cover lines and fins inside one stack:
-    (stack 0..2, stack mask, cover mask, fin mask). Fins lie in one box, so in one stack of cross positions,
-    and every position outside that stack must be a cover line."""
+    (stack 0..2, cover mask, its positions in the stack, fin mask, fin positions as a 3-bit subset of the
+    stack's). Fins lie in one box, so in one stack of cross positions, and every position outside that stack
+    must be a cover line."""
     out = []
     for stack in range(3):
         stack_mask = 0b111 << (3 * stack)
@@ -55,46 +57,105 @@ def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int]]:
             continue
         for chosen in combinations(optional, need):
             cover_mask = required | sum(1 << x for x in chosen)
-            out.append((stack, stack_mask, cover_mask, union & ~cover_mask))
+            fin_mask = union & ~cover_mask
+            out.append((stack, cover_mask, cover_mask & stack_mask, fin_mask, fin_mask >> 3 * stack))
     return out
 
 
 #: FINNED_COVERS[size][union]: `_finned_covers` for every 9-bit union, looked up per base set.
 FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in (2, 3, 4)}
+#: FIN_TARGETS[size][union]: the cross positions where some way of `FINNED_COVERS` could eliminate (its cover
+#: lines in its fin's stack).
+FIN_TARGETS = {size: [reduce(or_, (in_stack for _, _, in_stack, _, _ in covers), 0) for covers in FINNED_COVERS[size]]
+               for size in (2, 3, 4)}
 
 
-def _base_sets(lines: list[int], positions: list[int], size: int, finned: bool) -> list[tuple[tuple[int, ...], int]]:
-    """Combinations of `size` (2 to 4) base lines that can still form a fish, pruned as they are built:
-    (base lines, union of their cross positions), the union having `size` positions (basic fish) or
-    `size` + 1 to `size` + 3 (finned), in the order of `itertools.combinations`."""
-    feasible = FEASIBLE[finned][size]
-    low, high = (size + 1, size + 3) if finned else (size, size)
+#: BASIC_BASE[size][union] and FINNED_BASE[size][union]: can base lines with these cross positions be a fish of
+#: `size` (exactly `size` positions; finned: `size` + 1 to `size` + 3, all but one stack's in `size` covers)?
+BASIC_BASE = {size: [u.bit_count() == size for u in range(512)] for size in (2, 3, 4)}
+FINNED_BASE = {size: [FEASIBLE[True][size][u] and size < u.bit_count() <= size + 3 for u in range(512)]
+               for size in (2, 3, 4)}
+
+
+def _basic_base_sets(lines: list[int], positions: list[int]) -> list[list[tuple[tuple[int, ...], int]]]:
+    """The combinations of 2, 3 and 4 base lines among `lines` whose cross positions are as many as the lines,
+    pruned as they are built: per size 2..4 (index size - 2), (base lines, union of their cross positions) in the
+    order of `itertools.combinations`. One walk serves all three sizes: a set with more than four positions has
+    no smaller fish among its extensions either."""
+    deeper = FEASIBLE[False][4]
+    fit2, fit3, fit4 = BASIC_BASE.values()
     masks = [positions[line] for line in lines]
     n = len(lines)
-    out: list[tuple[tuple[int, ...], int]] = []
-    for a in range(n - size + 1):
+    out2: list[tuple[tuple[int, ...], int]] = []
+    out3: list[tuple[tuple[int, ...], int]] = []
+    out4: list[tuple[tuple[int, ...], int]] = []
+    for a in range(n - 1):
         ua = masks[a]
-        for b in range(a + 1, n - size + 2):
+        for b in range(a + 1, n):
             uab = ua | masks[b]
-            if not feasible[uab]:
+            if not deeper[uab]:
                 continue
-            if size == 2:
-                if low <= uab.bit_count() <= high:
-                    out.append(((lines[a], lines[b]), uab))
-                continue
-            for c in range(b + 1, n - size + 3):
+            if fit2[uab]:
+                out2.append(((lines[a], lines[b]), uab))
+            for c in range(b + 1, n):
                 uabc = uab | masks[c]
-                if not feasible[uabc]:
+                if not deeper[uabc]:
                     continue
-                if size == 3:
-                    if low <= uabc.bit_count() <= high:
-                        out.append(((lines[a], lines[b], lines[c]), uabc))
-                    continue
+                if fit3[uabc]:
+                    out3.append(((lines[a], lines[b], lines[c]), uabc))
                 for d in range(c + 1, n):
                     u = uabc | masks[d]
-                    if feasible[u] and low <= u.bit_count() <= high:
-                        out.append(((lines[a], lines[b], lines[c], lines[d]), u))
-    return out
+                    if fit4[u]:
+                        out4.append(((lines[a], lines[b], lines[c], lines[d]), u))
+    return [out2, out3, out4]
+
+
+def _finned_base_sets(lines: list[int], positions: list[int],
+                      reach_in: list[list[int]]) -> list[list[tuple[tuple[int, ...], int, int, int]]]:
+    """The combinations of 2, 3 and 4 base lines among `lines` that can form a finned fish, pruned as they are
+    built: per size 2..4 (index size - 2), in the order of `itertools.combinations`, (base lines, union of
+    their cross positions, base lines as a 9-bit mask, reach), where reach is the positions held by the other
+    lines of the bands of the base (from `reach_in`: per band, by the subset of its lines in the base). A set is
+    kept only when its reach meets `FIN_TARGETS`: an elimination shares its band with a fin line and lies in a
+    cover line of the fin's stack. One walk serves all three sizes (see `_basic_base_sets`)."""
+    deeper = FEASIBLE[True][4]
+    fit2, fit3, fit4 = FINNED_BASE.values()
+    targets2, targets3, targets4 = FIN_TARGETS.values()
+    reach0, reach1, reach2 = reach_in
+    masks = [positions[line] for line in lines]
+    bits = [1 << line for line in lines]
+    n = len(lines)
+    out2: list[tuple[tuple[int, ...], int, int, int]] = []
+    out3: list[tuple[tuple[int, ...], int, int, int]] = []
+    out4: list[tuple[tuple[int, ...], int, int, int]] = []
+    for a in range(n - 1):
+        ua = masks[a]
+        for b in range(a + 1, n):
+            uab = ua | masks[b]
+            if not deeper[uab]:
+                continue
+            mab = bits[a] | bits[b]
+            if fit2[uab]:
+                reach = reach0[mab & 7] | reach1[mab >> 3 & 7] | reach2[mab >> 6]
+                if reach & targets2[uab]:
+                    out2.append(((lines[a], lines[b]), uab, mab, reach))
+            for c in range(b + 1, n):
+                uabc = uab | masks[c]
+                if not deeper[uabc]:
+                    continue
+                mabc = mab | bits[c]
+                if fit3[uabc]:
+                    reach = reach0[mabc & 7] | reach1[mabc >> 3 & 7] | reach2[mabc >> 6]
+                    if reach & targets3[uabc]:
+                        out3.append(((lines[a], lines[b], lines[c]), uabc, mabc, reach))
+                for d in range(c + 1, n):
+                    u = uabc | masks[d]
+                    if fit4[u]:
+                        m = mabc | bits[d]
+                        reach = reach0[m & 7] | reach1[m >> 3 & 7] | reach2[m >> 6]
+                        if reach & targets4[u]:
+                            out4.append(((lines[a], lines[b], lines[c], lines[d]), u, m, reach))
+    return [out2, out3, out4]
 
 
 def _cell(line: int, x: int, rows: bool) -> int:
@@ -102,27 +163,29 @@ def _cell(line: int, x: int, rows: bool) -> int:
 
 
 def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
-    return board.digit_steps(("fish", size, finned), _FISH_STEPS[size, finned])
+    """The fish steps of `size`, digit by digit, from the steps of all three sizes that `_fish_steps` keeps on the
+    board per digit."""
+    return (step for found, step in board.digit_steps(("fish", finned), _FISH_STEPS[finned]) if found == size)
 
 
-def _fish_steps(board: Board, digit: int, size: int, finned: bool) -> Iterator[Step]:
-    """The fish (or finned fish) steps of `size` on one digit: rows as base lines first, then columns."""
+def _fish_steps(board: Board, digit: int, finned: bool) -> list[tuple[int, Step]]:
+    """The fish (or finned fish) steps of sizes 2, 3 and 4 on one digit, as (size, step) pairs: per size, rows as
+    base lines first, then columns."""
     positions = board.house_positions(digit)
     rows, columns = positions[0:9], positions[9:18]
+    by_size: list[list[tuple[int, Step]]] = [[], [], []]
     for by_rows, lines, cross in ((True, rows, columns), (False, columns, rows)):
-        for base, cover_mask, fin_box, name in _fish_patterns(lines, cross, size, finned, by_rows):
-            yield from _fish_step(digit, by_rows, base, cover_mask, fin_box, name, lines)
+        for size, patterns in enumerate(_fish_patterns(lines, cross, finned, by_rows), 2):
+            for base, cover_mask, fin_box, name in patterns:
+                by_size[size - 2] += ((size, step) for step in
+                                      _fish_step(digit, by_rows, base, cover_mask, fin_box, name, lines))
+    return by_size[0] + by_size[1] + by_size[2]
 
 
-#: Per (size, finned): the finder of a digit's fish steps (`Board.digit_steps`).
-_FISH_STEPS = {(size, finned): partial(_fish_steps, size=size, finned=finned)
-               for size in (2, 3, 4) for finned in (False, True)}
+#: Per finned: the finder of a digit's fish steps of all sizes (`Board.digit_steps`).
+_FISH_STEPS = {finned: partial(_fish_steps, finned=finned) for finned in (False, True)}
 #: BAND_MASKS[k]: the three lines (of nine) of band k, as a 9-bit mask.
 BAND_MASKS = STACK_MASKS
-
-
-#: _LINE_MASK[lines]: a tuple of base lines (0..8) as a 9-bit mask, for the base sets of 2 to 4 lines.
-_LINE_MASK = {base: sum(1 << b for b in base) for size in (2, 3, 4) for base in combinations(range(9), size)}
 
 
 def _sub_unions(masks: list[int]) -> list[int]:
@@ -131,55 +194,64 @@ def _sub_unions(masks: list[int]) -> list[int]:
     return [0, a, b, a | b, c, a | c, b | c, a | b | c]
 
 
-def _fish_patterns(positions: list[int], cross: list[int], size: int, finned: bool,
-                   rows: bool) -> list[tuple[tuple[int, ...], int, int, str]]:
-    """The fish (or finned fish) of `size` base lines in one digit's 9 line masks `positions` (of rows when
-    `rows`, else of columns; `cross` holds the other lines' masks, the transpose), in search order:
-    (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover line outside
-    the base (in the fin box when finned)."""
-    out = []
-    base_name = FISH_NAMES[size]
-    limit = size + 3 if finned else size  # fins lie in one box: at most 3 cross positions
-    lines = [i for i in range(9) if 0 < positions[i].bit_count() <= limit]
-    bases = _base_sets(lines, positions, size, finned)  # unions of the right size only
+#: _BASIC_LINE[mask] and _FINNED_LINE[mask]: can a line with these cross positions be a base line of a fish of up
+#: to four lines (one to four positions; finned: up to seven, the fins lying in one box)?
+_BASIC_LINE = bytes(0 < m.bit_count() <= 4 for m in range(512))
+_FINNED_LINE = bytes(0 < m.bit_count() <= 7 for m in range(512))
+
+
+def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
+                   rows: bool) -> list[list[tuple[tuple[int, ...], int, int, str]]]:
+    """The fish (or finned fish) of 2, 3 and 4 base lines in one digit's 9 line masks `positions` (of rows when
+    `rows`, else of columns; `cross` holds the other lines' masks, the transpose): per size (index size - 2), in
+    search order, (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover
+    line outside the base (in the fin box when finned)."""
+    eligible = _FINNED_LINE if finned else _BASIC_LINE
+    lines = [i for i in range(9) if eligible[positions[i]]]
+    found: list[list[tuple[tuple[int, ...], int, int, str]]] = [[], [], []]
+    if len(lines) < 2:
+        return found
     if not finned:
-        for base, union in bases:
-            # Does any other line hold the digit in a cover line?
-            if any(positions[l] & union for l in range(9) if l not in base):
-                out.append((base, union, 0, base_name))
-        return out
-    if not bases:
-        return out
-    # Per stack, the lines holding the digit at each subset of its three cross positions; per band, the
-    # positions held by each subset of its three lines (fin and target tests by look-up).
-    lines_at = [_sub_unions(cross[k:k + 3]) for k in (0, 3, 6)]
+        for size, bases in enumerate(_basic_base_sets(lines, positions), 2):
+            for base, union in bases:
+                # Does any other line hold the digit in a cover line?
+                if any(positions[l] & union for l in range(9) if l not in base):
+                    found[size - 2].append((base, union, 0, FISH_NAMES[size]))
+        return found
+    # Per band, the positions held by each subset of its three lines; by the subset of its lines in a base, the
+    # positions held by its other lines, none when the base has no line there (a target shares its band with a
+    # fin line).
     held_by = [_sub_unions(positions[k:k + 3]) for k in (0, 3, 6)]
-    for base, union in bases:
-        base_mask = _LINE_MASK[base]
-        non_base = base_mask ^ 0x1FF
-        # The positions held by the other lines: every elimination is among them, in a cover line.
-        others = held_by[0][non_base & 7] | held_by[1][non_base >> 3 & 7] | held_by[2][non_base >> 6]
-        if not others & union:
-            continue
-        for stack, stack_mask, cover_mask, fin_x in FINNED_COVERS[size][union]:
-            if not others & cover_mask & stack_mask:
-                continue  # nothing to eliminate in the fin's stack (the band test below would fail too)
-            fin_lines = lines_at[stack][fin_x >> 3 * stack] & base_mask  # the base lines with a fin
-            band = ((fin_lines & -fin_lines).bit_length() - 1) // 3
-            if fin_lines & ~BAND_MASKS[band]:
-                continue  # fins in two bands
-            # Eliminations can only be in the fin box: other lines of the fin's
-            # band, in cover lines of the fin's stack.
-            if not held_by[band][~base_mask >> 3 * band & 7] & cover_mask & stack_mask:
-                continue
-            if any(not positions[b] & cover_mask for b in base):
-                continue
-            fins = [_cell(b, x, rows) for b in base if fin_lines >> b & 1 for x in range(9)
-                    if (positions[b] & fin_x) >> x & 1]
-            sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
-            name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
-            out.append((base, cover_mask, box_of(fins[0]) + 1, name))
-    return out
+    all_bases = _finned_base_sets(lines, positions, [[0] + [held[7 ^ subset] for subset in range(1, 8)]
+                                                     for held in held_by])
+    if not (all_bases[0] or all_bases[1] or all_bases[2]):
+        return found
+    # Per stack, the lines holding the digit at each subset of its three cross positions (the fin test).
+    lines_at = [_sub_unions(cross[k:k + 3]) for k in (0, 3, 6)]
+    for size, bases in enumerate(all_bases, 2):
+        out = found[size - 2]
+        base_name = FISH_NAMES[size]
+        covers_of = FINNED_COVERS[size]
+        for base, union, base_mask, reach in bases:
+            for stack, cover_mask, in_stack, fin_x, fin_subset in covers_of[union]:
+                if not reach & in_stack:
+                    continue  # nothing to eliminate in the fin's stack (the target test below would fail too)
+                fin_lines = lines_at[stack][fin_subset] & base_mask  # the base lines with a fin
+                band = ((fin_lines & -fin_lines).bit_length() - 1) // 3
+                if fin_lines & ~BAND_MASKS[band]:
+                    continue  # fins in two bands
+                # Eliminations can only be in the fin box: other lines of the fin's
+                # band, in cover lines of the fin's stack.
+                if not held_by[band][~base_mask >> 3 * band & 7] & in_stack:
+                    continue
+                if any(not positions[b] & cover_mask for b in base):
+                    continue
+                fins = [_cell(b, x, rows) for b in base if fin_lines >> b & 1 for x in range(9)
+                        if (positions[b] & fin_x) >> x & 1]
+                sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
+                name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
+                out.append((base, cover_mask, box_of(fins[0]) + 1, name))
+    return found
 
 
 def _fish_step(digit, rows, base, cover_mask, fin_box, name, positions) -> Iterator[Step]:

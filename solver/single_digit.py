@@ -21,76 +21,115 @@ from .techniques import title
 _BOX = tuple(box_of(c) for c in range(81))
 
 
-def _see_both(board: Board, digit: int, a: int, b: int, exclude: int) -> tuple[tuple[int, int], ...]:
-    """Candidates of `digit` in cells (not in `exclude`, an 81-bit set) that see both a and b."""
-    both = PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(digit) & ~exclude
-    return tuple((c, digit) for c in set_bits(both))
-
-
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
-    return board.digit_steps("skyscraper", _skyscraper_steps)
-
-
-def _skyscraper_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_skyscraper`'s steps on one digit."""
-    pairs = conjugate_pairs(board, digit)
-    if len(pairs) < 2:
-        return
-    for rows in (True, False):
-        lines = [p for p in pairs if p[0] < 9] if rows else [p for p in pairs if 9 <= p[0] < 18]
-        # Per pair, its two cross lines (columns of a row's pair, rows of a column's) as a 9-bit mask.
-        crossing = [1 << a % 9 | 1 << b % 9 if rows else 1 << a // 9 | 1 << b // 9 for _, a, b in lines]
-        for i in range(len(lines)):
-            h1, a1, b1 = lines[i]
-            for j in range(i + 1, len(lines)):
-                if not crossing[i] & crossing[j]:
-                    continue  # no cross line for the two bases
-                h2, a2, b2 = lines[j]
-                for base1, top1 in ((a1, b1), (b1, a1)):
-                    for base2, top2 in ((a2, b2), (b2, a2)):
-                        if rows:
-                            if base1 % 9 != base2 % 9 or top1 % 9 == top2 % 9:
-                                continue
-                        elif base1 // 9 != base2 // 9 or top1 // 9 == top2 // 9:
-                            continue
-                        elims = _see_both(board, digit, top1, top2, 1 << a1 | 1 << b1 | 1 << a2 | 1 << b2)
-                        if elims:
-                            yield Step("skyscraper", eliminations=elims, cells=(base1, top1, base2, top2),
-                                       houses=(h1, h2),
-                                       text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
-                                            f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
-                                            f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
+    return (_skyscraper_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
+            if kind == 0)
 
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
-    return board.digit_steps("two_string_kite", _two_string_kite_steps)
+    return (_kite_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
+            if kind == 1)
 
 
-def _two_string_kite_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_two_string_kite`'s steps on one digit."""
+def find_turbot_fish(board: Board) -> Iterator[Step]:
+    """Two conjugate pairs on one digit whose near ends see each other: one far end holds the digit.
+
+    HoDoKu's Turbot Fish: any strong - weak - strong chain of four cells on one
+    digit; skyscraper and two-string kite are its special cases and come first
+    in the ladder, so this finds the rest (for example links through boxes).
+    """
+    return (_turbot_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
+            if kind == 2)
+
+
+#: A chain of `_conjugate_chains`: (digit, house 1, house 2, near end 1, far end 1, near end 2, far end 2,
+#: cells that lose the digit as an 81-bit set).
+Chain = tuple[int, int, int, int, int, int, int, int]
+
+
+def _conjugate_chains(board: Board, digit: int) -> list[tuple[int, Chain]]:
+    """The skyscrapers (kind 0), two-string kites (kind 1) and turbot fish (kind 2) on one digit, as (kind,
+    chain) pairs, each kind's chains in its finder's order (the finders make the steps of the chains they
+    report, most chains found are never reported).
+
+    All three are strong - weak - strong chains of two conjugate pairs whose near ends see each other, so one
+    walk over the pairs of conjugate pairs finds them all: every chain is a turbot fish; it is also a
+    skyscraper when both pairs lie in rows (or both in columns) with the near ends in one cross line and the
+    far ends not, and a two-string kite when a row's pair and a column's pair have their near ends in one box
+    and their far ends outside it."""
+    peers = PEER_BITS
     box = _BOX
     pairs = conjugate_pairs(board, digit)
-    rows = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if p[0] < 9]  # with the boxes of its ends
-    cols = [(p, 1 << box[p[1]] | 1 << box[p[2]]) for p in pairs if 9 <= p[0] < 18]
-    for (hr, r1, r2), row_boxes in rows:
-        for (hc, c1, c2), column_boxes in cols:
-            if not row_boxes & column_boxes or r1 == c1 or r1 == c2 or r2 == c1 or r2 == c2:
-                continue  # no box for the two near ends, or a shared cell
-            for row_end, row_far in ((r1, r2), (r2, r1)):
-                if box[row_far] == box[row_end]:
+    if len(pairs) < 2:
+        return []
+    cells = board.digit_cells(digit)
+    ends = [1 << a | 1 << b for _, a, b in pairs]
+    sky_rows: list[tuple[int, Chain]] = []
+    sky_columns: list[tuple[int, Chain]] = []
+    kites: list[tuple[int, Chain]] = []
+    turbots: list[tuple[int, Chain]] = []
+    for i, (h1, a1, b1) in enumerate(pairs):
+        sight_a1, sight_b1 = peers[a1], peers[b1]
+        sight = sight_a1 | sight_b1
+        ends1 = ends[i]
+        for k in range(i + 1, len(pairs)):
+            ends2 = ends[k]
+            if not sight & ends2 or ends1 & ends2:
+                continue  # no end of one pair sees an end of the other, or they share a cell
+            h2, a2, b2 = pairs[k]
+            open_cells = cells ^ ends1 ^ ends2  # the ends are cells with the digit, four different ones
+            for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
+                if not near_sight & ends2:
                     continue
-                for col_end, col_far in ((c1, c2), (c2, c1)):
-                    if box[row_end] != box[col_end] or box[col_far] == box[col_end]:
+                seen = peers[far1] & open_cells
+                for near2, far2 in ((a2, b2), (b2, a2)):
+                    if not near_sight >> near2 & 1 or not (both := seen & peers[far2]):
                         continue
-                    elims = _see_both(board, digit, row_far, col_far, 1 << r1 | 1 << r2 | 1 << c1 | 1 << c2)
-                    if elims:
-                        yield Step("two_string_kite", eliminations=elims, cells=(row_end, row_far, col_end, col_far),
-                                   houses=(hr, hc, 18 + box[row_end]),
-                                   text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
-                                        f"joined in box {box[row_end] + 1}; one of {cell_name(row_far)}, "
-                                        f"{cell_name(col_far)} is {digit}")
+                    chain = digit, h1, h2, near1, far1, near2, far2, both
+                    if h2 < 9:  # two rows
+                        if near1 % 9 == near2 % 9 and far1 % 9 != far2 % 9:
+                            sky_rows.append((0, chain))
+                    elif h2 < 18:
+                        if h1 >= 9:  # two columns
+                            if near1 // 9 == near2 // 9 and far1 // 9 != far2 // 9:
+                                sky_columns.append((0, chain))
+                        elif box[near1] == box[near2] and box[far1] != box[near1] and box[far2] != box[near2]:
+                            kites.append((1, chain))
+                    turbots.append((2, chain))
+    return sky_rows + sky_columns + kites + turbots
+
+
+def _skyscraper_step(digit: int, h1: int, h2: int, base1: int, top1: int, base2: int, top2: int, both: int) -> Step:
+    """The skyscraper on `digit` of the conjugate pairs in lines h1 and h2, standing on base1 and base2; the
+    cells of `both` lose the digit."""
+    return Step("skyscraper", eliminations=tuple((c, digit) for c in set_bits(both)),
+                cells=(base1, top1, base2, top2), houses=(h1, h2),
+                text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
+                     f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
+                     f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
+
+
+def _kite_step(digit: int, hr: int, hc: int, row_end: int, row_far: int, col_end: int, col_far: int,
+               both: int) -> Step:
+    """The two-string kite on `digit` of the conjugate pairs in row hr and column hc, joined in the box of their
+    near ends; the cells of `both` lose the digit."""
+    return Step("two_string_kite", eliminations=tuple((c, digit) for c in set_bits(both)),
+                cells=(row_end, row_far, col_end, col_far), houses=(hr, hc, 18 + _BOX[row_end]),
+                text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
+                     f"joined in box {_BOX[row_end] + 1}; one of {cell_name(row_far)}, "
+                     f"{cell_name(col_far)} is {digit}")
+
+
+def _turbot_step(digit: int, h1: int, h2: int, near1: int, far1: int, near2: int, far2: int, both: int) -> Step:
+    """The turbot fish on `digit` of the conjugate pairs in houses h1 and h2, whose near ends see each other; the
+    cells of `both` lose the digit."""
+    return Step("turbot_fish", eliminations=tuple((c, digit) for c in set_bits(both)),
+                cells=(far1, near1, near2, far2), houses=(h1, h2),
+                text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+                     f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+                     f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
 
 
 @cache  # 9 x 512 possible arguments: built as met, not all at import (50 ms a process)
@@ -112,77 +151,49 @@ def find_empty_rectangle(board: Board) -> Iterator[Step]:
 
 
 def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_empty_rectangle`'s steps on one digit."""
-    box = _BOX
-    cands = board.candidates
-    bit = 1 << (digit - 1)
+    """`find_empty_rectangle`'s steps on one digit: per box, per (row, column) cross holding its candidates, the
+    conjugate pairs of rows, then of columns, in house order."""
     pairs = conjugate_pairs(board, digit)
     if not pairs:
         return
     positions = board.house_positions(digit)
-    for b in range(9):
-        cells, crosses = _er_crosses(b, positions[18 + b])
+    boxes = [(b, cells, crosses) for b in range(9) for cells, crosses in (_er_crosses(b, positions[18 + b]),)
+             if crosses]
+    if not boxes:
+        return
+    # (house, near end, far end) of the rows' pairs by the near end's column, of the columns' by its row (a
+    # pair's two ends lie in two columns, or two rows: one end at most is near for a cross).
+    rows_near_at: list[list[tuple[int, int, int]]] = [[] for _ in range(9)]
+    columns_near_at: list[list[tuple[int, int, int]]] = [[] for _ in range(9)]
+    for h, a, z in pairs:
+        if h < 9:
+            rows_near_at[a % 9].append((h, a, z))
+            rows_near_at[z % 9].append((h, z, a))
+        elif h < 18:
+            columns_near_at[a // 9].append((h, a, z))
+            columns_near_at[z // 9].append((h, z, a))
+    box = _BOX
+    digit_cells = board.digit_cells(digit)
+    for b, cells, crosses in boxes:
         for er_row, er_col in crosses:
             # A conjugate pair in a column with its near end on the ER row (or in a row
             # with its near end on the ER column): whichever end holds the digit, the
             # cell where the far end's line crosses the ER's other line cannot.
-            for h, a, z in pairs:
-                if h >= 18 or box[a] == b or box[z] == b:
-                    continue
-                for near, far in ((a, z), (z, a)):
-                    if h >= 9 and near // 9 == er_row:
-                        target = (far // 9) * 9 + er_col
-                    elif h < 9 and near % 9 == er_col:
-                        target = er_row * 9 + far % 9
-                    else:
-                        continue
-                    if box[target] == b or not cands[target] & bit or target in (near, far):
-                        continue
-                    yield Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far),
-                               houses=(18 + b, h),
-                               text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
-                                    f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
-                                    f"{cell_name(far)} it cannot be in {cell_name(target)}")
+            for h, near, far in rows_near_at[er_col]:
+                target = er_row * 9 + far % 9
+                if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
+                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
+            for h, near, far in columns_near_at[er_row]:
+                target = (far // 9) * 9 + er_col
+                if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
+                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
 
 
-def find_turbot_fish(board: Board) -> Iterator[Step]:
-    """Two conjugate pairs on one digit whose near ends see each other: one far end holds the digit.
-
-    HoDoKu's Turbot Fish: any strong - weak - strong chain of four cells on one
-    digit; skyscraper and two-string kite are its special cases and come first
-    in the ladder, so this finds the rest (for example links through boxes).
-    """
-    return board.digit_steps("turbot_fish", _turbot_fish_steps)
-
-
-def _turbot_fish_steps(board: Board, digit: int) -> Iterator[Step]:
-    """`find_turbot_fish`'s steps on one digit."""
-    peers = PEER_BITS
-    pairs = conjugate_pairs(board, digit)
-    if len(pairs) < 2:
-        return
-    cells = board.digit_cells(digit)
-    ends = [1 << a | 1 << b for _, a, b in pairs]
-    for i, (h1, a1, b1) in enumerate(pairs):
-        sight_a1, sight_b1 = peers[a1], peers[b1]
-        sight = sight_a1 | sight_b1
-        ends1 = ends[i]
-        for k in range(i + 1, len(pairs)):
-            ends2 = ends[k]
-            if not sight & ends2 or ends1 & ends2:
-                continue  # no end of one pair sees an end of the other, or they share a cell
-            h2, a2, b2 = pairs[k]
-            open_cells = cells & ~(ends1 | ends2)
-            for near1, far1, near_sight in ((a1, b1, sight_a1), (b1, a1, sight_b1)):
-                if not near_sight & ends2:
-                    continue
-                seen = peers[far1] & open_cells
-                for near2, far2 in ((a2, b2), (b2, a2)):
-                    if not near_sight >> near2 & 1 or not seen & peers[far2]:
-                        continue
-                    elims = _see_both(board, digit, far1, far2, ends1 | ends2)
-                    yield Step("turbot_fish", eliminations=elims, cells=(far1, near1, near2, far2),
-                               houses=(h1, h2),
-                               text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                                    f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                                    f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
+def _er_step(digit: int, b: int, er_row: int, er_col: int, cells: tuple[int, ...], h: int, near: int, far: int,
+             target: int) -> Step:
+    """The empty rectangle on `digit` in box b (its candidates `cells` on row er_row and column er_col) with the
+    conjugate pair near-far of house h, eliminating the digit from `target`."""
+    return Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far), houses=(18 + b, h),
+                text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
+                     f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
+                     f"{cell_name(far)} it cannot be in {cell_name(target)}")

@@ -13,7 +13,7 @@ have a single solution; `solver.solve` counts solutions before logic runs.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, compress
 
 from .board import ALL_CELLS, Board, cells_with, sees
 from .grid import (BOXES, COLUMNS, HOUSE_BITS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name,
@@ -31,39 +31,39 @@ RECTANGLES = [
 ]
 
 
-#: RECTANGLE_BITS[index]: the rectangle's four cells as an 81-bit set.
-RECTANGLE_BITS = [sum(1 << c for c in cells) for cells in RECTANGLES]
-
-#: RECTANGLES_OF_CELL[cell]: indices into RECTANGLES of the rectangles through a cell.
-RECTANGLES_OF_CELL: list[list[int]] = [[] for _ in range(81)]
-for _index, _cells in enumerate(RECTANGLES):
-    for _c in _cells:
-        RECTANGLES_OF_CELL[_c].append(_index)
+#: RECTANGLE_AT[corner * 81 + opposite]: the rectangle (of `RECTANGLES`) with these two diagonal corners.
+RECTANGLE_AT = {a * 81 + d: cells for cells in RECTANGLES for a, d in zip(cells, reversed(cells))}
+#: Per cell, the other cells of its row, and of its column, as 81-bit sets.
+_ROW_MATES = [HOUSE_BITS[c // 9] & ~(1 << c) for c in range(81)]
+_COLUMN_MATES = [HOUSE_BITS[9 + c % 9] & ~(1 << c) for c in range(81)]
 
 
 def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
     cands = board.candidates
+    values = board.values
     # A cell "allows" d when it is empty and no house of it holds d: a candidate deleted by logic does not
     # disqualify a rectangle (HoDoKu's default, "allow missing candidates"): the swapped grid would satisfy
     # the givens all the same. blocked[d]: the cells that see a d.
     blocked = [0] * 10
-    for cell, value in enumerate(board.values):
-        if value:
-            blocked[value] |= PEER_BITS[cell]
+    for cell in compress(range(81), values):
+        blocked[values[cell]] |= PEER_BITS[cell]
     empty = board.empty_cells
-    out = []
-    # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells.
-    seen: set[tuple[int, int, int]] = set()
+    # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells, and from the corners that
+    # allow both digits in its row and its column (the fourth corner is where their column and row cross).
+    found: set[tuple[tuple[int, int, int, int], int, int]] = set()
     for cell in set_bits(board.bivalue_cells()):
         a, b = digits_of(cands[cell])
-        barred = ~(empty & ~(blocked[a] | blocked[b]))  # the cells that do not allow both digits
-        for index in RECTANGLES_OF_CELL[cell]:
-            if RECTANGLE_BITS[index] & barred or (index, a, b) in seen:
-                continue
-            seen.add((index, a, b))
-            out.append((RECTANGLES[index], a, b))
-    out.sort()
-    return out
+        allowed = empty & ~(blocked[a] | blocked[b])  # the cells that allow both digits
+        row_mates = allowed & _ROW_MATES[cell]
+        column_mates = allowed & _COLUMN_MATES[cell]
+        if not row_mates or not column_mates:
+            continue
+        for row_mate in set_bits(row_mates):
+            for column_mate in set_bits(column_mates):
+                opposite = row_mate + column_mate - cell
+                if allowed >> opposite & 1 and (cells := RECTANGLE_AT.get(cell * 81 + opposite)):
+                    found.add((cells, a, b))
+    return sorted(found)
 
 
 def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
@@ -89,8 +89,8 @@ def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int
 
 def _ur(board: Board, kind: int) -> Iterator[Step]:
     cands = board.candidates
+    name = f"unique_rectangle_{kind}"
     for cells, a, b, ab, floor, roof in board.cached("split rectangles", _split_rectangles):
-        name = f"unique_rectangle_{kind}"
         if kind == 1 and len(floor) == 3:
             (r,) = roof
             if cands[r] & ab:
