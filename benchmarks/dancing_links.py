@@ -143,10 +143,8 @@ def _build_template():
 _TEMPLATE = _build_template()
 
 
-def _start(grid: list[int]):
-    """Copy the template and cover the givens: (L, R, U, D, S, chosen candidates), or None if givens clash."""
-    tL, tR, tU, tD, C, tS, _, _ = _TEMPLATE
-    L, R, U, D, S = tL[:], tR[:], tU[:], tD[:], tS[:]
+def _paper_operations(L, R, U, D, S, C):
+    """The paper's ``cover`` and ``uncover`` of a column, on these link and size lists (closures: fast locals)."""
 
     def cover(c):
         L[R[c]] = L[c]
@@ -161,6 +159,27 @@ def _start(grid: list[int]):
                 j = R[j]
             i = D[i]
 
+    def uncover(c):
+        i = U[c]
+        while i != c:
+            j = L[i]
+            while j != i:
+                S[C[j]] += 1
+                U[D[j]] = j
+                D[U[j]] = j
+                j = L[j]
+            i = U[i]
+        L[R[c]] = c
+        R[L[c]] = c
+
+    return cover, uncover
+
+
+def _start(grid: list[int]):
+    """Copy the template and cover the givens: (L, R, U, D, S, chosen candidates), or None if givens clash."""
+    tL, tR, tU, tD, C, tS, _, _ = _TEMPLATE
+    L, R, U, D, S = tL[:], tR[:], tU[:], tD[:], tS[:]
+    cover, _ = _paper_operations(L, R, U, D, S, C)
     chosen = []
     for cell, v in enumerate(grid):
         if v:
@@ -192,31 +211,7 @@ def search_textbook(grid: list[int], limit: int = 2) -> list[list[int]]:
     C, ROW = _TEMPLATE[4], _TEMPLATE[6]
     found: list[list[int]] = []
 
-    def cover(c):
-        L[R[c]] = L[c]
-        R[L[c]] = R[c]
-        i = D[c]
-        while i != c:
-            j = R[i]
-            while j != i:
-                U[D[j]] = U[j]
-                D[U[j]] = D[j]
-                S[C[j]] -= 1
-                j = R[j]
-            i = D[i]
-
-    def uncover(c):
-        i = U[c]
-        while i != c:
-            j = L[i]
-            while j != i:
-                S[C[j]] += 1
-                U[D[j]] = j
-                D[U[j]] = j
-                j = L[j]
-            i = U[i]
-        L[R[c]] = c
-        R[L[c]] = c
+    cover, uncover = _paper_operations(L, R, U, D, S, C)
 
     def search() -> bool:
         if R[ROOT] == ROOT:
