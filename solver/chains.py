@@ -16,10 +16,11 @@ An alternating inference chain starts at S with a strong link and alternates
 weak and strong links; if S is false its end E is true, so S or E is true and
 any candidate weakly linked to both is false. The search below assumes S false,
 grows layers of forced-true and forced-false nodes breadth first (so every
-chain it reports is a shortest one from S), and reports the first S that
-eliminates something. Restricting the links gives the simpler chain types: one
-digit only is an X-Chain; strong links inside bivalue cells and weak links
-between cells on one digit is an XY-Chain.
+chain it reports is a shortest one from S); of the chains from every start, the
+one that eliminates the most is reported. Restricting the links gives the
+simpler chain types, each searched in its own smaller node space: one digit only
+is an X-Chain (`_DigitGraph`); strong links inside bivalue cells and weak links
+between cells on one digit is an XY-Chain (`_BivalueGraph`).
 """
 
 from __future__ import annotations
@@ -83,9 +84,6 @@ class LinkGraph:
     weak_house, weak_cell : list of int
         Per node, bitset of nodes weakly linked through a shared house (same
         digit) or inside the same cell (other digits).
-    strong_house_nodes, strong_cell_nodes : int
-        The nodes with a strong link through a house (in a conjugate pair) or
-        inside a cell (in a bivalue cell).
     """
 
     def __init__(self, board: Board):
@@ -95,7 +93,6 @@ class LinkGraph:
         self.strong_cell = [0] * 729
         self.weak_house = [0] * 729
         self.weak_cell = [0] * 729
-        self.strong_house_nodes = self.strong_cell_nodes = 0
         # Per digit, the nodes of that digit (its cells spread to node space, then shifted to the digit).
         digit_nodes = [0] + [_to_nodes(board.digit_cells(d)) << (d - 1) for d in range(1, 10)]
         for cell in range(81):
@@ -116,47 +113,21 @@ class LinkGraph:
                 if bivalue:
                     self.strong_cell[n] = others
                 self.weak_house[n] = (peers << (d - 1)) & digit_nodes[d]
-            if bivalue:
-                self.strong_cell_nodes |= cell_nodes
         for d in range(1, 10):
             for _, a, b in conjugate_pairs(board, d):
                 na, nb = a * 9 + d - 1, b * 9 + d - 1
                 self.strong_house[na] |= 1 << nb
                 self.strong_house[nb] |= 1 << na
-                self.strong_house_nodes |= 1 << na | 1 << nb
 
 
-#: Link families allowed in each chain type: (strong via house, strong via cell, weak via house, weak via cell).
-CHAIN_KINDS = {
-    "x_chain": (True, False, True, False),
-    "xy_chain": (False, True, True, False),
-    "aic": (True, True, True, True),
-}
-
-
-def links(graph: LinkGraph, kind: str) -> tuple[list[int], list[int]]:
-    """Per node, bitsets of (strong, weak) neighbours using only the link families of `kind`.
-
-    A kind with one family on a side gets the graph's own list for it (not a copy: callers must not change
-    the lists)."""
-    sh, sc, wh, wc = CHAIN_KINDS[kind]
-    return _either(sh, graph.strong_house, sc, graph.strong_cell), _either(wh, graph.weak_house, wc, graph.weak_cell)
-
-
-def board_links(board: Board, kind: str) -> tuple[LinkGraph, list[int], list[int]]:
-    """The board's link graph and its (strong, weak) `links` of `kind`, built once per board state."""
+def board_links(board: Board) -> tuple[LinkGraph, list[int], list[int]]:
+    """The board's link graph and, per node (729 lists of 729-bit sets), its strong and its weak neighbours
+    of every family (through a house or inside a cell): the links forcing chains follow. Built once per
+    board state; callers must not change the lists."""
     graph = board.cached("links", LinkGraph)
-    strong, weak = board.cached(("links", kind), lambda b: links(graph, kind))
+    strong, weak = board.cached("all links", lambda b: (list(map(or_, graph.strong_house, graph.strong_cell)),
+                                                        list(map(or_, graph.weak_house, graph.weak_cell))))
     return graph, strong, weak
-
-
-def _either(use_a: bool, a: list[int], use_b: bool, b: list[int]) -> list[int]:
-    """Per node, the union of the link lists `a` and `b` that are used (all zeros when neither is)."""
-    if use_a and use_b:
-        return list(map(or_, a, b))
-    if use_a or use_b:
-        return a if use_a else b
-    return [0] * len(a)
 
 
 def _space_layers(start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int) -> list[int]:
@@ -268,7 +239,7 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     ----------
     board : Board
     kind : str
-        Key of CHAIN_KINDS.
+        ``"x_chain"``, ``"xy_chain"`` or ``"aic"``.
     max_length : int
         Most links in a chain (odd: it starts and ends with a strong link).
 
@@ -357,8 +328,8 @@ class _DigitGraph(NamedTuple):
 
 
 def _best_x_chains(graph: _DigitGraph, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
-    """`_best_chain` for the X-Chains of one digit, searched in cell space, for both lengths at once: the
-    chains from one of the digit's conjugate-pair cells that eliminate the most, of 3 to 5 links and of 7 to
+    """The best X-Chains of one digit, ranked as `_best_aic` ranks chains, searched in cell space, for both
+    lengths at once: the chains from one of the digit's conjugate-pair cells that eliminate the most, of 3 to 5 links and of 7 to
     `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
     The victims of a chain are the cells with the digit that see both ends."""
     d, cells, starts, strong, weak = graph
@@ -425,8 +396,8 @@ class _BivalueGraph(NamedTuple):
 
 
 def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
-    """`_best_chain` for XY-Chains, searched in the `_BivalueGraph` space, for both lengths at once: the chains
-    from one of the bivalue cells' candidates that eliminate the most, of 3 to 5 links and of 7 to
+    """The best XY-Chains, ranked as `_best_aic` ranks chains, searched in the `_BivalueGraph` space, for both
+    lengths at once: the chains from one of the bivalue cells' candidates that eliminate the most, of 3 to 5 links and of 7 to
     `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
 
     The victims of a chain are the candidates weakly linked to both ends, start digit a in cell C (other

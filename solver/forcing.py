@@ -161,7 +161,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     proved. An assumption that makes a candidate both true and false is itself
     false.
     """
-    graph, strong, weak = board_links(board, "aic")
+    graph, strong, weak = board_links(board)
     strong, weak, groups = group_links(board, strong, weak)
     cache: dict[int, Implications] = {}
 
