@@ -36,6 +36,25 @@ def two_color_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[
         yield colour
 
 
+def color_sets(board: Board, digit: int) -> list[tuple[list[int], list[int]]]:
+    """The clusters of `digit`'s conjugate pairs, each two-coloured (`two_color_clusters`, from its lowest cell):
+    per cluster, (the cells of colour 0 and of colour 1, the cells that see a cell of colour 0 and of colour 1),
+    all as 81-bit sets."""
+    adjacency: dict[int, list[int]] = {}
+    for _, a, b in conjugate_pairs(board, digit):
+        adjacency.setdefault(a, []).append(b)
+        adjacency.setdefault(b, []).append(a)
+    out = []
+    for colour in two_color_clusters(sorted(adjacency), adjacency):
+        bits = [0, 0]
+        sight = [0, 0]
+        for c, k in colour.items():
+            bits[k] |= 1 << c
+            sight[k] |= PEER_BITS[c]
+        out.append((bits, sight))
+    return out
+
+
 def find_simple_colors(board: Board) -> Iterator[Step]:
     """Two-colour each cluster of conjugate pairs on one digit; a wrap or a trap eliminates."""
     return islice(board.digit_steps("simple_colors", _simple_colors_steps), 1)  # the first digit's step
@@ -43,19 +62,11 @@ def find_simple_colors(board: Board) -> Iterator[Step]:
 
 def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
     """`find_simple_colors`'s step on one digit (at most one)."""
-    adjacency: dict[int, list[int]] = {}
-    for _, a, b in conjugate_pairs(board, d):
-        adjacency.setdefault(a, []).append(b)
-        adjacency.setdefault(b, []).append(a)
-    for colour in two_color_clusters(sorted(adjacency), adjacency):
-        if len(colour) < 4:
+    for bits, sight in color_sets(board, d):
+        members = bits[0] | bits[1]
+        if members.bit_count() < 4:
             continue
-        bits = [0, 0]  # the cells of each colour
-        sight = [0, 0]  # the cells that see a cell of each colour
-        for c, k in colour.items():
-            bits[k] |= 1 << c
-            sight[k] |= PEER_BITS[c]
-        cluster = tuple(sorted(colour))
+        cluster = tuple(set_bits(members))
         for k in (0, 1):  # wrap: two cells of one colour see each other
             if sight[k] & bits[k]:
                 g = set_bits(bits[k])
@@ -86,19 +97,7 @@ def find_multi_colors(board: Board) -> Iterator[Step]:
 
 def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
     """`find_multi_colors`'s step on one digit (at most one)."""
-    adjacency: dict[int, list[int]] = {}
-    for _, a, b in conjugate_pairs(board, d):
-        adjacency.setdefault(a, []).append(b)
-        adjacency.setdefault(b, []).append(a)
-    clusters = []
-    for colour in two_color_clusters(sorted(adjacency), adjacency):
-        bits = [0, 0]  # each colour's cells as an 81-bit set
-        sight = [0, 0]  # cells that see a cell of each colour
-        for c, k in colour.items():
-            bits[k] |= 1 << c
-            sight[k] |= PEER_BITS[c]
-        groups = [set_bits(bits[0]), set_bits(bits[1])]
-        clusters.append((groups, bits, sight))
+    clusters = [([set_bits(bits[0]), set_bits(bits[1])], bits, sight) for bits, sight in color_sets(board, d)]
     digit_cells = board.digit_cells(d)
     for i, (g1, bits1, s1) in enumerate(clusters):
         for j, (g2, bits2, s2) in enumerate(clusters):
