@@ -8,6 +8,7 @@ Technique write-ups: HoDoKu "Intersections" (tech_intersections.php) and
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from itertools import combinations
 from operator import itemgetter
 
@@ -75,24 +76,7 @@ def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
 
     Boxes in order, each box's digits in order; each digit's steps are kept until its cells change
     (`Board.digit_steps`)."""
-    found = sorted(board.digit_steps("pointing", _pointing_steps), key=itemgetter(0))  # stable: digits in order
-    return (step for _, step in found)
-
-
-def _pointing_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
-    """`find_locked_candidates_pointing`'s steps on one digit, each with its box."""
-    positions = board.house_positions(d)
-    for b, p, table in zip(range(18, 27), positions[18:], _POINTING):
-        shape = table[p]
-        if shape is None:
-            continue
-        h, outside = shape
-        rest = positions[h] & outside
-        if rest:
-            yield b, Step("locked_candidates_pointing", eliminations=tuple((c, d) for c in _cells_of(h, rest)),
-                          cells=_cells_of(b, p), houses=(b, h),
-                          text=f"{title('locked_candidates_pointing')}: in {house_name(b)}, {d} lies only in "
-                               f"{house_name(h)}, so it leaves the rest of {house_name(h)}")
+    return _by_house(board.digit_steps("pointing", _pointing_steps))
 
 
 def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
@@ -100,24 +84,36 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
 
     Lines in order (rows, then columns), each line's digits in order; each digit's steps are kept until its
     cells change (`Board.digit_steps`)."""
-    found = sorted(board.digit_steps("claiming", _claiming_steps), key=itemgetter(0))  # stable: digits in order
-    return (step for _, step in found)
+    return _by_house(board.digit_steps("claiming", _claiming_steps))
 
 
-def _claiming_steps(board: Board, d: int) -> Iterator[tuple[int, Step]]:
-    """`find_locked_candidates_claiming`'s steps on one digit, each with its line."""
+def _by_house(found: Iterator[tuple[int, Step]]) -> Iterator[Step]:
+    """The steps of (house, step) pairs given digit by digit, in house order (stable: digits in order)."""
+    return (step for _, step in sorted(found, key=itemgetter(0)))
+
+
+def _locked_steps(name: str, first: int, tables: list, board: Board, d: int) -> Iterator[tuple[int, Step]]:
+    """The locked candidates steps `name` on digit d, each with its house: for the houses from `first` on (one
+    per entry of `tables`, `_POINTING` or `_CLAIMING`), where the digit's positions lie in one other house,
+    the digit leaves that house's positions outside this one."""
     positions = board.house_positions(d)
-    for h, p, table in zip(range(18), positions, _CLAIMING):
+    for h, p, table in zip(range(first, first + len(tables)), positions[first:], tables):
         shape = table[p]
         if shape is None:
             continue
-        b, outside = shape
-        rest = positions[b] & outside
+        other, outside = shape
+        rest = positions[other] & outside
         if rest:
-            yield h, Step("locked_candidates_claiming", eliminations=tuple((c, d) for c in _cells_of(b, rest)),
-                          cells=_cells_of(h, p), houses=(h, b),
-                          text=f"{title('locked_candidates_claiming')}: in {house_name(h)}, {d} lies only in "
-                               f"{house_name(b)}, so it leaves the rest of {house_name(b)}")
+            yield h, Step(name, eliminations=tuple((c, d) for c in _cells_of(other, rest)), cells=_cells_of(h, p),
+                          houses=(h, other),
+                          text=f"{title(name)}: in {house_name(h)}, {d} lies only in {house_name(other)}, "
+                               f"so it leaves the rest of {house_name(other)}")
+
+
+#: The steps of one digit for each locked candidates finder (`Board.digit_steps`): boxes point into lines,
+#: lines claim in boxes.
+_pointing_steps = partial(_locked_steps, "locked_candidates_pointing", 18, _POINTING)
+_claiming_steps = partial(_locked_steps, "locked_candidates_claiming", 0, _CLAIMING)
 
 
 #: _SUBSET_ORDER[n]: the non-empty subsets of n items (n <= 6) as bitmasks (bit i: item i), size by size and
@@ -222,6 +218,7 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
     line_groups = _line_groups([masks[k] for k in line_rest], box_masks)
     if not line_groups:
         return []
+    cands = dict(zip(cells, masks))
     out = []
     for size, core, v in cores:
         # With L's and B's digits disjoint (B among the box cells that avoid L's digits), the set holds
@@ -243,7 +240,6 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
                 bgroup = tuple(cells[box_rest[i]] for i in range(len(box_rest)) if bset >> i & 1)
                 digits = v | vl | vb
                 used = set(core_cells) | set(lgroup) | set(bgroup)
-                cands = dict(zip(cells, masks))
                 elims = [(c, d) for d in digits_of(digits & ~vb) for c in HOUSES[line]
                          if cands[c] >> (d - 1) & 1 and c not in used]
                 elims += [(c, d) for d in digits_of(digits & ~vl) for c in HOUSES[box]
