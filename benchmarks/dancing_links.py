@@ -44,8 +44,8 @@ Two searches share the structure:
   which cannot be beaten), cover it, try each of its rows (cover the other
   columns of the row, recurse, uncover them), uncover it. A size-1 column is
   chosen and recursed into like any other.
-- `search_links` (the measured peer, as fast as we made it honestly in pure
-  Python, in the spirit of the issue): the same data structure and the same
+- `search_links` (the measured peer, as fast as we could make linked lists
+  in pure Python without leaving them): the same data structure and the same
   ``cover``/``uncover``, with these changes that leave it Dancing Links:
 
   * singles propagated: while covering, a column whose size drops to 1 is

@@ -41,7 +41,6 @@ _COLUMNS = np.array([(cell, 81 + cell // 9 * 9 + d, 162 + cell % 9 * 9 + d, 243 
                      for cell in range(81) for d in range(9)], dtype=np.int64)
 
 
-
 def _exact_cover_matrix(grid: list[int]) -> tuple[np.ndarray, list[int]]:
     """The matrix exact-cover gets (rows: candidates left by the givens; columns: open constraints), and per
     matrix row its candidate (cell * 9 + digit - 1)."""
