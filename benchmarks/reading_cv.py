@@ -22,12 +22,12 @@ from pathlib import Path
 from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
 from snapsolve.vision.dataset import labelled_photos
-from snapsolve.vision.training import build_model, font_files
+from snapsolve.vision.training import FontListError, build_model, font_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
@@ -39,7 +39,11 @@ def main() -> None:
     photos = [p for group in sets.values() for p in group]
     puzzles = sorted({p.puzzle for p in photos}, key=lambda s: hashlib.sha1(s.encode()).hexdigest())
     fold_of = {puzzle: i % args.folds for i, puzzle in enumerate(puzzles)}
-    fonts = font_files(system=True)  # as snapsolve train renders them
+    try:
+        fonts = font_files(system=True)  # as snapsolve train renders them
+    except FontListError as exc:
+        print(f"reading_cv.py: {exc}", file=sys.stderr)
+        return 1
     entries: dict[str, list] = {name: [] for name in sets}
     start = time.perf_counter()
     for fold in range(args.folds):
@@ -62,7 +66,8 @@ def main() -> None:
                 if e["wrong_cells"] or not e["solved_right"]:
                     cells = ", ".join(f"r{c // 9 + 1}c{c % 9 + 1} {t}->{r}" for c, t, r in e["wrong_cells"][:6])
                     print(f"  {e['photo']}: {e['error'] or e['status']}; {cells}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
