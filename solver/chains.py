@@ -246,19 +246,16 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     Yields
     ------
     Step
-        At most one: a chain of at least three links. Short chains are
-        preferred outright: longer ones (up to `max_length`) are only
-        searched when no chain of up to 5 links eliminates anything.
+        At most one: a chain of at least three links, of any length up to
+        `max_length` (a long chain that eliminates more beats a short one, as
+        HoDoKu sorts its chain steps).
     """
     if kind == "aic":
-        graph = _StrongGraph.of(board)
-        # Chains of up to 5 links first; when none eliminates, longer ones (the short ones failed already).
-        passes = (_best_aic(graph, board, limit, shortest) for limit, shortest in ((5, 3), (max_length, 7)))
+        best = _best_aic(_StrongGraph.of(board), board, max_length)
     elif kind == "x_chain":
-        passes = _x_chains(board, max_length)
+        best = _best_x_chain(board, max_length)
     else:
-        passes = _best_xy_chains(_BivalueGraph.of(board), board, max_length)
-    best = next((found for found in passes if found is not None), None)
+        best = _best_xy_chain(_BivalueGraph.of(board), board, max_length)
     if best is None:
         return
     victims, chain = best.victims, best.chain
@@ -275,26 +272,23 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
                text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
 
 
-def _x_chains(board: Board, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
-    """The best X-Chain of up to 5 links and the best of 7 to `max_length` links (None when there is none).
+def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
+    """The X-Chain of up to `max_length` links that eliminates the most (None when there is none).
 
-    One digit's chains depend on that digit's cells only: the two bests of each digit are memoised on them,
-    and the best over digits is the one the search over all starts would keep (ties: the earlier start)."""
-    bests: list[ChainFound | None] = [None, None]
+    One digit's chains depend on that digit's cells only: each digit's best is memoised on them, and the best
+    over digits is the one the search over all starts would keep (ties: the earlier start)."""
+    best: ChainFound | None = None
     for d in range(1, 10):
         key = (d, board.digit_cells(d), max_length)
-        kept = _X_CHAINS.get(key)  # one read: another thread's new Board may empty the table
-        if kept is None:
-            kept = _X_CHAINS[key] = _best_x_chains(_DigitGraph.of(board, d), max_length)
-        for k, found in enumerate(kept):
-            best = bests[k]
-            if found is not None and (found.beats(best) or (not best.beats(found) and found.chain[0] < best.chain[0])):
-                bests[k] = found
-    return bests[0], bests[1]
+        found = _X_CHAINS.get(key, _X_CHAINS)  # one read: another thread's new Board may empty the table
+        if found is _X_CHAINS:
+            found = _X_CHAINS[key] = _best_digit_x_chain(_DigitGraph.of(board, d), max_length)
+        if found is not None and (found.beats(best) or (not best.beats(found) and found.chain[0] < best.chain[0])):
+            best = found
+    return best
 
 
-#: Per puzzle: (digit, its cells, max length) -> the digit's best X-Chains of up to 5 links and of 7 links or
-#: more (`_best_x_chains`).
+#: Per puzzle: (digit, its cells, max length) -> the digit's best X-Chain (`_best_digit_x_chain`), or None.
 _X_CHAINS = memo_table()
 
 
@@ -327,23 +321,21 @@ class _DigitGraph(NamedTuple):
         return cls(digit, board.digit_cells(digit), starts, strong, weak)
 
 
-def _best_x_chains(graph: _DigitGraph, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
-    """The best X-Chains of one digit, ranked as `_best_aic` ranks chains, searched in cell space, for both
-    lengths at once: the chains from one of the digit's conjugate-pair cells that eliminate the most, of 3 to 5 links and of 7 to
-    `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
-    The victims of a chain are the cells with the digit that see both ends."""
+def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | None:
+    """The best X-Chain of one digit, ranked as `_best_aic` ranks chains, searched in cell space: the chain of
+    3 to `max_length` links from one of the digit's conjugate-pair cells that eliminates the most (ties: fewer
+    links, then the earlier start; per start and end the shortest chain). The victims of a chain are the
+    cells with the digit that see both ends."""
     d, cells, starts, strong, weak = graph
-    bests: list[ChainFound | None] = [None, None]
+    best: ChainFound | None = None
     for start in starts:
-        layers = _space_layers(start, strong, weak, ALL_CELLS, max(5, max_length) + 1)
+        layers = _space_layers(start, strong, weak, ALL_CELLS, max_length + 1)
         seen_by_start = PEER_BITS[start] & cells
         other_ends = ~(1 << start)
         for depth in range(3, len(layers), 2):
             ends = layers[depth] & other_ends
             if not ends:
                 continue
-            k = depth > 5
-            best = bests[k]
             for end in set_bits(ends):
                 victims = seen_by_start & PEER_BITS[end]
                 if not (victims and (best is None or (victims.bit_count(), -depth)
@@ -354,8 +346,7 @@ def _best_x_chains(graph: _DigitGraph, max_length: int) -> tuple[ChainFound | No
                 if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
                     continue
                 best = found
-            bests[k] = best
-    return bests[0], bests[1]
+    return best
 
 
 class _BivalueGraph(NamedTuple):
@@ -395,10 +386,10 @@ class _BivalueGraph(NamedTuple):
         return cls(nodes, [1 << (i ^ 1) for i in range(len(nodes))], weak, with_digit)
 
 
-def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tuple[ChainFound | None, ChainFound | None]:
-    """The best XY-Chains, ranked as `_best_aic` ranks chains, searched in the `_BivalueGraph` space, for both
-    lengths at once: the chains from one of the bivalue cells' candidates that eliminate the most, of 3 to 5 links and of 7 to
-    `max_length` links (ties: fewer links, then the earlier start; per start and end the shortest chain).
+def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> ChainFound | None:
+    """The best XY-Chain, ranked as `_best_aic` ranks chains, searched in the `_BivalueGraph` space: the chain
+    of 3 to `max_length` links from one of the bivalue cells' candidates that eliminates the most (ties: fewer
+    links, then the earlier start; per start and end the shortest chain).
 
     The victims of a chain are the candidates weakly linked to both ends, start digit a in cell C (other
     digit x) and end digit b in another cell E: when a == b, the a of the cells that see both C and E;
@@ -406,9 +397,9 @@ def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tupl
     E (when E holds a: the end's other digit is weakly linked to the start). Only those ends are looked at."""
     nodes, strong, weak, with_digit = graph
     universe = (1 << len(nodes)) - 1
-    bests: list[ChainFound | None] = [None, None]
+    best: ChainFound | None = None
     for start, start_node in enumerate(nodes):
-        layers = _space_layers(start, None, weak, universe, max(5, max_length) + 1)
+        layers = _space_layers(start, None, weak, universe, max_length + 1)
         cell, a = divmod(start_node, 9)
         seen_with_a = PEER_BITS[cell] & board.digit_cells(a + 1)
         sees_x = weak[start ^ 1]  # ends of digit x that see C
@@ -418,8 +409,6 @@ def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tupl
             hit = layers[depth] & ends
             if not hit:
                 continue
-            k = depth > 5
-            best = bests[k]
             for end in set_bits(hit):
                 end_node = nodes[end]
                 if end_node % 9 == a:
@@ -439,8 +428,7 @@ def _best_xy_chains(graph: _BivalueGraph, board: Board, max_length: int) -> tupl
                 if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
                     continue
                 best = found
-            bests[k] = best
-    return bests[0], bests[1]
+    return best
 
 
 class _StrongGraph(NamedTuple):
@@ -518,10 +506,9 @@ class _StrongGraph(NamedTuple):
         return cls(nodes, strong, weak, with_digit, in_cells_with, in_peers)
 
 
-def _best_aic(graph: _StrongGraph, board: Board, limit: int, shortest: int) -> ChainFound | None:
-    """The AIC or continuous nice loop with `shortest` to `limit` links that eliminates the most (ties: fewer
-    links, then the earlier start; per start and end the shortest chain), searched in the `_StrongGraph`
-    space.
+def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound | None:
+    """The AIC or continuous nice loop of 3 to `max_length` links that eliminates the most (ties: fewer links,
+    then the earlier start; per start and end the shortest chain), searched in the `_StrongGraph` space.
 
     A chain from digit a in cell C to digit b in cell E is a loop when E's candidate is weakly linked to the
     start (C == E is such a loop); otherwise its victims are the candidates weakly linked to both ends: when
@@ -532,7 +519,7 @@ def _best_aic(graph: _StrongGraph, board: Board, limit: int, shortest: int) -> C
     universe = (1 << len(nodes)) - 1
     best: ChainFound | None = None
     for start, start_node in enumerate(nodes):
-        layers = _space_layers(start, strong, weak, universe, limit + 1)
+        layers = _space_layers(start, strong, weak, universe, max_length + 1)
         cell, a = divmod(start_node, 9)
         sight = PEER_BITS[cell]
         seen_with_a = sight & board.digit_cells(a + 1)
@@ -543,7 +530,7 @@ def _best_aic(graph: _StrongGraph, board: Board, limit: int, shortest: int) -> C
             crossing |= with_digit[b]
         crossing = in_peers[cell] & (crossing | in_cells_with[a + 1]) & ~with_a
         ends = (loop_ends | with_a | crossing) & ~(1 << start)
-        for depth in range(shortest, len(layers), 2):
+        for depth in range(3, len(layers), 2):
             hit = layers[depth] & ends
             if not hit:
                 continue
