@@ -50,6 +50,10 @@ def union_of(table: list[int], nodes: int) -> int:
 _SPREAD9 = tuple(sum(1 << (9 * i) for i in range(9) if m >> i & 1) for m in range(512))
 
 
+#: The 81 nodes of digit 1 (node ``cell * 9``) as a 729-bit set; shifted by d - 1, those of digit d.
+_DIGIT_NODES = sum(1 << 9 * c for c in range(81))
+
+
 def _to_nodes(cells: int) -> int:
     """An 81-bit cell set as the 729-bit set of those cells' digit-1 nodes (bit c -> bit 9 * c)."""
     out = 0
@@ -207,8 +211,10 @@ class ChainFound(NamedTuple):
 
     Attributes
     ----------
-    loop : bool
-        True when the chain closes into a continuous nice loop.
+    technique : str
+        ``x_chain``, ``xy_chain``, ``aic``, ``continuous_nice_loop`` (the chain closes into a loop whose every
+        link holds both ways) or ``discontinuous_nice_loop`` (the chain leads from its start, assumed false,
+        back to its start, true: the start is true).
     length : int
         Number of links from start to end (odd).
     victims : int
@@ -217,15 +223,42 @@ class ChainFound(NamedTuple):
         Nodes (``cell * 9 + digit - 1``) from start to end.
     """
 
-    loop: bool
+    technique: str
     length: int
     victims: int
     chain: list[int]
 
     def beats(self, other: "ChainFound | None") -> bool:
-        """More eliminations, or as many with fewer links (HoDoKu's preference)."""
-        return other is None or ((self.victims.bit_count(), -self.length)
-                                 > (other.victims.bit_count(), -other.length))
+        """Ranks above `other` (`outranks`)."""
+        return outranks(self.victims, self.length, other)
+
+
+def outranks(victims: int, length: int, other: ChainFound | None) -> bool:
+    """Would a chain of `length` links that removes `victims` (a 729-bit node set) be preferred to `other`?
+    HoDoKu's order of chain steps: more eliminations; among as many, the smaller `index_sum` of the
+    eliminations; among the same eliminations, fewer links. Source: HoDoKu's SolutionStep.compareTo
+    (hodoku-py ``_tabling_sort_cmp``, ``_step_sort_key``)."""
+    if other is None:
+        return True
+    count, other_count = victims.bit_count(), other.victims.bit_count()
+    if count != other_count:
+        return count > other_count
+    if victims == other.victims:
+        return length < other.length
+    return index_sum(victims) < index_sum(other.victims)
+
+
+def index_sum(victims: int) -> int:
+    """HoDoKu's getIndexSumme of a set of candidates (a 729-bit node set): sorted by digit, then cell, the k-th
+    (from 0) adds ``cell * (1 + 80 k) + digit``. It orders steps that remove as many candidates."""
+    total = 0
+    weight = 1
+    for d in range(9):
+        nodes = victims >> d
+        for n in set_bits(nodes & _DIGIT_NODES):
+            total += n // 9 * weight + d + 1
+            weight += 80
+    return total
 
 
 def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
@@ -263,13 +296,14 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
     elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
     removed = f"so {', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
     cells = tuple(dict.fromkeys(n // 9 for n in chain))
-    if best.loop:
-        yield Step("continuous_nice_loop", eliminations=elims, cells=cells,
-                   text=f"{title('continuous_nice_loop')}: {_chain_text(chain)} - {node_name(start)}; every link "
-                        f"holds both ways, {removed}")
-        return
-    yield Step(kind, eliminations=elims, cells=cells,
-               text=f"{title(kind)}: {_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}")
+    name = best.technique
+    if name == "continuous_nice_loop":
+        text = f"{_chain_text(chain)} - {node_name(start)}; every link holds both ways, {removed}"
+    elif name == "discontinuous_nice_loop":
+        text = f"{_chain_text(chain)}; {node_name(start)} false would make it true, so it is true and {removed}"
+    else:
+        text = f"{_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}"
+    yield Step(name, eliminations=elims, cells=cells, text=f"{title(name)}: {text}")
 
 
 def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
@@ -338,12 +372,16 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
                 continue
             for end in set_bits(ends):
                 victims = seen_by_start & PEER_BITS[end]
-                if not (victims and (best is None or (victims.bit_count(), -depth)
-                                     > (best.victims.bit_count(), -best.length))):
+                if not victims:
+                    continue
+                victims = _to_nodes(victims) << (d - 1)
+                if not outranks(victims, depth, best):
                     continue
                 chain = [c * 9 + d - 1 for c in _trace(layers, depth, end, strong, weak)]
-                found = ChainFound(False, depth, _to_nodes(victims) << (d - 1), chain)
-                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                if len(set(chain)) <= depth:
+                    continue  # a cell twice (a lasso): HoDoKu's chains never revisit a cell
+                found = ChainFound("x_chain", depth, victims, chain)
+                if not found.beats(best):
                     continue
                 best = found
     return best
@@ -387,45 +425,36 @@ class _BivalueGraph(NamedTuple):
 
 
 def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> ChainFound | None:
-    """The best XY-Chain, ranked as `_best_aic` ranks chains, searched in the `_BivalueGraph` space: the chain
-    of 3 to `max_length` links from one of the bivalue cells' candidates that eliminates the most (ties: fewer
-    links, then the earlier start; per start and end the shortest chain).
+    """The best XY-Chain, ranked by `outranks`, searched in the `_BivalueGraph` space: the chain of 3 to
+    `max_length` links from one of the bivalue cells' candidates that eliminates the most (per start and end
+    the shortest chain; among chains that rank alike, the earlier start).
 
-    The victims of a chain are the candidates weakly linked to both ends, start digit a in cell C (other
-    digit x) and end digit b in another cell E: when a == b, the a of the cells that see both C and E;
-    otherwise, when C and E see each other, b in C (when b == x: the end is weakly linked to x in C) and a in
-    E (when E holds a: the end's other digit is weakly linked to the start). Only those ends are looked at."""
+    As in HoDoKu (ChainSolver), an XY-Chain ends on the digit it starts with, a in cell C and a in cell E,
+    and its victims are the a of the cells that see both C and E; a chain of bivalue cells whose ends hold
+    different digits is left to the AIC finder (`find_aic`), which comes later in the ladder."""
     nodes, strong, weak, with_digit = graph
     universe = (1 << len(nodes)) - 1
     best: ChainFound | None = None
     for start, start_node in enumerate(nodes):
-        layers = _space_layers(start, None, weak, universe, max_length + 1)
         cell, a = divmod(start_node, 9)
         seen_with_a = PEER_BITS[cell] & board.digit_cells(a + 1)
-        sees_x = weak[start ^ 1]  # ends of digit x that see C
-        holds_a = _swap_pairs(weak[start])  # ends that see C, in a cell holding a
-        ends = (with_digit[a + 1] | sees_x | holds_a) & ~(1 << start)
+        ends = with_digit[a + 1] & ~(1 << start)
+        if not seen_with_a or not ends:
+            continue
+        layers = _space_layers(start, None, weak, universe, max_length + 1)
         for depth in range(3, len(layers), 2):
             hit = layers[depth] & ends
             if not hit:
                 continue
             for end in set_bits(hit):
-                end_node = nodes[end]
-                if end_node % 9 == a:
-                    victims = seen_with_a & PEER_BITS[end_node // 9]
-                    count = victims.bit_count()
-                else:
-                    count = (sees_x >> end & 1) + (holds_a >> end & 1)
-                if not (count and (best is None or (count, -depth) > (best.victims.bit_count(), -best.length))):
+                victims = _to_nodes(seen_with_a & PEER_BITS[nodes[end] // 9]) << a
+                if not victims or not outranks(victims, depth, best):
                     continue
-                if end_node % 9 == a:
-                    victims = _to_nodes(victims) << a
-                else:
-                    end_cell, b = divmod(end_node, 9)
-                    victims = (sees_x >> end & 1) << (cell * 9 + b) | (holds_a >> end & 1) << (end_cell * 9 + a)
                 chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
-                found = ChainFound(False, depth, victims, chain)
-                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                if 2 * len(set(c // 9 for c in chain)) <= depth:
+                    continue  # a cell twice (a lasso): HoDoKu's chains never revisit a cell
+                found = ChainFound("xy_chain", depth, victims, chain)
+                if not found.beats(best):
                     continue
                 best = found
     return best
@@ -507,13 +536,16 @@ class _StrongGraph(NamedTuple):
 
 
 def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound | None:
-    """The AIC or continuous nice loop of 3 to `max_length` links that eliminates the most (ties: fewer links,
-    then the earlier start; per start and end the shortest chain), searched in the `_StrongGraph` space.
+    """The AIC or nice loop of 3 to `max_length` links that ranks first by `outranks` (per start and end the
+    shortest chain; among chains that rank alike, the earlier start), searched in the `_StrongGraph` space.
 
-    A chain from digit a in cell C to digit b in cell E is a loop when E's candidate is weakly linked to the
-    start (C == E is such a loop); otherwise its victims are the candidates weakly linked to both ends: when
-    a == b, the a of the cells that see both C and E; otherwise, when C and E see each other, b in C and a in
-    E (those that are there). Only those ends are looked at."""
+    A chain from digit a in cell C (assumed false) to digit b in cell E (then true) is a continuous nice loop
+    when E's candidate is weakly linked to the start (C == E is such a loop); a discontinuous nice loop when
+    it ends at its own start (a in C is true: C's other digits go); otherwise its victims are the candidates
+    weakly linked to both ends: when a == b, the a of the cells that see both C and E; otherwise, when C and
+    E see each other, b in C and a in E (those that are there). Only those ends are looked at. As in HoDoKu
+    (TablingSolver.addChain), a chain that leaves a cell and comes back to it later is not taken, but for a
+    loop's start cell."""
     nodes, strong, weak, with_digit, in_cells_with, in_peers = graph
     cands = board.candidates
     universe = (1 << len(nodes)) - 1
@@ -529,38 +561,61 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
         for b in digits_of(cands[cell]):
             crossing |= with_digit[b]
         crossing = in_peers[cell] & (crossing | in_cells_with[a + 1]) & ~with_a
-        ends = (loop_ends | with_a | crossing) & ~(1 << start)
+        ends = loop_ends | with_a | crossing  # the start itself among them: a discontinuous nice loop
         for depth in range(3, len(layers), 2):
             hit = layers[depth] & ends
             if not hit:
                 continue
             for end in set_bits(hit):
                 end_cell, b = divmod(nodes[end], 9)
-                closes = loop_ends >> end & 1
-                if closes:
-                    count = 0
-                elif a == b:
-                    victims = seen_with_a & PEER_BITS[end_cell]
-                    count = victims.bit_count()
-                else:
-                    count = (cands[cell] >> b & 1) + (cands[end_cell] >> a & 1)
-                if not closes and not (count and (best is None or (count, -depth)
-                                                  > (best.victims.bit_count(), -best.length))):
-                    continue  # a chain that is not a loop ranks by its victims and length: no trace needed
+                closes = loop_ends >> end & 1 or end == start
+                if end == start:
+                    victims = (cands[cell] & ~(1 << a)) << 9 * cell
+                    if not outranks(victims, depth, best):
+                        continue
+                elif not closes:  # a chain that is not a loop ranks by its victims and length: no trace needed
+                    if a == b:
+                        victims = _to_nodes(seen_with_a & PEER_BITS[end_cell]) << a
+                    else:
+                        victims = ((cands[cell] >> b & 1) << (cell * 9 + b)
+                                   | (cands[end_cell] >> a & 1) << (end_cell * 9 + a))
+                    if not victims or not outranks(victims, depth, best):
+                        continue
                 chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
-                if closes:
+                if _is_lasso(chain, closes):
+                    continue
+                if end == start:
+                    technique = "discontinuous_nice_loop"
+                elif closes:
+                    technique = "continuous_nice_loop"
                     victims = _loop_victims(chain, board)
                     if not victims:
                         continue
-                elif a == b:
-                    victims = _to_nodes(victims) << a
                 else:
-                    victims = (cands[cell] >> b & 1) << (cell * 9 + b) | (cands[end_cell] >> a & 1) << (end_cell * 9 + a)
-                found = ChainFound(bool(closes), depth, victims, chain)
-                if not found.beats(best) or len(set(c // 9 for c in chain)) < 2:
+                    technique = "aic"
+                found = ChainFound(technique, depth, victims, chain)
+                if not found.beats(best):
                     continue
                 best = found
     return best
+
+
+def _is_lasso(chain: list[int], closed: bool) -> bool:
+    """True when the chain leaves a cell and later comes back to it (links inside one cell are no return);
+    the end of a `closed` loop may come back to its start cell. Source: HoDoKu, TablingSolver.addChain
+    (hodoku-py ``_add_chain``)."""
+    first = chain[0] // 9
+    seen = 0
+    last = -1
+    for k, node in enumerate(chain):
+        cell = node // 9
+        if cell == last:
+            continue
+        if seen >> cell & 1 and not (closed and cell == first and k == len(chain) - 1):
+            return True
+        seen |= 1 << cell
+        last = cell
+    return False
 
 
 def _loop_victims(chain: list[int], board: Board) -> int:

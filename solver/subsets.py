@@ -3,15 +3,19 @@
 Technique write-ups: HoDoKu "Naked and Hidden Subsets" (tech_naked.php,
 tech_hidden.php), SudokuWiki "Naked Candidates", "Hidden Candidates". A naked
 subset of N cells holding only N digits between them removes those digits
-from the rest of the house; N digits confined to N cells of a house remove
-every other digit from those cells. A naked pair or triple whose cells share
-both a box and a line is a locked pair/triple: it clears both houses.
+from the rest of every house the cells share; N digits confined to N cells of
+a house remove every other digit from those cells. As in HoDoKu
+(SimpleSolver.createSubsetStep), a naked pair or triple whose cells share a box
+and a line is a locked pair/triple when it removes candidates both in the box
+and in the line outside the box; otherwise it is a naked pair/triple. Houses
+are searched in HoDoKu's order, boxes first, then rows, then columns (locked
+subsets: boxes only), so the step the ladder takes is the one HoDoKu takes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations, compress
+from itertools import combinations
 
 from .board import Board, memoised
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
@@ -59,8 +63,10 @@ _NO_GROUPS = ((), (), ())
 _FIELD_LOWS = [sum(1 << 16 * d for d in range(9) if m >> d & 1) for m in range(512)]
 #: _PLACES[m]: the set bits of the 9-bit mask m.
 _PLACES = [tuple(i for i in range(9) if m >> i & 1) for m in range(512)]
-#: The house numbers, for `itertools.compress` over per-house results.
-_HOUSE_NUMBERS = range(27)
+#: The houses in the order HoDoKu searches them for subsets: boxes, then rows, then columns.
+_HOUSE_ORDER = (*range(18, 27), *range(18))
+#: The boxes: the houses a locked subset is searched in.
+_BOXES = range(18, 27)
 
 
 def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
@@ -104,7 +110,7 @@ def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
 
 def _naked_house_groups(board: Board, house: int) -> tuple:
     """Per size (2, 3, 4), the naked subsets of a house (`_house_groups` of its cells' candidates), each as
-    (its cells, its digits as a mask, the houses it clears, whether it is locked, `_targets`); None for none."""
+    `_naked_subset` gives them; None for none."""
     groups = _house_groups(HOUSE_GETTERS[house](board.candidates))
     if groups == _NO_GROUPS:
         return None
@@ -113,18 +119,23 @@ def _naked_house_groups(board: Board, house: int) -> tuple:
 
 @memoised
 def _naked_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
-    """A `_naked_house_groups` entry: a naked subset whose cells and union of 2 or 3 digits share a line and a box
-    as well is locked; it clears both."""
+    """A `_naked_house_groups` entry: (its cells, its digits as a mask, the houses its cells share (one, or a
+    line and a box), `_targets` in those houses, and for 2 or 3 cells sharing a line and a box the targets in
+    the box and those in the line outside the box, else 0 and 0). It is a locked subset when candidates of
+    both of these last two are left (HoDoKu's rule)."""
     cells = tuple(HOUSES[house][i] for i in indices)
-    shared = set.intersection(*(set(HOUSES_OF_CELL[c]) for c in cells))
-    locked = len(cells) <= 3 and len(shared) == 2
-    houses = tuple(sorted(shared)) if locked else (house,)
-    return cells, union, houses, locked, _targets(houses, cells, union)
+    houses = tuple(sorted(set.intersection(*(set(HOUSES_OF_CELL[c]) for c in cells))))
+    in_box = in_line = 0
+    if len(cells) <= 3 and len(houses) == 2:
+        line, box = houses
+        in_box = _targets((box,), cells, union)
+        in_line = _targets((line,), tuple(c for c in HOUSES[line] if c in HOUSES[box]), union)
+    return cells, union, houses, _targets(houses, cells, union), in_box, in_line
 
 
 def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> int:
     """The bits of `Board.house_fields` of `digits` (a mask) in the cells of `houses` other than `cells`, in
-    those houses' own fields: the candidates a subset removes, one bit each."""
+    those houses' own fields: the candidates a subset removes there, one bit each."""
     return sum(_FIELD_LOWS[digits] * (511 - sum(1 << HOUSES[h].index(c) for c in cells if c in HOUSES[h]))
                << 144 * h for h in houses)
 
@@ -153,17 +164,15 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
     fields = board.house_fields
     cands = board.candidates
     by_house = _groups_by_house(board, False)
-    for h in compress(_HOUSE_NUMBERS, by_house):  # the houses with groups
-        groups = by_house[h][size - 2]
-        if not groups:
+    for h in _BOXES if locked_only else _HOUSE_ORDER:
+        entry = by_house[h]
+        if entry is None:
             continue
-        if locked_only and h >= 18:
-            break  # a locked subset is reported from its line (the lower of its two houses)
-        for cells, union, houses, locked, targets in groups:
-            if locked != locked_only or not fields & targets:
+        for cells, union, houses, targets, in_box, in_line in entry[size - 2]:
+            if not fields & targets or bool(fields & in_box and fields & in_line) != locked_only:
                 continue
             elims = [(c, d) for hh in houses for c in HOUSES[hh] if c not in cells for d in digits_of(cands[c] & union)]
-            name = f"{'locked' if locked else 'naked'}_{SIZE_NAMES[size]}"
+            name = f"{'locked' if locked_only else 'naked'}_{SIZE_NAMES[size]}"
             where = " and ".join(house_name(x) for x in houses)
             yield Step(name, eliminations=tuple(sorted(set(elims))), cells=cells, houses=houses,
                        text=f"{title(name)}: {', '.join(cell_name(c) for c in cells)} hold only "
@@ -174,8 +183,11 @@ def _hidden(board: Board, size: int) -> Iterator[Step]:
     fields = board.house_fields
     cands = board.candidates
     by_house = _groups_by_house(board, True)
-    for h in compress(_HOUSE_NUMBERS, by_house):  # the houses with groups
-        for cells, keep, targets in by_house[h][size - 2]:
+    for h in _HOUSE_ORDER:
+        entry = by_house[h]
+        if entry is None:
+            continue
+        for cells, keep, targets in entry[size - 2]:
             if fields & targets:
                 name = f"hidden_{SIZE_NAMES[size]}"
                 yield Step(name, eliminations=tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep)),

@@ -135,6 +135,8 @@ TECHNIQUES: tuple[Technique, ...] = (
     _t("xy_chain", "XY-Chain", 260, "unfair", "chains.find_xy_chain", "XY_CHAIN"),
     _t("continuous_nice_loop", "Continuous Nice Loop", 280, "unfair", "chains.find_aic",
        "CONTINUOUS_NICE_LOOP"),
+    _t("discontinuous_nice_loop", "Discontinuous Nice Loop", 280, "unfair", "chains.find_aic",
+       "DISCONTINUOUS_NICE_LOOP"),
     _t("aic", "AIC", 280, "unfair", "chains.find_aic", "AIC"),
     _t("als_xz", "Almost Locked Set XZ-Rule", 300, "unfair", "als.find_als_xz", "ALS_XZ"),
     _t("als_xy_wing", "Almost Locked Set XY-Wing", 320, "unfair", "als.find_als_xy_wing", "ALS_XY_WING"),

@@ -102,6 +102,25 @@ def test_locked_pair_clears_line_and_box():
     assert step.technique == "locked_pair" and elims(step) == [(c, d) for c in cells for d in (1, 2)]
 
 
+def test_pair_in_a_box_and_line_is_locked_only_when_it_clears_both():
+    # r1c1, r1c2 hold only 1/2 and every other cell of box 1 has lost 1 and 2: the pair clears only row 1.
+    # HoDoKu (SimpleSolver.createSubsetStep) calls it a naked pair then, not a locked pair.
+    rest_of_box = {cell(r, c) for r in range(3) for c in range(3)} - {cell(0, 0), cell(0, 1)}
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 1): (1, 2)},
+                       only={1: set(range(81)) - rest_of_box, 2: set(range(81)) - rest_of_box})
+    assert next(subsets.find_locked_pair(board), None) is None
+    step = first(subsets.find_naked_pair, board)
+    assert elims(step) == [(cell(0, c), d) for c in range(3, 9) for d in (1, 2)]
+
+
+def test_naked_subsets_are_searched_box_first():
+    # A naked pair in row 1 (r1c1, r1c5) and one in box 9 (r7c7, r9c9): HoDoKu searches boxes, then rows, then
+    # columns, so the box's pair comes first although row 1 is the lower house number.
+    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (1, 2), cell(6, 6): (3, 4), cell(8, 8): (3, 4)})
+    steps = list(subsets.find_naked_pair(board))
+    assert steps[0].cells == (cell(6, 6), cell(8, 8)) and steps[1].cells == (cell(0, 0), cell(0, 4))
+
+
 def test_hidden_pair():
     board = make_board(only={1: set(range(81)) - {1, 2, 3, 5, 6, 7, 8}, 2: set(range(81)) - {1, 2, 3, 5, 6, 7, 8}})
     step = first(subsets.find_hidden_pair, board)
@@ -378,6 +397,21 @@ def test_xy_chain():
     board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (2, 3), cell(4, 4): (3, 4), cell(4, 8): (4, 1)})
     step = first(chains.find_xy_chain, board)
     assert elims(step) == [(cell(0, 8), 1), (cell(4, 0), 1)]
+
+
+def test_discontinuous_nice_loop():
+    # 1 only at r1c1 and r1c5 in row 1 and at r1c1 and r5c1 in column 1; 2 only at r1c5 and r5c5 in column 5;
+    # 3 only at r5c1 and r5c5 in row 5; r1c5 {1,2}, r5c5 {2,3}, r5c1 {3,1}. If 1r1c1 were false, 1r1c5 would
+    # be true, so 2r1c5 false, 2r5c5 true, 3r5c5 false, 3r5c1 true, 1r5c1 false, and column 1's 1 would be at
+    # r1c1 after all: 1r1c1 is true, and r1c1's other digits 5 and 6 go.
+    only_row1 = set(range(81)) - {cell(0, c) for c in range(9) if c not in (0, 4)}
+    only_col5 = set(range(81)) - {cell(r, 4) for r in range(9) if r not in (0, 4)}
+    only_row5 = set(range(81)) - {cell(4, c) for c in range(9) if c not in (0, 4)}
+    only_col1 = set(range(81)) - {cell(r, 0) for r in range(9) if r not in (0, 4)}
+    board = make_board(only={1: only_row1 & only_col1, 2: only_col5, 3: only_row5},
+                       cands={cell(0, 0): (1, 5, 6), cell(0, 4): (1, 2), cell(4, 4): (2, 3), cell(4, 0): (3, 1)})
+    step = first(chains.find_aic, board)
+    assert step.technique == "discontinuous_nice_loop" and elims(step) == [(cell(0, 0), 5), (cell(0, 0), 6)]
 
 
 def test_multi_colors():
