@@ -12,7 +12,8 @@ and against hodoku-py (HoDoKu's Python port) on the same puzzles:
 - per level of the level sample (hodoku-py's level), the same ratios and agreement;
 - level agreement and the confusion table on the level sample (puzzles
   hodoku-py's own generator made at each level, see make_hodoku_levels.py)
-  plus the top1465 sample.
+  plus the top1465 sample, and how often the score is hodoku-py's to the point
+  (the same steps, or steps of the same scores: the path as HoDoKu takes it).
 Our times are the median of --runs runs per puzzle; hodoku-py runs once per
 puzzle (it takes seconds on the hardest ones).
 """
@@ -89,7 +90,7 @@ def main() -> None:
         start = time.perf_counter()
         rating = hodoku.rate(puzzle)
         hod_t = time.perf_counter() - start
-        rows.append((puzzle, ours.level, rating.level.name.lower(), ours_t, hod_t))
+        rows.append((puzzle, ours.level, rating.level.name.lower(), ours_t, hod_t, ours.score, rating.score))
     print(f"\ncompared on {len(rows)} puzzles ({args.top1465} from top1465, {len(rows) - args.top1465} from the level sample)")
     total_ours, total_hod = sum(r[3] for r in rows), sum(r[4] for r in rows)
     print(f"grading time: ours {total_ours:.2f} s, hodoku-py {total_hod:.2f} s; "
@@ -111,6 +112,9 @@ def main() -> None:
                   f"agreement {sum(r[1] == r[2] for r in subset)}/{len(subset)}")
     agree = sum(r[1] == r[2] for r in rows)
     print(f"level agreement overall: {agree}/{len(rows)} ({100 * agree / len(rows):.1f}%)")
+    exact = sum(r[5] == r[6] for r in rows)
+    print(f"same score as hodoku-py: {exact}/{len(rows)} ({100 * exact / len(rows):.1f}%); "
+          f"mean score difference {statistics.mean(abs(r[5] - r[6]) for r in rows):.0f}")
     table = Counter((r[2], r[1]) for r in rows)
     print("\nconfusion (rows: hodoku-py level, columns: ours)")
     print(f"{'':>9}" + "".join(f"{l:>9}" for l in LEVELS))

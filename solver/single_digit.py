@@ -135,13 +135,15 @@ def _turbot_step(digit: int, h1: int, h2: int, near1: int, far1: int, near2: int
 @cache  # 9 x 512 possible arguments: built as met, not all at import (50 ms a process)
 def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
     """For box b with the digit in positions `p`: (its cells, the (row, column) pairs that hold them all), in
-    the order the search tries them; no pairs when the cells are fewer than two or in one line."""
+    the order HoDoKu tries them (its ER patterns: the bottom row first, and in a row the right column first);
+    no pairs when the cells are fewer than two or in one line."""
     cells = [BOXES[b][i] for i in range(9) if p >> i & 1]
     rows = {c // 9 for c in cells}
     cols = {c % 9 for c in cells}
     if len(cells) < 2 or len(rows) == 1 or len(cols) == 1:
         return tuple(cells), []
-    return tuple(cells), [(r, k) for r in rows for k in cols if all(c // 9 == r or c % 9 == k for c in cells)]
+    return tuple(cells), [(r, k) for r in sorted(rows, reverse=True) for k in sorted(cols, reverse=True)
+                          if all(c // 9 == r or c % 9 == k for c in cells)]
 
 
 
@@ -152,7 +154,8 @@ def find_empty_rectangle(board: Board) -> Iterator[Step]:
 
 def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
     """`find_empty_rectangle`'s steps on one digit: per box, per (row, column) cross holding its candidates, the
-    conjugate pairs of rows, then of columns, in house order."""
+    conjugate pairs of columns with an end on the row, then those of rows with an end on the column, in house
+    order (HoDoKu's SingleDigitPatternSolver order)."""
     pairs = conjugate_pairs(board, digit)
     if not pairs:
         return
@@ -179,12 +182,12 @@ def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
             # A conjugate pair in a column with its near end on the ER row (or in a row
             # with its near end on the ER column): whichever end holds the digit, the
             # cell where the far end's line crosses the ER's other line cannot.
-            for h, near, far in rows_near_at[er_col]:
-                target = er_row * 9 + far % 9
-                if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
-                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
             for h, near, far in columns_near_at[er_row]:
                 target = (far // 9) * 9 + er_col
+                if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
+                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
+            for h, near, far in rows_near_at[er_col]:
+                target = er_row * 9 + far % 9
                 if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
                     yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
 

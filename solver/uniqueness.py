@@ -22,23 +22,16 @@ from .steps import Step
 from .techniques import title
 
 
-#: Every rectangle of cells (TL, TR, BL, BR) in two rows, two columns and two boxes.
-RECTANGLES = [
-    (r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2)
-    for r1, r2 in combinations(range(9), 2)
-    for c1, c2 in combinations(range(9), 2)
-    if len({box_of(r1 * 9 + c1), box_of(r1 * 9 + c2), box_of(r2 * 9 + c1), box_of(r2 * 9 + c2)}) == 2
-]
+#: Box (0..8) of each cell, as a table.
+_BOX = tuple(box_of(c) for c in range(81))
 
 
-#: RECTANGLE_AT[corner * 81 + opposite]: the rectangle (of `RECTANGLES`) with these two diagonal corners.
-RECTANGLE_AT = {a * 81 + d: cells for cells in RECTANGLES for a, d in zip(cells, reversed(cells))}
-#: Per cell, the other cells of its row, and of its column, as 81-bit sets.
-_ROW_MATES = [HOUSE_BITS[c // 9] & ~(1 << c) for c in range(81)]
-_COLUMN_MATES = [HOUSE_BITS[9 + c % 9] & ~(1 << c) for c in range(81)]
-
-
-def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
+def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, tuple[int, int, int, int]]]:
+    """The possible deadly patterns in HoDoKu's search order (UniquenessSolver): from each bivalue cell in turn
+    (corner 1, digits a and b), each cell of its box in its row or column that allows both (corner 2, in box
+    order), then the cells along the two corners' columns (or rows) outside the box that allow both (corners 3
+    and 4, in line order); each rectangle once, with the digits of the first corner 1 that reaches it. As
+    (cells TL TR BL BR, a, b, the corners in that search order)."""
     cands = board.candidates
     values = board.values
     # A cell "allows" d when it is empty and no house of it holds d: a candidate deleted by logic does not
@@ -48,26 +41,31 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
     for cell in compress(range(81), values):
         blocked[values[cell]] |= PEER_BITS[cell]
     empty = board.empty_cells
-    # Every type needs a floor cell holding exactly {a, b}: start from bivalue cells, and from the corners that
-    # allow both digits in its row and its column (the fourth corner is where their column and row cross).
-    found: set[tuple[tuple[int, int, int, int], int, int]] = set()
-    for cell in set_bits(board.bivalue_cells()):
-        a, b = digits_of(cands[cell])
+    seen: set[tuple[int, int, int, int]] = set()
+    found = []
+    for first in set_bits(board.bivalue_cells()):
+        a, b = digits_of(cands[first])
         allowed = empty & ~(blocked[a] | blocked[b])  # the cells that allow both digits
-        row_mates = allowed & _ROW_MATES[cell]
-        column_mates = allowed & _COLUMN_MATES[cell]
-        if not row_mates or not column_mates:
-            continue
-        for row_mate in set_bits(row_mates):
-            for column_mate in set_bits(column_mates):
-                opposite = row_mate + column_mate - cell
-                if allowed >> opposite & 1 and (cells := RECTANGLE_AT.get(cell * 81 + opposite)):
-                    found.add((cells, a, b))
-    return sorted(found)
+        row, column, box = first // 9, first % 9, _BOX[first]
+        for second in BOXES[box]:
+            if second == first or not allowed >> second & 1 or (second // 9 != row and second % 9 != column):
+                continue
+            if second // 9 == row:  # the rectangle's other side lies along the two columns
+                lines = zip(COLUMNS[column], COLUMNS[second % 9])
+            else:
+                lines = zip(ROWS[row], ROWS[second // 9])
+            for third, fourth in lines:
+                if _BOX[third] == box or not allowed >> third & 1 or not allowed >> fourth & 1:
+                    continue
+                cells = tuple(sorted((first, second, third, fourth)))
+                if cells not in seen:
+                    seen.add(cells)
+                    found.append((cells, a, b, (first, second, third, fourth)))
+    return found
 
 
 def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
-    """(cells TL TR BL BR, digit a, digit b) for every deadly pattern with a floor cell, cached per board state."""
+    """`_find_rectangles`, cached per board state."""
     return board.cached("rectangles", _find_rectangles)
 
 
@@ -81,7 +79,7 @@ def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int
     roof (the cells with more digits), for every unique rectangle type to share (cached per board state)."""
     cands = board.candidates
     out = []
-    for cells, a, b in _rectangles(board):
+    for cells, a, b, _ in _rectangles(board):
         ab = (1 << (a - 1)) | (1 << (b - 1))
         out.append((cells, a, b, ab, [c for c in cells if not cands[c] & ~ab], [c for c in cells if cands[c] & ~ab]))
     return out
@@ -201,11 +199,15 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
     pattern.
     """
     cands = board.candidates
-    for cells, a, b in _rectangles(board):
+    for cells, a, b, order in _rectangles(board):
         ab = (1 << (a - 1)) | (1 << (b - 1))
-        for i, floor in enumerate(cells):
-            if cands[floor] != ab:
-                continue
+        floor = [c for c in order if not cands[c] & ~ab]
+        # HoDoKu looks for one when one corner, or two diagonal corners, hold only a/b (in its search order).
+        if not (len(floor) == 1 or (len(floor) == 2 and floor[0] // 9 != floor[1] // 9
+                                    and floor[0] % 9 != floor[1] % 9)):
+            continue
+        for corner in floor:
+            i = cells.index(corner)
             # Corners are TL, TR, BL, BR: index ^ 3 is diagonal, ^ 1 shares the row, ^ 2 the column.
             d, row_mate, column_mate = cells[i ^ 3], cells[i ^ 2], cells[i ^ 1]
             for x, y in ((a, b), (b, a)):
@@ -214,7 +216,7 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
                         and places & HOUSE_BITS[9 + d % 9] == 1 << d | 1 << column_mate and cands[d] >> (y - 1) & 1:
                     yield Step("hidden_rectangle", eliminations=((d, y),), cells=cells,
                                text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
-                                    f"pattern on {a}/{b}; {cell_name(floor)} holds only {a}/{b} and {x} is locked to "
+                                    f"pattern on {a}/{b}; {cell_name(corner)} holds only {a}/{b} and {x} is locked to "
                                     f"the rectangle in both lines through {cell_name(d)}, so {cell_name(d)} is not {y}")
 
 
