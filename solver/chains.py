@@ -261,20 +261,25 @@ def index_sum(victims: int) -> int:
     return total
 
 
-def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
-    """The alternating chain of one kind (``x_chain``, ``xy_chain`` or ``aic``) that eliminates the most.
+#: Most links in a chain of each kind: HoDoKu's ChainSolver stops X-Chains and XY-Chains at 20 nodes (19
+#: links); its tabling search sets AICs no such bound, here 21 links.
+MAX_LINKS = {"x_chain": 19, "xy_chain": 19, "aic": 21}
 
-    As HoDoKu's chain finders do, every start is searched and the chain with
-    the most eliminations is reported (ties: the shorter chain, then the
-    earlier start); for each start and end only the shortest chain counts.
+
+def find_chain(board: Board, kind: str, max_length: int | None = None) -> Iterator[Step]:
+    """The alternating chain of one kind (``x_chain``, ``xy_chain`` or ``aic``) that HoDoKu would take.
+
+    As HoDoKu's chain finders do, every start is searched and the chain that
+    ranks first by `outranks` is reported (most eliminations); for each start
+    and end only the shortest chain counts.
 
     Parameters
     ----------
     board : Board
     kind : str
         ``"x_chain"``, ``"xy_chain"`` or ``"aic"``.
-    max_length : int
-        Most links in a chain (odd: it starts and ends with a strong link).
+    max_length : int, optional
+        Most links in a chain (odd: it starts and ends with a strong link); by default `MAX_LINKS` of the kind.
 
     Yields
     ------
@@ -283,6 +288,7 @@ def find_chain(board: Board, kind: str, max_length: int = 21) -> Iterator[Step]:
         `max_length` (a long chain that eliminates more beats a short one, as
         HoDoKu sorts its chain steps).
     """
+    max_length = max_length or MAX_LINKS[kind]
     if kind == "aic":
         best = _best_aic(_StrongGraph.of(board), board, max_length)
     elif kind == "x_chain":
@@ -377,9 +383,12 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
                 victims = _to_nodes(victims) << (d - 1)
                 if not outranks(victims, depth, best):
                     continue
-                chain = [c * 9 + d - 1 for c in _trace(layers, depth, end, strong, weak)]
-                if len(set(chain)) <= depth:
-                    continue  # a cell twice (a lasso): HoDoKu's chains never revisit a cell
+                path = _trace(layers, depth, end, strong, weak)
+                if len(set(path)) <= depth:  # a cell twice (a lasso): HoDoKu's chains never revisit a cell
+                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best, _SAME)
+                    if path is None:
+                        continue
+                chain = [c * 9 + d - 1 for c in path]
                 found = ChainFound("x_chain", depth, victims, chain)
                 if not found.beats(best):
                     continue
@@ -450,9 +459,12 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
                 victims = _to_nodes(seen_with_a & PEER_BITS[nodes[end] // 9]) << a
                 if not victims or not outranks(victims, depth, best):
                     continue
-                chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
-                if 2 * len(set(c // 9 for c in chain)) <= depth:
-                    continue  # a cell twice (a lasso): HoDoKu's chains never revisit a cell
+                path = _trace(layers, depth, end, strong, weak)
+                if 2 * len({i >> 1 for i in path}) <= depth:  # a cell twice (a lasso): HoDoKu's never do
+                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best, _HALF)
+                    if path is None:
+                        continue
+                chain = [nodes[i] for i in path]
                 found = ChainFound("xy_chain", depth, victims, chain)
                 if not found.beats(best):
                     continue
@@ -598,6 +610,55 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                     continue
                 best = found
     return best
+
+
+#: Cell keys of the nodes of the X-Chain space (a node is its cell) and of the XY-Chain space (nodes 2j and
+#: 2j + 1 are the two digits of one cell), for `_simple_chain`.
+_SAME = tuple(range(81))
+_HALF = tuple(i >> 1 for i in range(162))
+#: Most nodes `_simple_chain` expands for one pair of ends (a pathological graph gives up, not hangs).
+_SIMPLE_CHAIN_BUDGET = 20000
+
+
+def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: list[int], weak: list[int],
+                  victims: int, best: ChainFound | None, cell_of: tuple[int, ...]) -> tuple[list[int] | None, int]:
+    """The shortest chain start -> end (strong link first, alternating) that never comes back to a cell it
+    has left, of `shortest` to `max_length` links, tried while it would still outrank `best`; (None, 0) when
+    there is none. The breadth-first layers give one shortest chain per end, which may be a lasso; HoDoKu's
+    X-Chains and XY-Chains are all the simple paths of a depth-first search (ChainSolver), so for a lasso
+    this looks for the simple one by iterative deepening. `cell_of[node]` is the node's cell (`_SAME`,
+    `_HALF`)."""
+    budget = [_SIMPLE_CHAIN_BUDGET]
+    path = [start]
+
+    def walk(node: int, links: int, length: int, used: int) -> bool:
+        if links == length:
+            return node == end
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        here = cell_of[node]
+        step = strong[node] if links % 2 == 0 else weak[node]
+        if links + 1 == length:
+            step &= 1 << end
+        for n in set_bits(step):
+            cell = cell_of[n]
+            if cell != here and used >> cell & 1:
+                continue
+            path.append(n)
+            if walk(n, links + 1, length, used | 1 << cell):
+                return True
+            path.pop()
+        return False
+
+    for length in range(shortest, max_length + 1, 2):
+        if not outranks(victims, length, best):
+            break
+        if walk(start, 0, length, 1 << cell_of[start]):
+            return path, length
+        if budget[0] < 0:
+            break
+    return None, 0
 
 
 def _is_lasso(chain: list[int], closed: bool) -> bool:
