@@ -593,9 +593,12 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                                    | (cands[end_cell] >> a & 1) << (end_cell * 9 + a))
                     if not victims or not outranks(victims, depth, best):
                         continue
-                chain = [nodes[i] for i in _trace(layers, depth, end, strong, weak)]
-                if _is_lasso(chain, closes):
-                    continue
+                path = _trace(layers, depth, end, strong, weak)
+                if _is_lasso([nodes[i] for i in path], closes):
+                    path = _trace_simple(layers, depth, end, strong, weak, nodes, closes)
+                    if path is None:
+                        continue
+                chain = [nodes[i] for i in path]
                 if end == start:
                     technique = "discontinuous_nice_loop"
                 elif closes:
@@ -659,6 +662,40 @@ def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: 
         if budget[0] < 0:
             break
     return None, 0
+
+
+def _trace_simple(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
+                  nodes: list[int], closed: bool) -> list[int] | None:
+    """Like `_trace`, one chain start -> ... -> end through the layers, but one that is no lasso (`_is_lasso`):
+    predecessors are tried lowest first and the walk back goes on only through cells it has not left (a
+    bounded depth-first search over the layers; None when there is none within `_SIMPLE_CHAIN_BUDGET`)."""
+    budget = [_SIMPLE_CHAIN_BUDGET]
+    start_cell = -1
+    if closed:  # the start (in layer 0) may share its cell with the end
+        start_cell = nodes[layers[0].bit_length() - 1] // 9
+    back = [end]
+
+    def walk(node: int, depth: int, used: int) -> bool:
+        if depth == 0:
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        here = nodes[node] // 9
+        table = strong if depth % 2 else weak
+        for n in set_bits(table[node] & layers[depth - 1]):
+            cell = nodes[n] // 9
+            if cell != here and used >> cell & 1 and not (depth == 1 and cell == start_cell):
+                continue
+            back.append(n)
+            if walk(n, depth - 1, used | 1 << cell):
+                return True
+            back.pop()
+        return False
+
+    if walk(end, end_layer, 1 << nodes[end] // 9):
+        return back[::-1]
+    return None
 
 
 def _is_lasso(chain: list[int], closed: bool) -> bool:
