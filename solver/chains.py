@@ -1,4 +1,4 @@
-"""Chains and nice loops: remote_pair, x_chain, xy_chain, aic and continuous_nice_loop.
+"""Chains and nice loops: remote_pair, x_chain, xy_chain, aic, continuous and discontinuous nice loops.
 
 Technique write-ups: HoDoKu "Chains and Loops" (tech_chains.php); SudokuWiki
 "Remote Pairs", "X-Cycles", "XY-Chains", "Alternating Inference Chains".
@@ -16,8 +16,10 @@ An alternating inference chain starts at S with a strong link and alternates
 weak and strong links; if S is false its end E is true, so S or E is true and
 any candidate weakly linked to both is false. The search below assumes S false,
 grows layers of forced-true and forced-false nodes breadth first (so every
-chain it reports is a shortest one from S); of the chains from every start, the
-one that eliminates the most is reported. Restricting the links gives the
+chain it reports is a shortest one from S, and none comes back to a cell it has
+left); of the chains from every start, the one HoDoKu would take is reported
+(`outranks`: most eliminations first). S itself coming back true is a
+discontinuous nice loop: S is true. Restricting the links gives the
 simpler chain types, each searched in its own smaller node space: one digit only
 is an X-Chain (`_DigitGraph`); strong links inside bivalue cells and weak links
 between cells on one digit is an XY-Chain (`_BivalueGraph`).
