@@ -76,6 +76,7 @@ EXTRA_TYPES = {
 }
 #: Too slow to ask at every position (asked only when HoDoKu's own path uses them).
 PATH_ONLY = {"forcing_chain", "forcing_net", "continuous_nice_loop", "discontinuous_nice_loop", "aic", "x_chain",
+             "grouped_continuous_nice_loop", "grouped_discontinuous_nice_loop", "grouped_aic",
              "xy_chain", "als_xz", "als_xy_wing"}
 
 

@@ -56,7 +56,7 @@ _SPREAD9 = tuple(sum(1 << (9 * i) for i in range(9) if m >> i & 1) for m in rang
 _DIGIT_NODES = sum(1 << 9 * c for c in range(81))
 
 
-def _to_nodes(cells: int) -> int:
+def to_nodes(cells: int) -> int:
     """An 81-bit cell set as the 729-bit set of those cells' digit-1 nodes (bit c -> bit 9 * c)."""
     out = 0
     for k in range(9):
@@ -69,7 +69,7 @@ def _to_nodes(cells: int) -> int:
 #: All 729 candidate nodes as a set.
 ALL_NODES = (1 << 729) - 1
 #: PEER_NODES[cell]: the digit-1 nodes of the cell's 20 peers; shifted by d - 1, those of digit d.
-PEER_NODES = [_to_nodes(PEER_BITS[c]) for c in range(81)]
+PEER_NODES = [to_nodes(PEER_BITS[c]) for c in range(81)]
 
 
 def node_name(n: int) -> str:
@@ -100,7 +100,7 @@ class LinkGraph:
         self.weak_house = [0] * 729
         self.weak_cell = [0] * 729
         # Per digit, the nodes of that digit (its cells spread to node space, then shifted to the digit).
-        digit_nodes = [0] + [_to_nodes(board.digit_cells(d)) << (d - 1) for d in range(1, 10)]
+        digit_nodes = [0] + [to_nodes(board.digit_cells(d)) << (d - 1) for d in range(1, 10)]
         for cell in range(81):
             mask = cands[cell]
             if not mask:
@@ -136,18 +136,27 @@ def board_links(board: Board) -> tuple[LinkGraph, list[int], list[int]]:
     return graph, strong, weak
 
 
-def _space_layers(start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int) -> list[int]:
+def chain_layers(start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int,
+                 first_weak: bool = False) -> list[int]:
     """Layers of the alternating search from `start` assumed false, in a chain finder's node space
     (`_DigitGraph`'s cells, `_BivalueGraph`'s or `_StrongGraph`'s nodes), made of nodes with a strong link
     only, so that every node of a layer is followed: layer 0 is {start} (false), odd layers are forced true
     (reached by a strong link), even layers forced false (reached by a weak link), each holding only nodes
     not in an earlier layer of its parity; up to `max_layers` of them (fewer when the search ends).
     `universe` is the set of all nodes of the space; `strong` None means the space's strong links pair node
-    2j with node 2j + 1 (the two digits of a bivalue cell), followed for a whole layer at once."""
+    2j with node 2j + 1 (the two digits of a bivalue cell), followed for a whole layer at once. With
+    `first_weak`, `start` is assumed true instead: layer 1 is what it rules out, and the parities swap (odd
+    layers false, even layers true)."""
     true = 1 << start  # the nodes of the last layer, then of the next one
     layers = [true]
     unseen_true = universe  # the complement of the true layers so far
     unseen_false = universe ^ true  # and of the false ones
+    if first_weak:
+        false = weak[start] & universe
+        if not false:
+            return layers
+        layers.append(false)
+        unseen_true, unseen_false = universe ^ true, universe ^ false
     while len(layers) < max_layers:  # one strong step to a true layer, then one weak step to a false one
         false = layers[-1]
         if strong is None:
@@ -187,14 +196,15 @@ def _swap_pairs(nodes: int) -> int:
     return (nodes & _EVEN_BITS) << 1 | (nodes >> 1) & _EVEN_BITS
 
 
-def _trace(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int]) -> list[int]:
-    """One chain start -> ... -> end through the layers (end in layer `end_layer`): each node's predecessor is
-    the lowest node of the layer before that links to it (links are symmetric, so that is the lowest node of
-    the layer among the node's own neighbours)."""
+def trace_chain(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
+                first_weak: bool = False) -> list[int]:
+    """One chain start -> ... -> end through the layers (end in layer `end_layer`; `first_weak` as for
+    `chain_layers`): each node's predecessor is the lowest node of the layer before that links to it (links
+    are symmetric, so that is the lowest node of the layer among the node's own neighbours)."""
     chain = [end]
     node = end
     for depth in range(end_layer, 0, -1):
-        table = strong if depth % 2 else weak
+        table = strong if (depth + first_weak) % 2 else weak
         linked = table[node] & layers[depth - 1]
         node = (linked & -linked).bit_length() - 1
         chain.append(node)
@@ -223,12 +233,16 @@ class ChainFound(NamedTuple):
         The eliminated candidates as a 729-bit node set.
     chain : list of int
         Nodes (``cell * 9 + digit - 1``) from start to end.
+    first_weak : bool
+        True when the start is assumed true and the chain leaves it by a weak link (a discontinuous nice loop
+        that proves its start false); False when the start is assumed false (links strong, weak, ...).
     """
 
     technique: str
     length: int
     victims: int
     chain: list[int]
+    first_weak: bool = False
 
     def beats(self, other: "ChainFound | None") -> bool:
         """Ranks above `other` (`outranks`)."""
@@ -371,7 +385,7 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
     d, cells, starts, strong, weak = graph
     best: ChainFound | None = None
     for start in starts:
-        layers = _space_layers(start, strong, weak, ALL_CELLS, max_length + 1)
+        layers = chain_layers(start, strong, weak, ALL_CELLS, max_length + 1)
         seen_by_start = PEER_BITS[start] & cells
         other_ends = ~(1 << start)
         for depth in range(3, len(layers), 2):
@@ -382,10 +396,10 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
                 victims = seen_by_start & PEER_BITS[end]
                 if not victims:
                     continue
-                victims = _to_nodes(victims) << (d - 1)
+                victims = to_nodes(victims) << (d - 1)
                 if not outranks(victims, depth, best):
                     continue
-                path = _trace(layers, depth, end, strong, weak)
+                path = trace_chain(layers, depth, end, strong, weak)
                 if len(set(path)) <= depth:  # a cell twice (a lasso): HoDoKu's chains never revisit a cell
                     path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best, _SAME)
                     if path is None:
@@ -452,16 +466,16 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
         ends = with_digit[a + 1] & ~(1 << start)
         if not seen_with_a or not ends:
             continue
-        layers = _space_layers(start, None, weak, universe, max_length + 1)
+        layers = chain_layers(start, None, weak, universe, max_length + 1)
         for depth in range(3, len(layers), 2):
             hit = layers[depth] & ends
             if not hit:
                 continue
             for end in set_bits(hit):
-                victims = _to_nodes(seen_with_a & PEER_BITS[nodes[end] // 9]) << a
+                victims = to_nodes(seen_with_a & PEER_BITS[nodes[end] // 9]) << a
                 if not victims or not outranks(victims, depth, best):
                     continue
-                path = _trace(layers, depth, end, strong, weak)
+                path = trace_chain(layers, depth, end, strong, weak)
                 if 2 * len({i >> 1 for i in path}) <= depth:  # a cell twice (a lasso): HoDoKu's never do
                     path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best, _HALF)
                     if path is None:
@@ -563,9 +577,10 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
     nodes, strong, weak, with_digit, in_cells_with, in_peers = graph
     cands = board.candidates
     universe = (1 << len(nodes)) - 1
+    cells_of = [1 << n // 9 for n in nodes]
     best: ChainFound | None = None
     for start, start_node in enumerate(nodes):
-        layers = _space_layers(start, strong, weak, universe, max_length + 1)
+        layers = chain_layers(start, strong, weak, universe, max_length + 1)
         cell, a = divmod(start_node, 9)
         sight = PEER_BITS[cell]
         seen_with_a = sight & board.digit_cells(a + 1)
@@ -589,15 +604,15 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                         continue
                 elif not closes:  # a chain that is not a loop ranks by its victims and length: no trace needed
                     if a == b:
-                        victims = _to_nodes(seen_with_a & PEER_BITS[end_cell]) << a
+                        victims = to_nodes(seen_with_a & PEER_BITS[end_cell]) << a
                     else:
                         victims = ((cands[cell] >> b & 1) << (cell * 9 + b)
                                    | (cands[end_cell] >> a & 1) << (end_cell * 9 + a))
                     if not victims or not outranks(victims, depth, best):
                         continue
-                path = _trace(layers, depth, end, strong, weak)
-                if _is_lasso([nodes[i] for i in path], closes):
-                    path = _trace_simple(layers, depth, end, strong, weak, nodes, closes)
+                path = trace_chain(layers, depth, end, strong, weak)
+                if is_lasso([cells_of[i] for i in path], closes):
+                    path = trace_simple_chain(layers, depth, end, strong, weak, cells_of, closes)
                     if path is None:
                         continue
                 chain = [nodes[i] for i in path]
@@ -666,15 +681,14 @@ def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: 
     return None, 0
 
 
-def _trace_simple(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
-                  nodes: list[int], closed: bool) -> list[int] | None:
-    """Like `_trace`, one chain start -> ... -> end through the layers, but one that is no lasso (`_is_lasso`):
-    predecessors are tried lowest first and the walk back goes on only through cells it has not left (a
-    bounded depth-first search over the layers; None when there is none within `_SIMPLE_CHAIN_BUDGET`)."""
+def trace_simple_chain(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
+                       cells_of: list[int], closed: bool, first_weak: bool = False) -> list[int] | None:
+    """Like `trace_chain`, one chain start -> ... -> end through the layers, but one that is no lasso
+    (`is_lasso`): predecessors are tried lowest first and the walk back goes on only through cells it has not
+    left (a bounded depth-first search over the layers; None when there is none within
+    `_SIMPLE_CHAIN_BUDGET`). `cells_of[node]` is the node's cells as an 81-bit set."""
     budget = [_SIMPLE_CHAIN_BUDGET]
-    start_cell = -1
-    if closed:  # the start (in layer 0) may share its cell with the end
-        start_cell = nodes[layers[0].bit_length() - 1] // 9
+    start_cells = cells_of[layers[0].bit_length() - 1] if closed else 0  # a loop's end may share them
     back = [end]
 
     def walk(node: int, depth: int, used: int) -> bool:
@@ -683,38 +697,37 @@ def _trace_simple(layers: list[int], end_layer: int, end: int, strong: list[int]
         budget[0] -= 1
         if budget[0] < 0:
             return False
-        here = nodes[node] // 9
-        table = strong if depth % 2 else weak
+        here = cells_of[node]
+        table = strong if (depth + first_weak) % 2 else weak
         for n in set_bits(table[node] & layers[depth - 1]):
-            cell = nodes[n] // 9
-            if cell != here and used >> cell & 1 and not (depth == 1 and cell == start_cell):
+            cells = cells_of[n]
+            if cells != here and used & cells & -cells and not (depth == 1 and cells == start_cells):
                 continue
             back.append(n)
-            if walk(n, depth - 1, used | 1 << cell):
+            if walk(n, depth - 1, used | cells):
                 return True
             back.pop()
         return False
 
-    if walk(end, end_layer, 1 << nodes[end] // 9):
+    if walk(end, end_layer, cells_of[end]):
         return back[::-1]
     return None
 
 
-def _is_lasso(chain: list[int], closed: bool) -> bool:
-    """True when the chain leaves a cell and later comes back to it (links inside one cell are no return);
-    the end of a `closed` loop may come back to its start cell. Source: HoDoKu, TablingSolver.addChain
-    (hodoku-py ``_add_chain``)."""
-    first = chain[0] // 9
+def is_lasso(cells: list[int], closed: bool) -> bool:
+    """True when a chain whose nodes lie in `cells` (one 81-bit cell set per node, in order) leaves a cell and
+    later comes back to it (links inside one cell are no return); the end of a `closed` loop may come back
+    to its start cell. A group node (several cells) comes back when its first cell was left before, and
+    leaves all its cells. Source: HoDoKu, TablingSolver.addChain (hodoku-py ``_add_chain``)."""
     seen = 0
     last = -1
-    for k, node in enumerate(chain):
-        cell = node // 9
-        if cell == last:
+    for k, here in enumerate(cells):
+        if here == last:
             continue
-        if seen >> cell & 1 and not (closed and cell == first and k == len(chain) - 1):
+        if seen & here & -here and not (closed and here == cells[0] and k == len(cells) - 1):
             return True
-        seen |= 1 << cell
-        last = cell
+        seen |= here
+        last = here
     return False
 
 
@@ -724,18 +737,22 @@ def _loop_victims(chain: list[int], board: Board) -> int:
     Around such a loop exactly one node of every linked pair is true (the
     even nodes or the odd ones), so each pair acts as a conjugate pair:
     other candidates of a shared cell go, and the shared digit leaves cells
-    that see both. Source: HoDoKu "Nice Loops" (tech_chains.php).
+    that see both, but for the cells on the loop (HoDoKu leaves those alone). Source: HoDoKu "Nice Loops"
+    (tech_chains.php), TablingSolver.checkNiceLoop.
     """
     if len(set(chain)) != len(chain):
         return 0  # a node both true and false: only a broken board gives such a loop
     cands = board.candidates
+    off_loop = ALL_CELLS
+    for n in chain:
+        off_loop &= ~(1 << n // 9)
     victims = 0
     for u, v in zip(chain, chain[1:] + chain[:1]):
         (cu, du), (cv, dv) = divmod(u, 9), divmod(v, 9)
         if cu == cv:
             victims |= cands[cu] << 9 * cu & ~(1 << u | 1 << v)
         elif du == dv:
-            victims |= _to_nodes(PEER_BITS[cu] & PEER_BITS[cv] & board.digit_cells(du + 1)) << du
+            victims |= to_nodes(PEER_BITS[cu] & PEER_BITS[cv] & board.digit_cells(du + 1) & off_loop) << du
     for n in chain:
         victims &= ~(1 << n)
     return victims

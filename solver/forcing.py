@@ -5,7 +5,7 @@ Forcing Chains", "Unit Forcing Chains" and "Nishio Forcing Chains". Each
 premise of a group of which exactly one is true (a cell's candidates, or a
 digit's places in a house) is assumed true in turn and followed: by chains
 (the links of `chains.LinkGraph`, plus group nodes as HoDoKu's forcing chains
-use them) for a forcing chain, by singles for a forcing net. Whatever every
+use them: `grouped.group_links`) for a forcing chain, by singles for a forcing net. Whatever every
 premise implies is proved; a premise that implies a contradiction is false.
 """
 
@@ -16,9 +16,11 @@ from typing import NamedTuple
 
 from .board import Board
 from .chains import ALL_NODES, board_links, node_name, union_of
-from .grid import HOUSE_BITS, HOUSES, PEERS, SEGMENTS, cell_name, digits_of, house_name, set_bits
+from .grouped import group_name, grouped_links
+from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
 from .steps import Step
 from .techniques import title
+
 
 class Implications(NamedTuple):
     """What follows from assuming one candidate true.
@@ -35,68 +37,6 @@ class Implications(NamedTuple):
     true: int
     false: int
     contradiction: bool
-
-
-#: Per segment of `grid.SEGMENTS` (in its order): its 81-bit cell set and the two houses that hold all of it.
-_SEGMENT_BITS = [sum(1 << c for c in cells) for cells in SEGMENTS.values()]
-_SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(HOUSE_BITS) if bits & segment == segment)
-                   for segment in _SEGMENT_BITS]
-
-
-def group_links(board: Board, strong: list[int],
-                weak: list[int]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
-    """`strong` and `weak` (per candidate node, 729 lists) extended by group nodes (nodes 729 and up).
-
-    A group node is a digit's two or three candidates in one segment (a box-line intersection): true when
-    the digit is in one of those cells (HoDoKu "Grouped Nice Loops / AIC", tech_chains.php; its forcing chains
-    use them too). It is weakly linked to the digit's other candidates and groups that see all its cells, and
-    strongly linked, in a house where the digit's places are exactly two disjoint units (a cell or a group),
-    to the other unit. The lists given are not changed.
-
-    Returns
-    -------
-    (list of int, list of int, list of (int, int))
-        Strong and weak links per node (729 candidate nodes, then one node per group), and each group as
-        (digit, 81-bit cell set), for group node 729 + index (`group_name`).
-    """
-    strong, weak = list(strong), list(weak)
-    groups_found: list[tuple[int, int]] = []
-    for d in range(1, 10):
-        places = board.digit_cells(d)
-        in_house: list[list[tuple[int, int]]] = [[] for _ in HOUSES]  # (group node, cells) per house
-        for segment, houses in zip(_SEGMENT_BITS, _SEGMENT_HOUSES):
-            cells = places & segment
-            if cells & (cells - 1):  # two or three cells
-                node = 729 + len(groups_found)
-                groups_found.append((d, cells))
-                strong.append(0)
-                weak.append(0)
-                for h in houses:
-                    in_house[h].append((node, cells))
-        for h, groups in enumerate(in_house):
-            house_places = places & HOUSE_BITS[h]
-            for k, (node, cells) in enumerate(groups):
-                rest = house_places & ~cells
-                for c in set_bits(rest):  # the digit's other candidates in the house see every cell of the group
-                    weak[node] |= 1 << (c * 9 + d - 1)
-                    weak[c * 9 + d - 1] |= 1 << node
-                if rest and not rest & (rest - 1):  # one other cell: a strong link to it
-                    other = rest.bit_length() - 1
-                    strong[node] |= 1 << (other * 9 + d - 1)
-                    strong[other * 9 + d - 1] |= 1 << node
-                for other, other_cells in groups[k + 1:]:
-                    if not cells & other_cells:
-                        weak[node] |= 1 << other
-                        weak[other] |= 1 << node
-                        if cells | other_cells == house_places:
-                            strong[node] |= 1 << other
-                            strong[other] |= 1 << node
-    return strong, weak, groups_found
-
-
-def group_name(digit: int, cells: int) -> str:
-    """A group node in the usual notation, e.g. ``5r5c4/r5c6`` (`cells`: an 81-bit set)."""
-    return f"{digit}{'/'.join(cell_name(c) for c in set_bits(cells))}"
 
 
 def _implications(node: int, strong: list[int], weak: list[int]) -> Implications:
@@ -161,8 +101,8 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
     proved. An assumption that makes a candidate both true and false is itself
     false.
     """
-    graph, strong, weak = board_links(board)
-    strong, weak, groups = group_links(board, strong, weak)
+    graph = board_links(board)[0]
+    strong, weak, groups = grouped_links(board)
     cache: dict[int, Implications] = {}
 
     def implied(n: int) -> Implications:

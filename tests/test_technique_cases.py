@@ -60,7 +60,8 @@ def expected_sets(expected: str) -> list[frozenset[str]]:
 
 #: Chain techniques: HoDoKu merges the eliminations of all chains between the same ends and our finder
 #: reports the one chain that eliminates most; a case passes when our step stays within hodoku-py's.
-CHAINS = {"x_chain", "xy_chain", "aic", "continuous_nice_loop", "discontinuous_nice_loop"}
+CHAINS = {"x_chain", "xy_chain", "aic", "continuous_nice_loop", "discontinuous_nice_loop", "grouped_aic",
+          "grouped_continuous_nice_loop", "grouped_discontinuous_nice_loop"}
 
 
 def our_steps(name: str, board: Board, most: int = 500) -> list:

@@ -1,0 +1,264 @@
+"""Group nodes, and the grouped nice loops and AICs that use them.
+
+Technique write-up: HoDoKu "Grouped Nice Loops" (tech_chains.php); SudokuWiki
+"Grouped X-Cycles". A group node is a digit's two or three candidates in one
+segment (the cells a box shares with a line): it is true when the digit is in
+one of those cells. It is weakly linked to the digit's other candidates (and
+groups) that see all its cells, and strongly linked, in a house where the
+digit's places are exactly two disjoint units (a cell or a group), to the
+other unit. With these links, chains reach eliminations that chains of single
+candidates cannot: HoDoKu's grouped continuous and discontinuous nice loops
+and grouped AICs, tried right after the plain ones (`chains.find_aic`), with
+their ends always single candidates. Forcing chains follow the same links
+(`forcing`).
+
+Nodes: candidate ``cell * 9 + digit - 1`` (0..728), then group node
+``729 + k`` for the k-th group of `group_links`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from .board import ALL_CELLS, Board
+from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, is_lasso, node_name, outranks,
+                     to_nodes, trace_chain, trace_simple_chain)
+from .grid import HOUSE_BITS, HOUSES, PEER_BITS, SEGMENTS, cell_name, set_bits
+from .steps import Step
+from .techniques import title
+
+#: Per segment of `grid.SEGMENTS` (in its order): its 81-bit cell set and the two houses that hold all of it.
+_SEGMENT_BITS = [sum(1 << c for c in cells) for cells in SEGMENTS.values()]
+_SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(HOUSE_BITS) if bits & segment == segment)
+                   for segment in _SEGMENT_BITS]
+
+
+def group_links(board: Board, strong: list[int],
+                weak: list[int]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """`strong` and `weak` (per candidate node, 729 lists) extended by group nodes (nodes 729 and up).
+
+    A group node is a digit's two or three candidates in one segment (a box-line intersection): true when
+    the digit is in one of those cells (HoDoKu "Grouped Nice Loops / AIC", tech_chains.php; its forcing chains
+    use them too). It is weakly linked to the digit's other candidates and groups that see all its cells, and
+    strongly linked, in a house where the digit's places are exactly two disjoint units (a cell or a group),
+    to the other unit. The lists given are not changed.
+
+    Returns
+    -------
+    (list of int, list of int, list of (int, int))
+        Strong and weak links per node (729 candidate nodes, then one node per group), and each group as
+        (digit, 81-bit cell set), for group node 729 + index (`group_name`).
+    """
+    strong, weak = list(strong), list(weak)
+    groups_found: list[tuple[int, int]] = []
+    for d in range(1, 10):
+        places = board.digit_cells(d)
+        in_house: list[list[tuple[int, int]]] = [[] for _ in HOUSES]  # (group node, cells) per house
+        for segment, houses in zip(_SEGMENT_BITS, _SEGMENT_HOUSES):
+            cells = places & segment
+            if cells & (cells - 1):  # two or three cells
+                node = 729 + len(groups_found)
+                groups_found.append((d, cells))
+                strong.append(0)
+                weak.append(0)
+                for h in houses:
+                    in_house[h].append((node, cells))
+        for h, groups in enumerate(in_house):
+            house_places = places & HOUSE_BITS[h]
+            for k, (node, cells) in enumerate(groups):
+                rest = house_places & ~cells
+                for c in set_bits(rest):  # the digit's other candidates in the house see every cell of the group
+                    weak[node] |= 1 << (c * 9 + d - 1)
+                    weak[c * 9 + d - 1] |= 1 << node
+                if rest and not rest & (rest - 1):  # one other cell: a strong link to it
+                    other = rest.bit_length() - 1
+                    strong[node] |= 1 << (other * 9 + d - 1)
+                    strong[other * 9 + d - 1] |= 1 << node
+                for other, other_cells in groups[k + 1:]:
+                    if not cells & other_cells:
+                        weak[node] |= 1 << other
+                        weak[other] |= 1 << node
+                        if cells | other_cells == house_places:
+                            strong[node] |= 1 << other
+                            strong[other] |= 1 << node
+    return strong, weak, groups_found
+
+
+def grouped_links(board: Board) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """`group_links` over all the board's links (`chains.board_links`), built once per board state; callers
+    must not change the lists."""
+    return board.cached("grouped links", lambda b: group_links(b, *board_links(b)[1:]))
+
+
+def group_name(digit: int, cells: int) -> str:
+    """A group node in the usual notation, e.g. ``5r5c4/r5c6`` (`cells`: an 81-bit set)."""
+    return f"{digit}{'/'.join(cell_name(c) for c in set_bits(cells))}"
+
+
+def find_grouped_aic(board: Board) -> Iterator[Step]:
+    """The grouped nice loop or AIC that HoDoKu would take (`chains.outranks`), or nothing.
+
+    The search of `chains.find_aic` in the space of all candidates and group nodes: from each candidate with
+    a strong link, assumed false, layers of forced-true and forced-false nodes; a chain ends at a candidate
+    (never a group) that is the start itself (a discontinuous nice loop: the start is true), weakly linked
+    to the start (a continuous nice loop), or whose weak links with the start's share victims (an AIC). A
+    chain through a group node is a grouped one (``grouped_aic``, ``grouped_continuous_nice_loop``,
+    ``grouped_discontinuous_nice_loop``); one without is reported under its plain name (HoDoKu does the
+    same), though the plain finder, earlier in the ladder, leaves few.
+    """
+    strong, weak, groups = grouped_links(board)
+    space = _Space(strong, weak, groups, (1 << (729 + len(groups))) - 1,
+                   [1 << n // 9 for n in range(729)] + [cells for _, cells in groups])
+    best: ChainFound | None = None
+    for start in set_bits(board_links(board)[0].nodes):
+        if strong[start]:
+            best = _best_from_false(start, board, space, best)
+        best = _best_from_true(start, board, space, best)
+    if best is None:
+        return
+    yield _step(best, groups)
+
+
+class _Space(NamedTuple):
+    """The node space of the grouped search: links (`group_links`), groups, all nodes, each node's cells."""
+
+    strong: list[int]
+    weak: list[int]
+    groups: list[tuple[int, int]]
+    universe: int
+    cells_of: list[int]
+
+
+def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound | None) -> ChainFound | None:
+    """`best`, or a chain from `start` assumed false that outranks it (see `find_grouped_aic`)."""
+    strong, weak, groups, universe, cells_of = space
+    cands = board.candidates
+    max_length = MAX_LINKS["aic"]
+    group_nodes = universe & ~ALL_NODES
+    layers = chain_layers(start, strong, weak, universe, max_length + 1)
+    if not any(layer & group_nodes for layer in layers[1:-1]):
+        return best  # no group inside a chain: the plain finder has seen them all
+    cell, a = divmod(start, 9)
+    seen_with_a = PEER_BITS[cell] & board.digit_cells(a + 1)
+    loop_ends = weak[start]
+    for depth in range(3, len(layers), 2):
+        for end in set_bits(layers[depth] & ALL_NODES):
+            end_cell, b = divmod(end, 9)
+            closes = end == start or loop_ends >> end & 1
+            if end == start:
+                victims = (cands[cell] & ~(1 << a)) << 9 * cell
+            elif closes:
+                victims = 0  # a continuous loop's victims need the chain
+            elif a == b:
+                victims = to_nodes(seen_with_a & PEER_BITS[end_cell]) << a
+            elif PEER_BITS[cell] >> end_cell & 1:
+                victims = (cands[cell] >> b & 1) << (cell * 9 + b) | (cands[end_cell] >> a & 1) << (end_cell * 9 + a)
+            else:
+                continue
+            if not closes and not victims or victims and not outranks(victims, depth, best):
+                continue
+            path = trace_chain(layers, depth, end, strong, weak)
+            if is_lasso([cells_of[n] for n in path], closes):
+                path = trace_simple_chain(layers, depth, end, strong, weak, cells_of, closes)
+                if path is None:
+                    continue
+            if end != start and closes:
+                victims = _loop_victims(path, board, groups)
+                if not victims or not outranks(victims, depth, best):
+                    continue
+            grouped = any(n >= 729 for n in path)
+            kind = "discontinuous_nice_loop" if end == start else "continuous_nice_loop" if closes else "aic"
+            best = ChainFound(f"grouped_{kind}" if grouped else kind, depth, victims, path)
+    return best
+
+
+def _best_from_true(start: int, board: Board, space: _Space, best: ChainFound | None) -> ChainFound | None:
+    """`best`, or a discontinuous nice loop from `start` assumed true that outranks it: if that makes it false,
+    or makes another digit of its cell true, it is false (HoDoKu's "on" table; the chain leaves the start by
+    a weak link, to another cell)."""
+    strong, weak, _, universe, cells_of = space
+    cands = board.candidates
+    max_length = MAX_LINKS["aic"]
+    group_nodes = universe & ~ALL_NODES
+    cell = start // 9
+    victims = 1 << start
+    layers = chain_layers(start, strong, weak, universe, max_length + 1, first_weak=True)
+    if not any(layer & group_nodes for layer in layers[1:-1]):
+        return best
+    same_cell = (cands[cell] << 9 * cell) & ~victims
+    for depth in range(3, len(layers)):
+        ends = layers[depth] & (victims if depth % 2 else same_cell)  # odd layers false, even ones true
+        if not ends or not outranks(victims, depth, best):
+            continue
+        end = ends.bit_length() - 1
+        path = trace_chain(layers, depth, end, strong, weak, first_weak=True)
+        if is_lasso([cells_of[n] for n in path], True) or cells_of[path[1]] == cells_of[start]:
+            path = trace_simple_chain(layers, depth, end, strong, weak, cells_of, True, first_weak=True)
+            if path is None or cells_of[path[1]] == cells_of[start]:
+                continue
+        kind = "discontinuous_nice_loop"
+        best = ChainFound(f"grouped_{kind}" if any(n >= 729 for n in path) else kind, depth, victims, path, True)
+        break
+    return best
+
+
+def _node_name(n: int, groups: list[tuple[int, int]]) -> str:
+    return node_name(n) if n < 729 else group_name(*groups[n - 729])
+
+
+def _step(found: ChainFound, groups: list[tuple[int, int]]) -> Step:
+    """The step of a chain the grouped search found."""
+    chain, victims = found.chain, found.victims
+    names = [_node_name(n, groups) for n in chain]
+    links = "-=" if found.first_weak else "=-"
+    text = names[0] + "".join(f" {links[i % 2]}{name}" for i, name in enumerate(names[1:]))
+    removed = ", ".join(node_name(v) for v in set_bits(victims))
+    removed = f"so {removed} {'is' if victims & (victims - 1) == 0 else 'are'} false"
+    start = names[0]
+    if found.first_weak:
+        also = "it false" if chain[-1] == chain[0] else f"{names[-1]} true as well"
+        text += f"; {start} true would make {also}, so it is false"
+    elif found.technique.endswith("discontinuous_nice_loop"):
+        text += f"; {start} false would make it true, so it is true and {removed}"
+    elif found.technique.endswith("continuous_nice_loop"):
+        text += f" - {start}; every link holds both ways, {removed}"
+    else:
+        text += f"; {start} or {names[-1]} is true, {removed}"
+    cells = []
+    for n in chain:
+        cells += [n // 9] if n < 729 else set_bits(groups[n - 729][1])
+    return Step(found.technique, eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
+                cells=tuple(dict.fromkeys(cells)), text=f"{title(found.technique)}: {text}")
+
+
+def _loop_victims(chain: list[int], board: Board, groups: list[tuple[int, int]]) -> int:
+    """Candidates removed by a continuous loop through group nodes (`chain` closed by a weak link from its end
+    to its start): each linked pair acts as a conjugate pair, so other candidates of a shared cell go, and the
+    shared digit leaves the cells off the loop that see every cell of both (`chains` does the same without
+    groups)."""
+    if len(set(chain)) != len(chain):
+        return 0  # a node both true and false: only a broken board gives such a loop
+    cands = board.candidates
+
+    def digit_and_cells(n: int) -> tuple[int, int]:
+        return (n % 9, 1 << n // 9) if n < 729 else (groups[n - 729][0] - 1, groups[n - 729][1])
+
+    off_loop = ALL_CELLS
+    for n in chain:
+        off_loop &= ~digit_and_cells(n)[1]
+    victims = 0
+    for u, v in zip(chain, chain[1:] + chain[:1]):
+        (du, cu), (dv, cv) = digit_and_cells(u), digit_and_cells(v)
+        if u < 729 and v < 729 and cu == cv:
+            cell = u // 9
+            victims |= cands[cell] << 9 * cell & ~(1 << u | 1 << v)
+        elif du == dv:
+            sight = off_loop
+            for c in set_bits(cu | cv):
+                sight &= PEER_BITS[c]
+            victims |= to_nodes(sight & board.digit_cells(du + 1)) << du
+    for n in chain:
+        if n < 729:
+            victims &= ~(1 << n)
+    return victims
