@@ -610,11 +610,9 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                                    | (cands[end_cell] >> a & 1) << (end_cell * 9 + a))
                     if not victims or not outranks(victims, depth, best):
                         continue
-                path = trace_chain(layers, depth, end, strong, weak)
-                if is_lasso([cells_of[i] for i in path], closes):
-                    path = trace_simple_chain(layers, depth, end, strong, weak, cells_of, closes)
-                    if path is None:
-                        continue
+                path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, closes)
+                if path is None:
+                    continue
                 chain = [nodes[i] for i in path]
                 if end == start:
                     technique = "discontinuous_nice_loop"
@@ -679,6 +677,16 @@ def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: 
         if budget[0] < 0:
             break
     return None, 0
+
+
+def trace_lasso_free_chain(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
+                           cells_of: list[int], closed: bool, first_weak: bool = False) -> list[int] | None:
+    """`trace_chain`, or when its chain is a lasso (`is_lasso`), `trace_simple_chain`: a chain to `end` that
+    never comes back to a cell it has left, or None when the layers hold none."""
+    path = trace_chain(layers, end_layer, end, strong, weak, first_weak)
+    if is_lasso([cells_of[n] for n in path], closed):
+        return trace_simple_chain(layers, end_layer, end, strong, weak, cells_of, closed, first_weak)
+    return path
 
 
 def trace_simple_chain(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import ALL_CELLS, Board
-from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, is_lasso, node_name, outranks,
-                     to_nodes, trace_chain, trace_simple_chain)
+from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, node_name, outranks, to_nodes,
+                     trace_lasso_free_chain)
 from .grid import HOUSE_BITS, HOUSES, PEER_BITS, SEGMENTS, cell_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -158,11 +158,9 @@ def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound |
                 continue
             if not closes and not victims or victims and not outranks(victims, depth, best):
                 continue
-            path = trace_chain(layers, depth, end, strong, weak)
-            if is_lasso([cells_of[n] for n in path], closes):
-                path = trace_simple_chain(layers, depth, end, strong, weak, cells_of, closes)
-                if path is None:
-                    continue
+            path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, closes)
+            if path is None:
+                continue
             if end != start and closes:
                 victims = _loop_victims(path, board, groups)
                 if not victims or not outranks(victims, depth, best):
@@ -192,11 +190,9 @@ def _best_from_true(start: int, board: Board, space: _Space, best: ChainFound | 
         if not ends or not outranks(victims, depth, best):
             continue
         end = ends.bit_length() - 1
-        path = trace_chain(layers, depth, end, strong, weak, first_weak=True)
-        if is_lasso([cells_of[n] for n in path], True) or cells_of[path[1]] == cells_of[start]:
-            path = trace_simple_chain(layers, depth, end, strong, weak, cells_of, True, first_weak=True)
-            if path is None or cells_of[path[1]] == cells_of[start]:
-                continue
+        path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, True, first_weak=True)
+        if path is None or cells_of[path[1]] == cells_of[start]:
+            continue  # none, or one whose first link stays in the start cell (HoDoKu takes no such loop)
         kind = "discontinuous_nice_loop"
         best = ChainFound(f"grouped_{kind}" if any(n >= 729 for n in path) else kind, depth, victims, path, True)
         break
