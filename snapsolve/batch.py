@@ -298,7 +298,7 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
                 if broken:  # every input still in flight went down with the pool
                     suspects += in_flight.values()
                     in_flight.clear()
-                    pool.shutdown(wait=False, cancel_futures=True)
+                    pool.shutdown(wait=True)  # its manager thread has stopped: nothing to wait for
                     pool = _new_pool(workers, load_model)
             if suspects and (not in_flight or min(suspects) <= next_out):
                 index = min(suspects)  # the batch waits on it (or has nothing else to do): read it alone now
@@ -307,5 +307,9 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
             while next_out < len(items) and slots[next_out] is not None:
                 yield items[next_out], slots[next_out]
                 next_out += 1
+        # Every task is done: wait for the pool to wind down. Left running (shutdown(wait=False)), its
+        # manager thread can race the interpreter's exit and print "OSError: [Errno 9] Bad file descriptor"
+        # (CPython issue 83279); that is kept for an interrupted batch, which should not wait.
+        pool.shutdown(wait=True)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
