@@ -92,6 +92,8 @@ def main() -> None:
         hod_t = time.perf_counter() - start
         rows.append((puzzle, ours.level, rating.level.name.lower(), ours_t, hod_t, ours.score, rating.score))
     print(f"\ncompared on {len(rows)} puzzles ({args.top1465} from top1465, {len(rows) - args.top1465} from the level sample)")
+    if not rows:
+        return
     total_ours, total_hod = sum(r[3] for r in rows), sum(r[4] for r in rows)
     print(f"grading time: ours {total_ours:.2f} s, hodoku-py {total_hod:.2f} s; "
           f"ratio of totals {total_hod / total_ours:.1f}x; median per-puzzle ratio "
