@@ -16,8 +16,9 @@ every row against hodoku-py when it is installed). Titles are HoDoKu's
 the HoDoKu/SudokuWiki terms.
 
 A finder may report several rows (the finned x-wing finder also reports
-sashimi x-wings, the AIC finder reports continuous nice loops): such rows share
-one finder, which the ladder tries once, at the first row's place.
+sashimi x-wings, the AIC finder continuous and discontinuous nice loops, the
+grouped one all three grouped forms): such rows share one finder, which the
+ladder tries once, at the first row's place.
 """
 
 from __future__ import annotations
