@@ -316,13 +316,14 @@ def find_chain(board: Board, kind: str, max_length: int | None = None) -> Iterat
     victims, chain = best.victims, best.chain
     start, end = chain[0], chain[-1]
     elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
-    removed = f"so {', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
+    false = f"{', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
+    removed = f"so {false}"
     cells = tuple(dict.fromkeys(n // 9 for n in chain))
     name = best.technique
     if name == "continuous_nice_loop":
         text = f"{_chain_text(chain)} - {node_name(start)}; every link holds both ways, {removed}"
     elif name == "discontinuous_nice_loop":
-        text = f"{_chain_text(chain)}; {node_name(start)} false would make it true, so it is true and {removed}"
+        text = f"{_chain_text(chain)}; {node_name(start)} false would make it true, so it is true: {false}"
     else:
         text = f"{_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}"
     yield Step(name, eliminations=elims, cells=cells, text=f"{title(name)}: {text}")

@@ -209,14 +209,14 @@ def _step(found: ChainFound, groups: list[tuple[int, int]]) -> Step:
     names = [_node_name(n, groups) for n in chain]
     links = "-=" if found.first_weak else "=-"
     text = names[0] + "".join(f" {links[i % 2]}{name}" for i, name in enumerate(names[1:]))
-    removed = ", ".join(node_name(v) for v in set_bits(victims))
-    removed = f"so {removed} {'is' if victims & (victims - 1) == 0 else 'are'} false"
+    false = f"{', '.join(node_name(v) for v in set_bits(victims))} {'is' if victims & (victims - 1) == 0 else 'are'} false"
+    removed = f"so {false}"
     start = names[0]
     if found.first_weak:
         also = "it false" if chain[-1] == chain[0] else f"{names[-1]} true as well"
         text += f"; {start} true would make {also}, so it is false"
     elif found.technique.endswith("discontinuous_nice_loop"):
-        text += f"; {start} false would make it true, so it is true and {removed}"
+        text += f"; {start} false would make it true, so it is true: {false}"
     elif found.technique.endswith("continuous_nice_loop"):
         text += f" - {start}; every link holds both ways, {removed}"
     else:
