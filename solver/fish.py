@@ -164,8 +164,13 @@ def _cell(line: int, x: int, rows: bool) -> int:
 
 def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
     """The fish steps of `size`, digit by digit, from the steps of all three sizes that `_fish_steps` keeps on the
-    board per digit."""
-    return (step for found, step in board.digit_steps(("fish", finned), _FISH_STEPS[finned]) if found == size)
+    board per digit; finned fish of every digit before sashimi ones (HoDoKu searches the two apart, finned
+    first)."""
+    if not finned:
+        return (step for found, step in board.digit_steps(("fish", False), _FISH_STEPS[False]) if found == size)
+    return (step for sashimi in (False, True)
+            for found, step in board.digit_steps(("fish", True), _FISH_STEPS[True])
+            if found == size and step.technique.startswith("sashimi") == sashimi)
 
 
 def _fish_steps(board: Board, digit: int, finned: bool) -> list[tuple[int, Step]]:

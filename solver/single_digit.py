@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from .board import Board, conjugate_pairs
+from .chains import index_sum, to_nodes
 from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -22,9 +23,12 @@ _BOX = tuple(box_of(c) for c in range(81))
 
 
 def find_skyscraper(board: Board) -> Iterator[Step]:
-    """Two conjugate pairs in parallel lines, one end of each in a shared cross line."""
-    return (_skyscraper_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
-            if kind == 0)
+    """Two conjugate pairs in parallel lines, one end of each in a shared cross line: those in rows for every
+    digit first, then those in columns (HoDoKu's SingleDigitPatternSolver order)."""
+    for in_rows in (True, False):
+        for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains):
+            if kind == 0 and (chain[2] < 9) == in_rows:
+                yield _skyscraper_step(*chain)
 
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
@@ -39,9 +43,13 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     HoDoKu's Turbot Fish: any strong - weak - strong chain of four cells on one
     digit; skyscraper and two-string kite are its special cases and come first
     in the ladder, so this finds the rest (for example links through boxes).
+    As HoDoKu's X-Chain search of four nodes reports them (ChainSolver): the
+    most eliminations first, then the smaller index sum (`chains.index_sum`).
     """
-    return (_turbot_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
-            if kind == 2)
+    chains = [chain for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains) if kind == 2]
+    if len(chains) > 1:
+        chains.sort(key=lambda c: (-c[7].bit_count(), index_sum(to_nodes(c[7]) << (c[0] - 1))))  # stable
+    return (_turbot_step(*chain) for chain in chains)
 
 
 #: A chain of `_conjugate_chains`: (digit, house 1, house 2, near end 1, far end 1, near end 2, far end 2,

@@ -15,9 +15,13 @@ from .techniques import title
 
 
 def find_xy_wing(board: Board) -> Iterator[Step]:
-    """Pivot xy sees pincers xz and yz: z leaves every cell that sees both pincers."""
+    """Pivot xy sees pincers xz and yz: z leaves every cell that sees both pincers.
+
+    In HoDoKu's order (WingSolver): by the three cells in ascending order, and for the same three cells, the
+    lowest as the pivot first, then the middle one, then the highest."""
     cands = board.candidates
     bivalue = board.bivalue_cells()
+    found = []
     for pivot in set_bits(bivalue):
         pm = cands[pivot]
         wings = [c for c in set_bits(PEER_BITS[pivot] & bivalue) if (cands[c] & pm).bit_count() == 1]
@@ -30,10 +34,13 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
                 # z is no candidate of the pivot, so the pivot is never among the victims
                 elims = tuple((c, z) for c in set_bits(PEER_BITS[a] & PEER_BITS[b] & board.digit_cells(z)))
                 if elims:
-                    x, y = digits_of(pm)
-                    yield Step("xy_wing", eliminations=elims, cells=(pivot, a, b),
-                               text=f"{title('xy_wing')}: pivot {cell_name(pivot)} ({x}/{y}) with pincers {cell_name(a)} and "
-                                    f"{cell_name(b)}; one pincer is {z}")
+                    trio = sorted((pivot, a, b))
+                    found.append((trio, trio.index(pivot), pivot, a, b, z, elims))
+    for _, _, pivot, a, b, z, elims in sorted(found, key=lambda f: (f[0], f[1])):
+        x, y = digits_of(cands[pivot])
+        yield Step("xy_wing", eliminations=elims, cells=(pivot, a, b),
+                   text=f"{title('xy_wing')}: pivot {cell_name(pivot)} ({x}/{y}) with pincers {cell_name(a)} and "
+                        f"{cell_name(b)}; one pincer is {z}")
 
 
 def find_xyz_wing(board: Board) -> Iterator[Step]:
@@ -70,15 +77,16 @@ def find_w_wing(board: Board) -> Iterator[Step]:
                    for i, a in enumerate(cells) for b in cells[i + 1:] if not PEER_BITS[a] >> b & 1)
     for a, b in twins:
         sight_a, sight_b = PEER_BITS[a], PEER_BITS[b]
+        sight_both = sight_a & sight_b
         mask = cands[a]
-        for x in digits_of(mask):
+        for x in reversed(digits_of(mask)):  # as HoDoKu: the lower digit eliminated first
             y = (mask ^ 1 << (x - 1)).bit_length()
-            victims = sight_a & sight_b & board.digit_cells(y)
+            victims = sight_both & board.digit_cells(y)
             if not victims:
                 continue  # no strong link on x can make this pair eliminate
             for h, p, q in conjugate_pairs(board, x):
-                if p == a or p == b or q == a or q == b:
-                    continue
+                if p == a or p == b or q == a or q == b or (sight_both >> p | sight_both >> q) & 1:
+                    continue  # HoDoKu takes no link with an end that sees both cells
                 if not ((sight_a >> p & 1 and sight_b >> q & 1) or (sight_b >> p & 1 and sight_a >> q & 1)):
                     continue
                 yield Step("w_wing", eliminations=tuple((c, y) for c in set_bits(victims)), cells=(a, b, p, q),
