@@ -44,6 +44,8 @@ def box_of(cell: int) -> int:
     return (cell // 27) * 3 + (cell % 9) // 3
 
 
+#: BOX_OF[cell]: the box (0..8) of each cell, as a table (`box_of` for hot loops).
+BOX_OF = tuple(box_of(c) for c in range(81))
 #: HOUSES_OF_CELL[cell] = (row house, column house, box house) as indices into HOUSES.
 HOUSES_OF_CELL = [(row_of(c), 9 + column_of(c), 18 + box_of(c)) for c in range(81)]
 #: PEERS[cell]: the 20 other cells that share a house with it.

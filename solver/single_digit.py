@@ -13,13 +13,11 @@ from functools import cache
 
 from .board import Board, conjugate_pairs
 from .chains import index_sum, to_nodes
-from .grid import BOXES, PEER_BITS, box_of, cell_name, house_name, set_bits
+from .grid import BOX_OF, BOXES, PEER_BITS, cell_name, house_name, set_bits
 from .steps import Step
 from .techniques import title
 
 
-#: Box (0..8) of each cell, as a table.
-_BOX = tuple(box_of(c) for c in range(81))
 
 
 def find_skyscraper(board: Board) -> Iterator[Step]:
@@ -68,7 +66,7 @@ def _conjugate_chains(board: Board, digit: int) -> list[tuple[int, Chain]]:
     far ends not, and a two-string kite when a row's pair and a column's pair have their near ends in one box
     and their far ends outside it."""
     peers = PEER_BITS
-    box = _BOX
+    box = BOX_OF
     pairs = conjugate_pairs(board, digit)
     if len(pairs) < 2:
         return []
@@ -124,9 +122,9 @@ def _kite_step(digit: int, hr: int, hc: int, row_end: int, row_far: int, col_end
     """The two-string kite on `digit` of the conjugate pairs in row hr and column hc, joined in the box of their
     near ends; the cells of `both` lose the digit."""
     return Step("two_string_kite", eliminations=tuple((c, digit) for c in set_bits(both)),
-                cells=(row_end, row_far, col_end, col_far), houses=(hr, hc, 18 + _BOX[row_end]),
+                cells=(row_end, row_far, col_end, col_far), houses=(hr, hc, 18 + BOX_OF[row_end]),
                 text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
-                     f"joined in box {_BOX[row_end] + 1}; one of {cell_name(row_far)}, "
+                     f"joined in box {BOX_OF[row_end] + 1}; one of {cell_name(row_far)}, "
                      f"{cell_name(col_far)} is {digit}")
 
 
@@ -183,7 +181,7 @@ def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
         elif h < 18:
             columns_near_at[a // 9].append((h, a, z))
             columns_near_at[z // 9].append((h, z, a))
-    box = _BOX
+    box = BOX_OF
     digit_cells = board.digit_cells(digit)
     for b, cells, crosses in boxes:
         for er_row, er_col in crosses:

@@ -16,14 +16,12 @@ from collections.abc import Iterator
 from itertools import combinations, compress
 
 from .board import ALL_CELLS, Board, cells_with, sees
-from .grid import (BOXES, COLUMNS, HOUSE_BITS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of, cell_name,
-                   digits_of, set_bits)
+from .grid import (BOX_OF, BOXES, COLUMNS, HOUSE_BITS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of,
+                   cell_name, digits_of, set_bits)
 from .steps import Step
 from .techniques import title
 
 
-#: Box (0..8) of each cell, as a table.
-_BOX = tuple(box_of(c) for c in range(81))
 
 
 def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, tuple[int, int, int, int]]]:
@@ -46,7 +44,7 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
     for first in set_bits(board.bivalue_cells()):
         a, b = digits_of(cands[first])
         allowed = empty & ~(blocked[a] | blocked[b])  # the cells that allow both digits
-        row, column, box = first // 9, first % 9, _BOX[first]
+        row, column, box = first // 9, first % 9, BOX_OF[first]
         for second in BOXES[box]:
             if second == first or not allowed >> second & 1 or (second // 9 != row and second % 9 != column):
                 continue
@@ -55,7 +53,7 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
             else:
                 lines = zip(ROWS[row], ROWS[second // 9])
             for third, fourth in lines:
-                if _BOX[third] == box or not allowed >> third & 1 or not allowed >> fourth & 1:
+                if BOX_OF[third] == box or not allowed >> third & 1 or not allowed >> fourth & 1:
                     continue
                 cells = tuple(sorted((first, second, third, fourth)))
                 if cells not in seen:
