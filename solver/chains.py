@@ -330,7 +330,7 @@ def find_chain(board: Board, kind: str, max_length: int | None = None) -> Iterat
 
 
 def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
-    """The X-Chain of up to `max_length` links that eliminates the most (None when there is none).
+    """The X-Chain of up to `max_length` links that ranks first by `outranks` (None when there is none).
 
     One digit's chains depend on that digit's cells only: each digit's best is memoised on them, and the best
     over digits is the one the search over all starts would keep (ties: the earlier start)."""
@@ -379,10 +379,10 @@ class _DigitGraph(NamedTuple):
 
 
 def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | None:
-    """The best X-Chain of one digit, ranked as `_best_aic` ranks chains, searched in cell space: the chain of
-    3 to `max_length` links from one of the digit's conjugate-pair cells that eliminates the most (ties: fewer
-    links, then the earlier start; per start and end the shortest chain). The victims of a chain are the
-    cells with the digit that see both ends."""
+    """The best X-Chain of one digit, ranked by `outranks`, searched in cell space: the chain of 3 to
+    `max_length` links from one of the digit's conjugate-pair cells that ranks first (per start and end the
+    shortest chain that does not come back to a cell; among chains that rank alike, the earlier start). The
+    victims of a chain are the cells with the digit that see both ends."""
     d, cells, starts, strong, weak = graph
     best: ChainFound | None = None
     for start in starts:
@@ -401,8 +401,9 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
                 if not outranks(victims, depth, best):
                     continue
                 path = trace_chain(layers, depth, end, strong, weak)
-                if len(set(path)) <= depth:  # a cell twice (a lasso): HoDoKu's chains never revisit a cell
-                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best, _SAME)
+                if is_lasso([_CELL_BITS[c] for c in path], False):  # HoDoKu's chains never revisit a cell
+                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best,
+                                                _CELL_BITS)
                     if path is None:
                         continue
                 chain = [c * 9 + d - 1 for c in path]
@@ -460,6 +461,7 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
     different digits is left to the AIC finder (`find_aic`), which comes later in the ladder."""
     nodes, strong, weak, with_digit = graph
     universe = (1 << len(nodes)) - 1
+    cells_of = [1 << n // 9 for n in nodes]
     best: ChainFound | None = None
     for start, start_node in enumerate(nodes):
         cell, a = divmod(start_node, 9)
@@ -477,8 +479,9 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
                 if not victims or not outranks(victims, depth, best):
                     continue
                 path = trace_chain(layers, depth, end, strong, weak)
-                if 2 * len({i >> 1 for i in path}) <= depth:  # a cell twice (a lasso): HoDoKu's never do
-                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best, _HALF)
+                if is_lasso([cells_of[i] for i in path], False):  # HoDoKu's chains never revisit a cell
+                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best,
+                                                cells_of)
                     if path is None:
                         continue
                 chain = [nodes[i] for i in path]
@@ -631,22 +634,20 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
     return best
 
 
-#: Cell keys of the nodes of the X-Chain space (a node is its cell) and of the XY-Chain space (nodes 2j and
-#: 2j + 1 are the two digits of one cell), for `_simple_chain`.
-_SAME = tuple(range(81))
-_HALF = tuple(i >> 1 for i in range(162))
+#: Each cell as an 81-bit set: the cells of the X-Chain space's nodes (a node is its cell).
+_CELL_BITS = tuple(1 << c for c in range(81))
 #: Most nodes `_simple_chain` expands for one pair of ends (a pathological graph gives up, not hangs).
 _SIMPLE_CHAIN_BUDGET = 20000
 
 
 def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: list[int], weak: list[int],
-                  victims: int, best: ChainFound | None, cell_of: tuple[int, ...]) -> tuple[list[int] | None, int]:
+                  victims: int, best: ChainFound | None, cells_of: list[int]) -> tuple[list[int] | None, int]:
     """The shortest chain start -> end (strong link first, alternating) that never comes back to a cell it
     has left, of `shortest` to `max_length` links, tried while it would still outrank `best`; (None, 0) when
     there is none. The breadth-first layers give one shortest chain per end, which may be a lasso; HoDoKu's
     X-Chains and XY-Chains are all the simple paths of a depth-first search (ChainSolver), so for a lasso
-    this looks for the simple one by iterative deepening. `cell_of[node]` is the node's cell (`_SAME`,
-    `_HALF`)."""
+    this looks for the simple one by iterative deepening. `cells_of[node]` is the node's cell as an 81-bit
+    set."""
     budget = [_SIMPLE_CHAIN_BUDGET]
     path = [start]
 
@@ -656,16 +657,16 @@ def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: 
         budget[0] -= 1
         if budget[0] < 0:
             return False
-        here = cell_of[node]
+        here = cells_of[node]
         step = strong[node] if links % 2 == 0 else weak[node]
         if links + 1 == length:
             step &= 1 << end
         for n in set_bits(step):
-            cell = cell_of[n]
-            if cell != here and used >> cell & 1:
+            cell = cells_of[n]
+            if cell != here and used & cell:
                 continue
             path.append(n)
-            if walk(n, links + 1, length, used | 1 << cell):
+            if walk(n, links + 1, length, used | cell):
                 return True
             path.pop()
         return False
@@ -673,7 +674,7 @@ def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: 
     for length in range(shortest, max_length + 1, 2):
         if not outranks(victims, length, best):
             break
-        if walk(start, 0, length, 1 << cell_of[start]):
+        if walk(start, 0, length, cells_of[start]):
             return path, length
         if budget[0] < 0:
             break
