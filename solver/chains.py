@@ -27,7 +27,7 @@ between cells on one digit is an XY-Chain (`_BivalueGraph`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from operator import or_
 from typing import NamedTuple
 
@@ -72,9 +72,17 @@ ALL_NODES = (1 << 729) - 1
 PEER_NODES = [to_nodes(PEER_BITS[c]) for c in range(81)]
 
 
-def node_name(n: int) -> str:
-    """A candidate in the usual notation, e.g. ``5r3c7``."""
+def node_name(n: int, groups: Sequence[tuple[int, int]] = ()) -> str:
+    """A candidate in the usual notation, e.g. ``5r3c7``; a group node (``729 + k``, `groups[k]` its digit
+    and 81-bit cell set, see `grouped.group_links`) as `group_name` writes it."""
+    if n >= 729:
+        return group_name(*groups[n - 729])
     return f"{n % 9 + 1}{cell_name(n // 9)}"
+
+
+def group_name(digit: int, cells: int) -> str:
+    """A group node in the usual notation, e.g. ``5r5c4/r5c6`` (`cells`: an 81-bit set)."""
+    return f"{digit}{'/'.join(cell_name(c) for c in set_bits(cells))}"
 
 
 class LinkGraph:
@@ -211,11 +219,6 @@ def trace_chain(layers: list[int], end_layer: int, end: int, strong: list[int], 
     return chain[::-1]
 
 
-def _chain_text(chain: list[int]) -> str:
-    parts = [node_name(chain[0])]
-    for i, n in enumerate(chain[1:]):
-        parts.append(("=" if i % 2 == 0 else "-") + node_name(n))
-    return " ".join(parts)
 
 
 class ChainFound(NamedTuple):
@@ -311,22 +314,40 @@ def find_chain(board: Board, kind: str, max_length: int | None = None) -> Iterat
         best = _best_x_chain(board, max_length)
     else:
         best = _best_xy_chain(_BivalueGraph.of(board), board, max_length)
-    if best is None:
-        return
-    victims, chain = best.victims, best.chain
-    start, end = chain[0], chain[-1]
-    elims = tuple((v // 9, v % 9 + 1) for v in set_bits(victims))
-    false = f"{', '.join(node_name(v) for v in set_bits(victims))} {'is' if len(elims) == 1 else 'are'} false"
-    removed = f"so {false}"
-    cells = tuple(dict.fromkeys(n // 9 for n in chain))
-    name = best.technique
-    if name == "continuous_nice_loop":
-        text = f"{_chain_text(chain)} - {node_name(start)}; every link holds both ways, {removed}"
-    elif name == "discontinuous_nice_loop":
-        text = f"{_chain_text(chain)}; {node_name(start)} false would make it true, so it is true: {false}"
+    if best is not None:
+        yield chain_step(best)
+
+
+def chain_step(found: ChainFound, groups: Sequence[tuple[int, int]] = ()) -> Step:
+    """The step of a chain a finder found: its eliminations, the cells on it (in chain order) and a text that
+    reads the chain (``=`` a strong link, ``-`` a weak one) and says why its victims go. `groups` names the
+    group nodes a grouped chain may hold (`grouped.group_links`)."""
+    chain, victims = found.chain, found.victims
+    names = [node_name(n, groups) for n in chain]
+    links = "-=" if found.first_weak else "=-"
+    text = names[0] + "".join(f" {links[i % 2]}{name}" for i, name in enumerate(names[1:]))
+    verb = "is" if victims & (victims - 1) == 0 else "are"
+    false = f"{', '.join(node_name(v) for v in set_bits(victims))} {verb} false"
+    start = names[0]
+    if found.first_weak:
+        also = "it false" if chain[-1] == chain[0] else f"{names[-1]} true as well"
+        text += f"; {start} true would make {also}, so it is false"
+    elif found.technique.endswith("discontinuous_nice_loop"):
+        text += f"; {start} false would make it true, so it is true: {false}"
+    elif found.technique.endswith("continuous_nice_loop"):
+        text += f" - {start}; every link holds both ways, so {false}"
     else:
-        text = f"{_chain_text(chain)}; {node_name(start)} or {node_name(end)} is true, {removed}"
-    yield Step(name, eliminations=elims, cells=cells, text=f"{title(name)}: {text}")
+        text += f"; {start} or {names[-1]} is true, so {false}"
+    cells = []
+    for n in chain:
+        cells += set_bits(node_cells(n, groups))
+    return Step(found.technique, eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
+                cells=tuple(dict.fromkeys(cells)), text=f"{title(found.technique)}: {text}")
+
+
+def node_cells(n: int, groups: Sequence[tuple[int, int]] = ()) -> int:
+    """The cells of node `n` as an 81-bit set: a candidate's cell, or a group node's cells (`node_name`)."""
+    return 1 << n // 9 if n < 729 else groups[n - 729][1]
 
 
 def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
@@ -622,7 +643,7 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                     technique = "discontinuous_nice_loop"
                 elif closes:
                     technique = "continuous_nice_loop"
-                    victims = _loop_victims(chain, board)
+                    victims = loop_victims(chain, board)
                     if not victims:
                         continue
                 else:
@@ -741,30 +762,39 @@ def is_lasso(cells: list[int], closed: bool) -> bool:
     return False
 
 
-def _loop_victims(chain: list[int], board: Board) -> int:
-    """Candidates removed by a continuous loop (`chain` closed by a weak link from its end to its start).
+def loop_victims(chain: list[int], board: Board, groups: Sequence[tuple[int, int]] = ()) -> int:
+    """Candidates removed by a continuous loop (`chain` closed by a weak link from its end to its start), as a
+    729-bit node set; the chain may hold group nodes (`groups` as for `node_name`).
 
     Around such a loop exactly one node of every linked pair is true (the
     even nodes or the odd ones), so each pair acts as a conjugate pair:
     other candidates of a shared cell go, and the shared digit leaves cells
-    that see both, but for the cells on the loop (HoDoKu leaves those alone). Source: HoDoKu "Nice Loops"
-    (tech_chains.php), TablingSolver.checkNiceLoop.
+    that see every cell of both, but for the cells on the loop (HoDoKu leaves
+    those alone). Source: HoDoKu "Nice Loops" (tech_chains.php),
+    TablingSolver.checkNiceLoop.
     """
     if len(set(chain)) != len(chain):
         return 0  # a node both true and false: only a broken board gives such a loop
     cands = board.candidates
     off_loop = ALL_CELLS
     for n in chain:
-        off_loop &= ~(1 << n // 9)
+        off_loop &= ~node_cells(n, groups)
     victims = 0
     for u, v in zip(chain, chain[1:] + chain[:1]):
-        (cu, du), (cv, dv) = divmod(u, 9), divmod(v, 9)
-        if cu == cv:
-            victims |= cands[cu] << 9 * cu & ~(1 << u | 1 << v)
+        du = u % 9 if u < 729 else groups[u - 729][0] - 1
+        dv = v % 9 if v < 729 else groups[v - 729][0] - 1
+        cu, cv = node_cells(u, groups), node_cells(v, groups)
+        if u < 729 and v < 729 and cu == cv:
+            cell = u // 9
+            victims |= cands[cell] << 9 * cell & ~(1 << u | 1 << v)
         elif du == dv:
-            victims |= to_nodes(PEER_BITS[cu] & PEER_BITS[cv] & board.digit_cells(du + 1) & off_loop) << du
+            sight = off_loop
+            for c in set_bits(cu | cv):
+                sight &= PEER_BITS[c]
+            victims |= to_nodes(sight & board.digit_cells(du + 1)) << du
     for n in chain:
-        victims &= ~(1 << n)
+        if n < 729:
+            victims &= ~(1 << n)
     return victims
 
 

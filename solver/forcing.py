@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .board import Board
 from .chains import ALL_NODES, board_links, node_name, union_of
-from .grouped import group_name, grouped_links
+from .grouped import grouped_links
 from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
 from .steps import Step
 from .techniques import title
@@ -120,7 +120,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
         found = implied(n)
         if found.contradiction:
             clash = set_bits(found.true & found.false)[0]
-            clash_name = node_name(clash) if clash < 729 else group_name(*groups[clash - 729])
+            clash_name = node_name(clash, groups)
             yield Step("forcing_chain", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
                        text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {clash_name} would be "
                             f"both true and false, so {node_name(n)} is false")

@@ -21,12 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .board import ALL_CELLS, Board
-from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, node_name, outranks, to_nodes,
-                     trace_lasso_free_chain)
-from .grid import HOUSE_BITS, HOUSES, PEER_BITS, SEGMENTS, cell_name, set_bits
+from .board import Board
+from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, chain_step, loop_victims,
+                     outranks, to_nodes, trace_lasso_free_chain)
+from .grid import HOUSE_BITS, HOUSES, PEER_BITS, SEGMENTS, set_bits
 from .steps import Step
-from .techniques import title
 
 #: Per segment of `grid.SEGMENTS` (in its order): its 81-bit cell set and the two houses that hold all of it.
 _SEGMENT_BITS = [sum(1 << c for c in cells) for cells in SEGMENTS.values()]
@@ -48,7 +47,7 @@ def group_links(board: Board, strong: list[int],
     -------
     (list of int, list of int, list of (int, int))
         Strong and weak links per node (729 candidate nodes, then one node per group), and each group as
-        (digit, 81-bit cell set), for group node 729 + index (`group_name`).
+        (digit, 81-bit cell set), for group node 729 + index (`chains.group_name`).
     """
     strong, weak = list(strong), list(weak)
     groups_found: list[tuple[int, int]] = []
@@ -91,11 +90,6 @@ def grouped_links(board: Board) -> tuple[list[int], list[int], list[tuple[int, i
     return board.cached("grouped links", lambda b: group_links(b, *board_links(b)[1:]))
 
 
-def group_name(digit: int, cells: int) -> str:
-    """A group node in the usual notation, e.g. ``5r5c4/r5c6`` (`cells`: an 81-bit set)."""
-    return f"{digit}{'/'.join(cell_name(c) for c in set_bits(cells))}"
-
-
 def find_grouped_aic(board: Board) -> Iterator[Step]:
     """The grouped nice loop or AIC that HoDoKu would take (`chains.outranks`), or nothing.
 
@@ -117,7 +111,7 @@ def find_grouped_aic(board: Board) -> Iterator[Step]:
         best = _best_from_true(start, board, space, best)
     if best is None:
         return
-    yield _step(best, groups)
+    yield chain_step(best, groups)
 
 
 class _Space(NamedTuple):
@@ -162,7 +156,7 @@ def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound |
             if path is None:
                 continue
             if end != start and closes:
-                victims = _loop_victims(path, board, groups)
+                victims = loop_victims(path, board, groups)
                 if not victims or not outranks(victims, depth, best):
                     continue
             grouped = any(n >= 729 for n in path)
@@ -197,64 +191,3 @@ def _best_from_true(start: int, board: Board, space: _Space, best: ChainFound | 
         best = ChainFound(f"grouped_{kind}" if any(n >= 729 for n in path) else kind, depth, victims, path, True)
         break
     return best
-
-
-def _node_name(n: int, groups: list[tuple[int, int]]) -> str:
-    return node_name(n) if n < 729 else group_name(*groups[n - 729])
-
-
-def _step(found: ChainFound, groups: list[tuple[int, int]]) -> Step:
-    """The step of a chain the grouped search found."""
-    chain, victims = found.chain, found.victims
-    names = [_node_name(n, groups) for n in chain]
-    links = "-=" if found.first_weak else "=-"
-    text = names[0] + "".join(f" {links[i % 2]}{name}" for i, name in enumerate(names[1:]))
-    false = f"{', '.join(node_name(v) for v in set_bits(victims))} {'is' if victims & (victims - 1) == 0 else 'are'} false"
-    removed = f"so {false}"
-    start = names[0]
-    if found.first_weak:
-        also = "it false" if chain[-1] == chain[0] else f"{names[-1]} true as well"
-        text += f"; {start} true would make {also}, so it is false"
-    elif found.technique.endswith("discontinuous_nice_loop"):
-        text += f"; {start} false would make it true, so it is true: {false}"
-    elif found.technique.endswith("continuous_nice_loop"):
-        text += f" - {start}; every link holds both ways, {removed}"
-    else:
-        text += f"; {start} or {names[-1]} is true, {removed}"
-    cells = []
-    for n in chain:
-        cells += [n // 9] if n < 729 else set_bits(groups[n - 729][1])
-    return Step(found.technique, eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
-                cells=tuple(dict.fromkeys(cells)), text=f"{title(found.technique)}: {text}")
-
-
-def _loop_victims(chain: list[int], board: Board, groups: list[tuple[int, int]]) -> int:
-    """Candidates removed by a continuous loop through group nodes (`chain` closed by a weak link from its end
-    to its start): each linked pair acts as a conjugate pair, so other candidates of a shared cell go, and the
-    shared digit leaves the cells off the loop that see every cell of both (`chains` does the same without
-    groups)."""
-    if len(set(chain)) != len(chain):
-        return 0  # a node both true and false: only a broken board gives such a loop
-    cands = board.candidates
-
-    def digit_and_cells(n: int) -> tuple[int, int]:
-        return (n % 9, 1 << n // 9) if n < 729 else (groups[n - 729][0] - 1, groups[n - 729][1])
-
-    off_loop = ALL_CELLS
-    for n in chain:
-        off_loop &= ~digit_and_cells(n)[1]
-    victims = 0
-    for u, v in zip(chain, chain[1:] + chain[:1]):
-        (du, cu), (dv, cv) = digit_and_cells(u), digit_and_cells(v)
-        if u < 729 and v < 729 and cu == cv:
-            cell = u // 9
-            victims |= cands[cell] << 9 * cell & ~(1 << u | 1 << v)
-        elif du == dv:
-            sight = off_loop
-            for c in set_bits(cu | cv):
-                sight &= PEER_BITS[c]
-            victims |= to_nodes(sight & board.digit_cells(du + 1)) << du
-    for n in chain:
-        if n < 729:
-            victims &= ~(1 << n)
-    return victims
