@@ -75,9 +75,9 @@ EXTRA_TYPES = {
     "forcing_net": ["FORCING_NET_CONTRADICTION", "FORCING_NET_VERITY"],
 }
 #: Too slow to ask at every position (asked only when HoDoKu's own path uses them).
-PATH_ONLY = {"forcing_chain", "forcing_net", "continuous_nice_loop", "discontinuous_nice_loop", "aic", "x_chain",
-             "grouped_continuous_nice_loop", "grouped_discontinuous_nice_loop", "grouped_aic",
-             "xy_chain", "als_xz", "als_xy_wing"}
+PATH_ONLY = {"x_chain", "xy_chain", "continuous_nice_loop", "discontinuous_nice_loop", "aic",
+             "grouped_continuous_nice_loop", "grouped_discontinuous_nice_loop", "grouped_aic", "als_xz", "als_xy_wing",
+             "forcing_chain", "forcing_net"}
 
 
 def types_of(name: str, hodoku: str) -> list[SolutionType]:
