@@ -20,6 +20,7 @@ from operator import or_
 from .board import Board
 from .grid import box_of, house_name
 from .steps import Step
+from .subsets import tight_groups
 from .techniques import title
 
 FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
@@ -70,44 +71,10 @@ FIN_TARGETS = {size: [reduce(or_, (in_stack for _, _, in_stack, _, _ in covers),
                for size in (2, 3, 4)}
 
 
-#: BASIC_BASE[size][union] and FINNED_BASE[size][union]: can base lines with these cross positions be a fish of
-#: `size` (exactly `size` positions; finned: `size` + 1 to `size` + 3, all but one stack's in `size` covers)?
-BASIC_BASE = {size: [u.bit_count() == size for u in range(512)] for size in (2, 3, 4)}
+#: FINNED_BASE[size][union]: can base lines with these cross positions be a finned fish of `size` (`size` + 1 to
+#: `size` + 3 positions, all but one stack's in `size` covers)?
 FINNED_BASE = {size: [FEASIBLE[True][size][u] and size < u.bit_count() <= size + 3 for u in range(512)]
                for size in (2, 3, 4)}
-
-
-def _basic_base_sets(lines: list[int], positions: list[int]) -> list[list[tuple[tuple[int, ...], int]]]:
-    """The combinations of 2, 3 and 4 base lines among `lines` whose cross positions are as many as the lines,
-    pruned as they are built: per size 2..4 (index size - 2), (base lines, union of their cross positions) in the
-    order of `itertools.combinations`. One walk serves all three sizes: a set with more than four positions has
-    no smaller fish among its extensions either."""
-    deeper = FEASIBLE[False][4]
-    fit2, fit3, fit4 = BASIC_BASE.values()
-    masks = [positions[line] for line in lines]
-    n = len(lines)
-    out2: list[tuple[tuple[int, ...], int]] = []
-    out3: list[tuple[tuple[int, ...], int]] = []
-    out4: list[tuple[tuple[int, ...], int]] = []
-    for a in range(n - 1):
-        ua = masks[a]
-        for b in range(a + 1, n):
-            uab = ua | masks[b]
-            if not deeper[uab]:
-                continue
-            if fit2[uab]:
-                out2.append(((lines[a], lines[b]), uab))
-            for c in range(b + 1, n):
-                uabc = uab | masks[c]
-                if not deeper[uabc]:
-                    continue
-                if fit3[uabc]:
-                    out3.append(((lines[a], lines[b], lines[c]), uabc))
-                for d in range(c + 1, n):
-                    u = uabc | masks[d]
-                    if fit4[u]:
-                        out4.append(((lines[a], lines[b], lines[c], lines[d]), u))
-    return [out2, out3, out4]
 
 
 def _finned_base_sets(lines: list[int], positions: list[int],
@@ -117,7 +84,8 @@ def _finned_base_sets(lines: list[int], positions: list[int],
     their cross positions, base lines as a 9-bit mask, reach), where reach is the positions held by the other
     lines of the bands of the base (from `reach_in`: per band, by the subset of its lines in the base). A set is
     kept only when its reach meets `FIN_TARGETS`: an elimination shares its band with a fin line and lies in a
-    cover line of the fin's stack. One walk serves all three sizes (see `_basic_base_sets`)."""
+    cover line of the fin's stack. One walk serves all three sizes: a set with no fish among its extensions
+    is not extended."""
     deeper = FEASIBLE[True][4]
     fit2, fit3, fit4 = FINNED_BASE.values()
     targets2, targets3, targets4 = FIN_TARGETS.values()
@@ -199,9 +167,8 @@ def _sub_unions(masks: list[int]) -> list[int]:
     return [0, a, b, a | b, c, a | c, b | c, a | b | c]
 
 
-#: _BASIC_LINE[mask] and _FINNED_LINE[mask]: can a line with these cross positions be a base line of a fish of up
-#: to four lines (one to four positions; finned: up to seven, the fins lying in one box)?
-_BASIC_LINE = bytes(0 < m.bit_count() <= 4 for m in range(512))
+#: _FINNED_LINE[mask]: can a line with these cross positions be a base line of a finned fish of up to four lines
+#: (one to seven positions, the fins lying in one box)?
 _FINNED_LINE = bytes(0 < m.bit_count() <= 7 for m in range(512))
 
 
@@ -211,17 +178,16 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
     `rows`, else of columns; `cross` holds the other lines' masks, the transpose): per size (index size - 2), in
     search order, (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover
     line outside the base (in the fin box when finned)."""
-    eligible = _FINNED_LINE if finned else _BASIC_LINE
-    lines = [i for i in range(9) if eligible[positions[i]]]
     found: list[list[tuple[tuple[int, ...], int, int, str]]] = [[], [], []]
-    if len(lines) < 2:
-        return found
-    if not finned:
-        for size, bases in enumerate(_basic_base_sets(lines, positions), 2):
+    if not finned:  # N lines whose places lie in N cover lines: the lines' tight groups
+        for size, bases in enumerate(tight_groups(tuple(positions)), 2):
             for base, union in bases:
                 # Does any other line hold the digit in a cover line?
                 if any(positions[l] & union for l in range(9) if l not in base):
                     found[size - 2].append((base, union, 0, FISH_NAMES[size]))
+        return found
+    lines = [i for i in range(9) if _FINNED_LINE[positions[i]]]
+    if len(lines) < 2:
         return found
     # Per band, the positions held by each subset of its three lines; by the subset of its lines in a base, the
     # positions held by its other lines, none when the base has no line there (a target shares its band with a

@@ -69,12 +69,15 @@ _HOUSE_ORDER = (*range(18, 27), *range(18))
 _BOXES = range(18, 27)
 
 
-def _house_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
-    """The tight groups of a house's nine masks (cells' candidates, or digits' places), for sizes 2, 3 and 4:
-    per size, every combination of that many indices (in `itertools.combinations` order) whose masks are
-    non-zero and have exactly `size` bits in their union, with that union; none when at most `size` masks
-    are non-zero. A union fills one of `_SETS`, which then holds `size` masks or more: one sum of `_COVERS`
-    finds those sets for all sizes (mostly none), and only their masks are combined."""
+def tight_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """The tight groups of nine 9-bit masks, for sizes 2, 3 and 4: per size, every combination of that many
+    indices (in `itertools.combinations` order) whose masks are non-zero and have exactly `size` bits in their
+    union, with that union; none when at most `size` masks are non-zero (such a group holds every non-zero
+    mask and so removes nothing). The masks of a house's cells (their candidates) give its naked subsets,
+    those of its digits (their places) its hidden subsets, and those of one digit's nine rows or columns (its
+    places in each) its basic fish (`fish`: a fish is a hidden subset of lines). A union fills one of
+    `_SETS`, which then holds `size` masks or more: one sum of `_COVERS` finds those sets for all sizes
+    (mostly none), and only their masks are combined."""
     zeros = masks.count(0)
     if zeros >= 7:
         return _NO_GROUPS
@@ -109,9 +112,9 @@ def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
 
 
 def _naked_house_groups(board: Board, house: int) -> tuple:
-    """Per size (2, 3, 4), the naked subsets of a house (`_house_groups` of its cells' candidates), each as
+    """Per size (2, 3, 4), the naked subsets of a house (`tight_groups` of its cells' candidates), each as
     `_naked_subset` gives them; None for none."""
-    groups = _house_groups(HOUSE_GETTERS[house](board.candidates))
+    groups = tight_groups(HOUSE_GETTERS[house](board.candidates))
     if groups == _NO_GROUPS:
         return None
     return tuple(tuple(_naked_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
@@ -141,10 +144,10 @@ def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> in
 
 
 def _hidden_house_groups(board: Board, house: int) -> tuple:
-    """Per size (2, 3, 4), the hidden subsets of a house (`_house_groups` of its digits' places), each as (its
+    """Per size (2, 3, 4), the hidden subsets of a house (`tight_groups` of its digits' places), each as (its
     cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells); None
     for none."""
-    groups = _house_groups(board.house_digit_positions(house))
+    groups = tight_groups(board.house_digit_positions(house))
     if groups == _NO_GROUPS:
         return None
     return tuple(tuple(_hidden_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
