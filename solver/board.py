@@ -193,7 +193,8 @@ class Board:
         """The steps ``steps_of(self, d)`` yields, for digits d = 1..9 in turn. Each digit's steps are kept on
         this board (per `key`) until its cells change, so `steps_of` must depend on that digit's cells only
         (finders of single-digit patterns: most digits are unchanged from one step to the next). The items
-        may also be (sort key, step) pairs, for a finder that orders its steps by house first."""
+        may also be other records that the finder turns into steps: sort keys for a finder that orders its
+        steps by house first, patterns for one that makes only the step the ladder asks for."""
         kept = self._per_digit.get(key)
         if kept is None:
             kept = self._per_digit[key] = [None] * 10  # per digit: (its cells, its steps)

@@ -76,7 +76,7 @@ def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
 
     Boxes in order, each box's digits in order; each digit's steps are kept until its cells change
     (`Board.digit_steps`)."""
-    return _by_house(board.digit_steps("pointing", _pointing_steps))
+    return _by_house("locked_candidates_pointing", board.digit_steps("pointing", _pointing_patterns))
 
 
 def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
@@ -84,18 +84,20 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
 
     Lines in order (rows, then columns), each line's digits in order; each digit's steps are kept until its
     cells change (`Board.digit_steps`)."""
-    return _by_house(board.digit_steps("claiming", _claiming_steps))
+    return _by_house("locked_candidates_claiming", board.digit_steps("claiming", _claiming_patterns))
 
 
-def _by_house(found: Iterator[tuple[int, Step]]) -> Iterator[Step]:
-    """The steps of (house, step) pairs given digit by digit, in house order (stable: digits in order)."""
-    return (step for _, step in sorted(found, key=itemgetter(0)))
+def _by_house(name: str, found: Iterator[tuple[int, int, int, int, int]]) -> Iterator[Step]:
+    """The steps `name` of the patterns `_locked_patterns` gives digit by digit, in house order (stable:
+    digits in order). A step is made only when it is asked for: the ladder takes the first."""
+    return (_locked_step(name, *pattern) for pattern in sorted(found, key=itemgetter(0)))
 
 
-def _locked_steps(name: str, first: int, tables: list, board: Board, d: int) -> Iterator[tuple[int, Step]]:
-    """The locked candidates steps `name` on digit d, each with its house: for the houses from `first` on (one
-    per entry of `tables`, `_POINTING` or `_CLAIMING`), where the digit's positions lie in one other house,
-    the digit leaves that house's positions outside this one."""
+def _locked_patterns(first: int, tables: list, board: Board, d: int) -> Iterator[tuple[int, int, int, int, int]]:
+    """The locked candidates on digit d, as (house, digit, its positions there, the other house, the positions
+    it leaves there): for the houses from `first` on (one per entry of `tables`, `_POINTING` or `_CLAIMING`),
+    where the digit's positions lie in one other house, the digit leaves that house's positions outside this
+    one."""
     positions = board.house_positions(d)
     for h, p, table in zip(range(first, first + len(tables)), positions[first:], tables):
         shape = table[p]
@@ -104,16 +106,22 @@ def _locked_steps(name: str, first: int, tables: list, board: Board, d: int) -> 
         other, outside = shape
         rest = positions[other] & outside
         if rest:
-            yield h, Step(name, eliminations=tuple((c, d) for c in _cells_of(other, rest)), cells=_cells_of(h, p),
-                          houses=(h, other),
-                          text=f"{title(name)}: in {house_name(h)}, {d} lies only in {house_name(other)}, "
-                               f"so it leaves the rest of {house_name(other)}")
+            yield h, d, p, other, rest
 
 
-#: The steps of one digit for each locked candidates finder (`Board.digit_steps`): boxes point into lines,
+def _locked_step(name: str, h: int, d: int, p: int, other: int, rest: int) -> Step:
+    """The locked candidates step `name`: digit d at positions p of house h only, all in house `other`, leaves
+    the positions `rest` of `other`."""
+    return Step(name, eliminations=tuple((c, d) for c in _cells_of(other, rest)), cells=_cells_of(h, p),
+                houses=(h, other),
+                text=f"{title(name)}: in {house_name(h)}, {d} lies only in {house_name(other)}, "
+                     f"so it leaves the rest of {house_name(other)}")
+
+
+#: The patterns of one digit for each locked candidates finder (`Board.digit_steps`): boxes point into lines,
 #: lines claim in boxes.
-_pointing_steps = partial(_locked_steps, "locked_candidates_pointing", 18, _POINTING)
-_claiming_steps = partial(_locked_steps, "locked_candidates_claiming", 0, _CLAIMING)
+_pointing_patterns = partial(_locked_patterns, 18, _POINTING)
+_claiming_patterns = partial(_locked_patterns, 0, _CLAIMING)
 
 
 #: _SUBSET_ORDER[n]: the non-empty subsets of n items (n <= 6) as bitmasks (bit i: item i), size by size and
