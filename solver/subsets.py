@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from .board import Board, memoised
-from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
+from .grid import BOX_OF, HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
 from .steps import Step
 from .techniques import title
 
@@ -127,20 +127,33 @@ def _naked_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
     the box and those in the line outside the box, else 0 and 0). It is a locked subset when candidates of
     both of these last two are left (HoDoKu's rule)."""
     cells = tuple(HOUSES[house][i] for i in indices)
-    houses = tuple(sorted(set.intersection(*(set(HOUSES_OF_CELL[c]) for c in cells))))
+    first = HOUSES_OF_CELL[cells[0]]
+    houses = tuple(h for h in first if all(h in HOUSES_OF_CELL[c] for c in cells))  # ascending, as first is
     in_box = in_line = 0
     if len(cells) <= 3 and len(houses) == 2:
         line, box = houses
         in_box = _targets((box,), cells, union)
-        in_line = _targets((line,), tuple(c for c in HOUSES[line] if c in HOUSES[box]), union)
+        in_line = _targets((line,), tuple(c for c in HOUSES[line] if BOX_OF[c] == box - 18), union)
     return cells, union, houses, _targets(houses, cells, union), in_box, in_line
+
+
+#: _POSITION[h]: cell -> its index in HOUSES[h], for the cells of house h.
+_POSITION = [{c: i for i, c in enumerate(cells)} for cells in HOUSES]
 
 
 def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> int:
     """The bits of `Board.house_fields` of `digits` (a mask) in the cells of `houses` other than `cells`, in
     those houses' own fields: the candidates a subset removes there, one bit each."""
-    return sum(_FIELD_LOWS[digits] * (511 - sum(1 << HOUSES[h].index(c) for c in cells if c in HOUSES[h]))
-               << 144 * h for h in houses)
+    low = _FIELD_LOWS[digits]
+    total = 0
+    for h in houses:
+        position = _POSITION[h]
+        others = 511
+        for c in cells:
+            if c in position:
+                others ^= 1 << position[c]
+        total |= low * others << 144 * h
+    return total
 
 
 def _hidden_house_groups(board: Board, house: int) -> tuple:
