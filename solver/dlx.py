@@ -41,10 +41,13 @@ extension exact-cover):
   size-2 column this cuts the search nodes per top1465 puzzle from 11.4 to
   8.7 for the first solution and from 18.0 to 13.0 when counting to two;
 - the hot code is generated on the first search as straight-line Python:
-  one covering function per cell with its 20 peers unrolled, and one scan
+  one covering function per cell with its 20 peers unrolled, one scan
   that loads the 81 masks into locals and computes, per house, the digits
   present once (from the unions of the 54 three-cell segments, shared by
-  rows, columns and boxes) and the locked-candidate deletions.
+  rows, columns and boxes) and the locked-candidate deletions, and the
+  column choice unrolled over the 81 cells;
+- the givens are covered like any size-1 column, in the first reduction
+  (no separate pass removes their digits from their peers).
 
 Speed beside the C extension exact-cover: README.md, "Accuracy and speed"
 (benchmarks/exact_search.py). Counting to two costs more than its share of
@@ -58,7 +61,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .grid import (ALL_DIGITS, HOUSE_SEGMENTS, HOUSES, HOUSES_OF_CELL, PEERS, POPCOUNT, SEGMENTS, InvalidPuzzleError,
-                   check_givens, initial_candidates, segment_scan_lines)
+                   check_givens, segment_scan_lines)
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
@@ -92,13 +95,14 @@ def _make_cover_cell():
 
 def _make_scan():
     """The house scan: hidden singles and empty house-digit columns, else locked-candidate deletions."""
-    lines = ["def scan(c, placed):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c", "    found = []"]
+    lines = ["def scan(c, placed):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c",
+             "    " + ", ".join(f"p{h}" for h in range(27)) + " = placed", "    found = []"]
     lines += segment_scan_lines()  # o: digits present in a segment, t: digits present at least twice
     for h, (x, y, z) in enumerate(HOUSE_SEGMENTS):
         lines += [f"    u = o{x} | o{y}",
                   f"    o = u | o{z}",
                   "    if o != 511: return None",
-                  f"    s = o & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z})) & ~placed[{h}]",
+                  f"    s = o & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z}) | p{h})",
                   f"    if s: found.append(({h}, s))"]
     lines += ["    if found: return found, None", "    out = []"]
     for kind in ("R", "C"):
@@ -125,10 +129,29 @@ def _make_scan():
     return _exec(lines, ["scan"])[0]
 
 
+def _make_choose():
+    """The column choice, unrolled over the 81 cell columns (see `_search`)."""
+    lines = ["def choose(c, placed):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c",
+             "    " + ", ".join(f"p{h}" for h in range(27)) + " = placed",
+             "    best, column, score = 10, -1, 99"]
+    for i in range(81):
+        r, k, b = HOUSES_OF_CELL[i]
+        lines += [f"    n = P[c{i}]",
+                  "    if n == 2:",
+                  f"        s = P[p{r}] + P[p{k}] + P[p{b}]",
+                  f"        if s < score: best, column, score = 2, {i}, s",
+                  f"    elif 2 < n < best: best, column = n, {i}"]
+    lines.append("    return column")
+    namespace = {"P": POPCOUNT}
+    exec("\n".join(lines), namespace)  # generated from the tables above only
+    return namespace["choose"]
+
+
 #: The generated covering functions and house scan, built on the first search (not at import:
 #: commands that never search do not pay for generating them).
 _COVER_CELL: tuple | None = None
 _SCAN = None
+_CHOOSE = None
 
 
 def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:
@@ -186,18 +209,7 @@ def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:
 
 def _search(c: list[int], placed: list[int], limit: int, out: list[list[int]], rng) -> bool:
     """Algorithm X below a reduced node; appends complete mask lists to `out`, True once `limit` is reached."""
-    popcount = POPCOUNT
-    houses_of = HOUSES_OF_CELL
-    best, column, score = 10, -1, 99
-    for i in range(81):
-        p = popcount[c[i]]
-        if p == 2:  # among cell columns of size 2, the one whose houses have the fewest digits placed
-            r, k, b = houses_of[i]
-            s = popcount[placed[r]] + popcount[placed[k]] + popcount[placed[b]]
-            if s < score:
-                best, column, score = 2, i, s
-        elif 2 < p < best:
-            best, column = p, i
+    column = _CHOOSE(c, placed)
     if column < 0:
         out.append(c)
         return len(out) >= limit
@@ -244,15 +256,16 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
     list of list of int
         Up to `limit` complete 81-value grids, in search order.
     """
-    global _COVER_CELL, _SCAN
+    global _COVER_CELL, _SCAN, _CHOOSE
     if _SCAN is None:
-        _COVER_CELL, _SCAN = _make_cover_cell(), _make_scan()
-    cands = initial_candidates(grid)  # the filled cells' digits leave their peers
+        _COVER_CELL, _SCAN, _CHOOSE = _make_cover_cell(), _make_scan(), _make_choose()
+    # A filled cell is a single-row cell column: covering it (in `_reduce`, with the other size-1 columns)
+    # removes its digit from its peers.
+    c = [1 << (v - 1) if v else ALL_DIGITS for v in grid]
     if candidates is not None:
-        cands = [a & b for a, b in zip(cands, candidates)]
-    c = [1 << (v - 1) if v else m & ALL_DIGITS for v, m in zip(grid, cands)]
-    if not all(c):
-        return []
+        c = [m if v else m & k for v, m, k in zip(grid, c, candidates)]
+        if not all(c):
+            return []
     stack = [i for i in range(81) if not c[i] & (c[i] - 1)]
     placed = [0] * 27
     found: list[list[int]] = []
