@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from functools import wraps
 
-from .grid import HOUSES, HOUSES_OF_CELL, PEER_BITS, digit_bit, digits_of, initial_candidates
+from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, PEER_BITS, digit_bit, digits_of, initial_candidates
 from .steps import Step
 
 #: The house fields of a board (`Board.house_fields`): one int of 243 16-bit fields, field 9 * h + d - 1
@@ -138,7 +138,7 @@ class Board:
         self.empty_cells = sum(1 << c for c in range(81) if not grid[c])
         self.givens = ALL_CELLS & ~self.empty_cells if givens is None else givens
         #: Per house (27), its number of empty cells (kept by `place`; full houses are looked up in it).
-        self.house_empty = [[grid[c] for c in house].count(0) for house in HOUSES]
+        self.house_empty = [get(grid).count(0) for get in HOUSE_GETTERS]
         if candidates is None:  # what the givens remove, in bulk
             self.candidates = initial_candidates(grid)
             fields = ALL_HOUSE_FIELDS

@@ -20,7 +20,7 @@ from operator import or_
 from .board import Board
 from .grid import box_of, house_name
 from .steps import Step
-from .subsets import tight_groups
+from .subsets import NO_GROUPS, tight_groups
 from .techniques import title
 
 FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
@@ -131,32 +131,40 @@ def _cell(line: int, x: int, rows: bool) -> int:
 
 
 def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
-    """The fish steps of `size`, digit by digit, from the steps of all three sizes that `_fish_steps` keeps on the
+    """The fish steps of `size`, digit by digit, from the fish of all three sizes that `_digit_fish` keeps on the
     board per digit; finned fish of every digit before sashimi ones (HoDoKu searches the two apart, finned
-    first)."""
+    first). A step is made only when it is asked for (the ladder takes the first)."""
     if not finned:
-        return (step for found, step in board.digit_steps(("fish", False), _FISH_STEPS[False]) if found == size)
-    return (step for sashimi in (False, True)
-            for found, step in board.digit_steps(("fish", True), _FISH_STEPS[True])
-            if found == size and step.technique.startswith("sashimi") == sashimi)
+        found = (fish for fish in board.digit_steps(("fish", False), _DIGIT_FISH[False]) if fish[0] == size)
+    else:
+        found = (fish for sashimi in (False, True)
+                 for fish in board.digit_steps(("fish", True), _DIGIT_FISH[True])
+                 if fish[0] == size and fish[6].startswith("sashimi") == sashimi)
+    return (step for fish in found for step in _fish_step(*fish[1:]))
 
 
-def _fish_steps(board: Board, digit: int, finned: bool) -> list[tuple[int, Step]]:
-    """The fish (or finned fish) steps of sizes 2, 3 and 4 on one digit, as (size, step) pairs: per size, rows as
-    base lines first, then columns."""
+#: A fish of `_digit_fish`: (size, digit, base lines are rows, base lines, cover mask, fin box 1..9 or 0,
+#: technique name, the base direction's nine line masks).
+Fish = tuple[int, int, bool, tuple[int, ...], int, int, str, list[int]]
+
+
+def _digit_fish(board: Board, digit: int, finned: bool) -> list[Fish]:
+    """The fish (or finned fish) of sizes 2, 3 and 4 on one digit: per size, rows as base lines first, then
+    columns."""
     positions = board.house_positions(digit)
     rows, columns = positions[0:9], positions[9:18]
-    by_size: list[list[tuple[int, Step]]] = [[], [], []]
+    if not finned and tight_groups(tuple(rows)) is NO_GROUPS and tight_groups(tuple(columns)) is NO_GROUPS:
+        return []  # no N lines with their places in N cover lines: mostly so
+    by_size: list[list[Fish]] = [[], [], []]
     for by_rows, lines, cross in ((True, rows, columns), (False, columns, rows)):
         for size, patterns in enumerate(_fish_patterns(lines, cross, finned, by_rows), 2):
-            for base, cover_mask, fin_box, name in patterns:
-                by_size[size - 2] += ((size, step) for step in
-                                      _fish_step(digit, by_rows, base, cover_mask, fin_box, name, lines))
+            by_size[size - 2] += ((size, digit, by_rows, base, cover_mask, fin_box, name, lines)
+                                  for base, cover_mask, fin_box, name in patterns)
     return by_size[0] + by_size[1] + by_size[2]
 
 
-#: Per finned: the finder of a digit's fish steps of all sizes (`Board.digit_steps`).
-_FISH_STEPS = {finned: partial(_fish_steps, finned=finned) for finned in (False, True)}
+#: Per finned: the finder of a digit's fish of all sizes (`Board.digit_steps`).
+_DIGIT_FISH = {finned: partial(_digit_fish, finned=finned) for finned in (False, True)}
 #: BAND_MASKS[k]: the three lines (of nine) of band k, as a 9-bit mask.
 BAND_MASKS = STACK_MASKS
 

@@ -147,9 +147,13 @@ def check_givens(grid: list[int]) -> None:
     grid : list of int
         81 values, 0 for empty, 1..9 for digits.
     """
-    for h, house in enumerate(HOUSES):
+    for h, get in enumerate(HOUSE_GETTERS):
+        values = get(grid)
+        zeros = values.count(0)
+        if len(set(values)) == 9 - zeros + (zeros > 0):
+            continue  # the givens of this house differ (the common case, in C)
         seen: dict[int, int] = {}
-        for cell in house:
+        for cell in HOUSES[h]:
             d = grid[cell]
             if d:
                 if d in seen:
@@ -193,22 +197,27 @@ def initial_candidates(grid: list[int]) -> list[int]:
     list of int
         81 masks; a filled cell's mask is 0.
     """
-    cands = [0 if d else ALL_DIGITS for d in grid]
+    used = [0] * 27  # per house, the digits its filled cells hold
     for cell, d in enumerate(grid):
         if d:
-            bit = ~digit_bit(d)
-            for p in PEERS[cell]:
-                cands[p] &= bit
-    return cands
+            bit = 1 << (d - 1)
+            r, k, b = HOUSES_OF_CELL[cell]
+            used[r] |= bit
+            used[k] |= bit
+            used[b] |= bit
+    return [0 if d else ALL_DIGITS & ~(used[r] | used[k] | used[b]) for d, (r, k, b) in zip(grid, HOUSES_OF_CELL)]
 
 
 def is_valid_solution(puzzle: list[int], solution: list[int]) -> bool:
     """True when `solution` is a complete valid grid that keeps every given of `puzzle`."""
-    if len(solution) != 81 or any(not 1 <= d <= 9 for d in solution):
+    if len(solution) != 81 or not _DIGIT_SET.issuperset(solution):
         return False
     if any(g and g != s for g, s in zip(puzzle, solution)):
         return False
-    return all(len({solution[c] for c in house}) == 9 for house in HOUSES)
+    return all(len(set(get(solution))) == 9 for get in HOUSE_GETTERS)
+
+
+_DIGIT_SET = frozenset(range(1, 10))
 
 
 #: The 54 three-cell segments of rows and columns, by name (``R{row}_{k}``, ``C{column}_{k}``, k = 0..2

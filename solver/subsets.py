@@ -56,8 +56,8 @@ _COVERS_BIASED = [c + _BIAS for c in _COVERS]
 #: _REACHED[zeros]: bits 2 and 3 of the fields of the sets of fewer bits than a house with `zeros` zero masks
 #: has non-zero ones (a subset of all its open cells or digits removes nothing).
 _REACHED = [sum(0b1100 << 4 * r for r, m in enumerate(_SETS) if POPCOUNT[m] < 9 - zeros) for zeros in range(10)]
-#: No group of any size.
-_NO_GROUPS = ((), (), ())
+#: What `tight_groups` returns when there is no group of any size (the same object each time).
+NO_GROUPS = ((), (), ())
 #: _FIELD_LOWS[m]: bit 0 of the field of each digit of the 9-bit mask m in a house's 144-bit block of
 #: `Board.house_fields` (times a 9-bit position mask: those positions in each of those fields).
 _FIELD_LOWS = [sum(1 << 16 * d for d in range(9) if m >> d & 1) for m in range(512)]
@@ -80,12 +80,12 @@ def tight_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], i
     (mostly none), and only their masks are combined."""
     zeros = masks.count(0)
     if zeros >= 7:
-        return _NO_GROUPS
+        return NO_GROUPS
     c = _COVERS
     m0, m1, m2, m3, m4, m5, m6, m7, m8 = masks
     reached = (_COVERS_BIASED[m0] + c[m1] + c[m2] + c[m3] + c[m4] + c[m5] + c[m6] + c[m7] + c[m8]) & _REACHED[zeros]
     if not reached:
-        return _NO_GROUPS
+        return NO_GROUPS
     found: tuple[list, list, list] = ([], [], [])
     while reached:
         r = (reached & -reached).bit_length() - 1 >> 2
@@ -115,7 +115,7 @@ def _naked_house_groups(board: Board, house: int) -> tuple:
     """Per size (2, 3, 4), the naked subsets of a house (`tight_groups` of its cells' candidates), each as
     `_naked_subset` gives them; None for none."""
     groups = tight_groups(HOUSE_GETTERS[house](board.candidates))
-    if groups == _NO_GROUPS:
+    if groups == NO_GROUPS:
         return None
     return tuple(tuple(_naked_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
 
@@ -161,7 +161,7 @@ def _hidden_house_groups(board: Board, house: int) -> tuple:
     cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells); None
     for none."""
     groups = tight_groups(board.house_digit_positions(house))
-    if groups == _NO_GROUPS:
+    if groups == NO_GROUPS:
         return None
     return tuple(tuple(_hidden_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
 
