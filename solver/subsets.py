@@ -15,6 +15,7 @@ subsets: boxes only), so the step the ladder takes is the one HoDoKu takes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 from itertools import combinations
 
 from .board import Board, memoised
@@ -123,28 +124,38 @@ def _naked_house_groups(board: Board, house: int) -> tuple:
 @memoised
 def _naked_subset(house: int, indices: tuple[int, ...], union: int) -> tuple:
     """A `_naked_house_groups` entry: (its cells, its digits as a mask, the houses its cells share (one, or a
-    line and a box), `_targets` in those houses, and for 2 or 3 cells sharing a line and a box the targets in
-    the box and those in the line outside the box, else 0 and 0). It is a locked subset when candidates of
-    both of these last two are left (HoDoKu's rule)."""
+    line and a box), its targets in those houses - the `Board.house_fields` bits of its digits in their other
+    cells, the candidates it removes - and for 2 or 3 cells sharing a line and a box the targets in the box
+    and those in the line outside the box, else 0 and 0). It is a locked subset when candidates of both of
+    these last two are left (HoDoKu's rule)."""
+    cells, houses, others, in_box, in_line = _subset_geometry(house, indices)
+    low = _FIELD_LOWS[union]
+    return cells, union, houses, low * others, low * in_box, low * in_line
+
+
+@cache  # static: 27 houses by 246 sets of 2 to 4 indices at most, built as met
+def _subset_geometry(house: int, indices: tuple[int, ...]) -> tuple:
+    """The cells of `house` at `indices`, the houses they share (ascending: the house itself, or a line and a
+    box), and as `Board.house_fields` bits of one digit (bit 0 of each field: times `_FIELD_LOWS` of a digit
+    mask, those digits) the other cells of the houses they share, of the box (for two or three cells sharing
+    a line and a box, else 0) and of the line outside the box (likewise)."""
     cells = tuple(HOUSES[house][i] for i in indices)
-    first = HOUSES_OF_CELL[cells[0]]
-    houses = tuple(h for h in first if all(h in HOUSES_OF_CELL[c] for c in cells))  # ascending, as first is
+    houses = tuple(h for h in HOUSES_OF_CELL[cells[0]] if all(h in HOUSES_OF_CELL[c] for c in cells))
     in_box = in_line = 0
     if len(cells) <= 3 and len(houses) == 2:
         line, box = houses
-        in_box = _targets((box,), cells, union)
-        in_line = _targets((line,), tuple(c for c in HOUSES[line] if BOX_OF[c] == box - 18), union)
-    return cells, union, houses, _targets(houses, cells, union), in_box, in_line
+        in_box = _others((box,), cells)
+        in_line = _others((line,), tuple(c for c in HOUSES[line] if BOX_OF[c] == box - 18))
+    return cells, houses, _others(houses, cells), in_box, in_line
 
 
 #: _POSITION[h]: cell -> its index in HOUSES[h], for the cells of house h.
 _POSITION = [{c: i for i, c in enumerate(cells)} for cells in HOUSES]
 
 
-def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> int:
-    """The bits of `Board.house_fields` of `digits` (a mask) in the cells of `houses` other than `cells`, in
-    those houses' own fields: the candidates a subset removes there, one bit each."""
-    low = _FIELD_LOWS[digits]
+def _others(houses: tuple[int, ...], cells: tuple[int, ...]) -> int:
+    """The cells of `houses` other than `cells`, as bit 0 of their fields in `Board.house_fields` (times
+    `_FIELD_LOWS` of a digit mask: those candidates, the ones a subset of those digits removes there)."""
     total = 0
     for h in houses:
         position = _POSITION[h]
@@ -152,7 +163,7 @@ def _targets(houses: tuple[int, ...], cells: tuple[int, ...], digits: int) -> in
         for c in cells:
             if c in position:
                 others ^= 1 << position[c]
-        total |= low * others << 144 * h
+        total |= others << 144 * h
     return total
 
 
