@@ -623,16 +623,8 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
             for end in set_bits(hit):
                 end_cell, b = divmod(nodes[end], 9)
                 closes = loop_ends >> end & 1 or end == start
-                if end == start:
-                    victims = (cands[cell] & ~(1 << a)) << 9 * cell
-                    if not outranks(victims, depth, best):
-                        continue
-                elif not closes:  # a chain that is not a loop ranks by its victims and length: no trace needed
-                    if a == b:
-                        victims = to_nodes(seen_with_a & PEER_BITS[end_cell]) << a
-                    else:
-                        victims = ((cands[cell] >> b & 1) << (cell * 9 + b)
-                                   | (cands[end_cell] >> a & 1) << (end_cell * 9 + a))
+                if end == start or not closes:  # ranks by its victims and length: no trace needed
+                    victims = end_victims(board, cell, a, end_cell, b, seen_with_a, end == start)
                     if not victims or not outranks(victims, depth, best):
                         continue
                 path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, closes)
@@ -653,6 +645,23 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                     continue
                 best = found
     return best
+
+
+def end_victims(board: Board, cell: int, a: int, end_cell: int, b: int, seen_with_a: int, discontinuous: bool) -> int:
+    """The victims (candidate ids as a 729-bit set) of a chain from digit a + 1 in `cell`, assumed false, to
+    digit b + 1 in `end_cell`, then true, that is not a continuous loop (`seen_with_a`: the cells that see
+    `cell` and have digit a + 1). A discontinuous nice loop (it comes back to its own start, which is then
+    true) removes the cell's other digits; an AIC removes the candidates weakly linked to both ends: when
+    a == b, digit a + 1 in the cells that see both cells, otherwise, when the cells see each other, b + 1 in
+    `cell` and a + 1 in `end_cell` (those that are there); none else."""
+    cands = board.candidates
+    if discontinuous:
+        return (cands[cell] & ~(1 << a)) << 9 * cell
+    if a == b:
+        return to_nodes(seen_with_a & PEER_BITS[end_cell]) << a
+    if PEER_BITS[cell] >> end_cell & 1:
+        return (cands[cell] >> b & 1) << (cell * 9 + b) | (cands[end_cell] >> a & 1) << (end_cell * 9 + a)
+    return 0
 
 
 #: Each cell as an 81-bit set: the cells of the X-Chain space's nodes (a node is its cell).

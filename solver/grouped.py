@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
-from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, chain_step, loop_victims,
-                     outranks, to_nodes, trace_lasso_free_chain)
+from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, chain_step, end_victims,
+                     loop_victims, outranks, trace_lasso_free_chain)
 from .grid import HOUSE_BITS, HOUSES, PEER_BITS, SEGMENTS, set_bits
 from .steps import Step
 
@@ -127,7 +127,6 @@ class _Space(NamedTuple):
 def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound | None) -> ChainFound | None:
     """`best`, or a chain from `start` assumed false that outranks it (see `find_grouped_aic`)."""
     strong, weak, groups, universe, cells_of = space
-    cands = board.candidates
     max_length = MAX_LINKS["aic"]
     group_nodes = universe & ~ALL_NODES
     layers = chain_layers(start, strong, weak, universe, max_length + 1)
@@ -140,16 +139,10 @@ def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound |
         for end in set_bits(layers[depth] & ALL_NODES):
             end_cell, b = divmod(end, 9)
             closes = end == start or loop_ends >> end & 1
-            if end == start:
-                victims = (cands[cell] & ~(1 << a)) << 9 * cell
-            elif closes:
-                victims = 0  # a continuous loop's victims need the chain
-            elif a == b:
-                victims = to_nodes(seen_with_a & PEER_BITS[end_cell]) << a
-            elif PEER_BITS[cell] >> end_cell & 1:
-                victims = (cands[cell] >> b & 1) << (cell * 9 + b) | (cands[end_cell] >> a & 1) << (end_cell * 9 + a)
+            if end == start or not closes:
+                victims = end_victims(board, cell, a, end_cell, b, seen_with_a, end == start)
             else:
-                continue
+                victims = 0  # a continuous loop's victims need the chain
             if not closes and not victims or victims and not outranks(victims, depth, best):
                 continue
             path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, closes)
