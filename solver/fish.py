@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from functools import partial, reduce
 from itertools import combinations
 from operator import or_
+from typing import NamedTuple
 
 from .board import Board
 from .grid import box_of, house_name
@@ -135,17 +136,27 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
     board per digit; finned fish of every digit before sashimi ones (HoDoKu searches the two apart, finned
     first). A step is made only when it is asked for (the ladder takes the first)."""
     if not finned:
-        found = (fish for fish in board.digit_steps(("fish", False), _DIGIT_FISH[False]) if fish[0] == size)
+        found = (fish for fish in board.digit_steps(("fish", False), _DIGIT_FISH[False]) if fish.size == size)
     else:
         found = (fish for sashimi in (False, True)
                  for fish in board.digit_steps(("fish", True), _DIGIT_FISH[True])
-                 if fish[0] == size and fish[6].startswith("sashimi") == sashimi)
-    return (step for fish in found for step in _fish_step(*fish[1:]))
+                 if fish.size == size and fish.name.startswith("sashimi") == sashimi)
+    return (step for fish in found for step in _fish_step(fish))
 
 
-#: A fish of `_digit_fish`: (size, digit, base lines are rows, base lines, cover mask, fin box 1..9 or 0,
-#: technique name, the base direction's nine line masks).
-Fish = tuple[int, int, bool, tuple[int, ...], int, int, str, list[int]]
+class Fish(NamedTuple):
+    """A fish `_digit_fish` found: its size (2..4), digit, whether its base lines are rows, the base lines
+    (0..8), the cover lines as a 9-bit mask, its fin box (1..9, 0 for none), technique name, and the nine
+    line masks of the base direction (the digit's places in each row, or each column)."""
+
+    size: int
+    digit: int
+    rows: bool
+    base: tuple[int, ...]
+    cover_mask: int
+    fin_box: int
+    name: str
+    lines: list[int]
 
 
 def _digit_fish(board: Board, digit: int, finned: bool) -> list[Fish]:
@@ -158,7 +169,7 @@ def _digit_fish(board: Board, digit: int, finned: bool) -> list[Fish]:
     by_size: list[list[Fish]] = [[], [], []]
     for by_rows, lines, cross in ((True, rows, columns), (False, columns, rows)):
         for size, patterns in enumerate(_fish_patterns(lines, cross, finned, by_rows), 2):
-            by_size[size - 2] += ((size, digit, by_rows, base, cover_mask, fin_box, name, lines)
+            by_size[size - 2] += (Fish(size, digit, by_rows, base, cover_mask, fin_box, name, lines)
                                   for base, cover_mask, fin_box, name in patterns)
     return by_size[0] + by_size[1] + by_size[2]
 
@@ -233,9 +244,10 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
     return found
 
 
-def _fish_step(digit, rows, base, cover_mask, fin_box, name, positions) -> Iterator[Step]:
-    """The step of a fish on `digit`: base lines `base`, cover lines `cover_mask`, fins in box `fin_box` (1..9,
-    0 for none); eliminations are the cover lines' other candidates (in the fin box only, when finned)."""
+def _fish_step(fish: Fish) -> Iterator[Step]:
+    """The step of a fish (none when it eliminates nothing): its cover lines' other candidates go (in the fin
+    box only, when finned)."""
+    _, digit, rows, base, cover_mask, fin_box, name, positions = fish
     base_set = set(base)
     elims = []
     for x in range(9):

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 from itertools import combinations
-from operator import itemgetter
+from operator import attrgetter, itemgetter
+from typing import NamedTuple
 
 from .board import Board, memoised
 from .grid import HOUSE_BITS, HOUSES, POPCOUNT, box_of, cell_name, digits_of, house_name
@@ -87,17 +88,27 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
     return _by_house("locked_candidates_claiming", board.digit_steps("claiming", _claiming_patterns))
 
 
-def _by_house(name: str, found: Iterator[tuple[int, int, int, int, int]]) -> Iterator[Step]:
+class LockedPattern(NamedTuple):
+    """Locked candidates: `digit` lies at `positions` (9-bit mask) of `house` only, all inside house `other`,
+    so it leaves the positions `rest` of `other`."""
+
+    house: int
+    digit: int
+    positions: int
+    other: int
+    rest: int
+
+
+def _by_house(name: str, found: Iterator[LockedPattern]) -> Iterator[Step]:
     """The steps `name` of the patterns `_locked_patterns` gives digit by digit, in house order (stable:
     digits in order). A step is made only when it is asked for: the ladder takes the first."""
-    return (_locked_step(name, *pattern) for pattern in sorted(found, key=itemgetter(0)))
+    return (_locked_step(name, pattern) for pattern in sorted(found, key=attrgetter("house")))
 
 
-def _locked_patterns(first: int, tables: list, board: Board, d: int) -> Iterator[tuple[int, int, int, int, int]]:
-    """The locked candidates on digit d, as (house, digit, its positions there, the other house, the positions
-    it leaves there): for the houses from `first` on (one per entry of `tables`, `_POINTING` or `_CLAIMING`),
-    where the digit's positions lie in one other house, the digit leaves that house's positions outside this
-    one."""
+def _locked_patterns(first: int, tables: list, board: Board, d: int) -> Iterator[LockedPattern]:
+    """The locked candidates on digit d: for the houses from `first` on (one per entry of `tables`, `_POINTING`
+    or `_CLAIMING`), where the digit's positions lie in one other house, the digit leaves that house's
+    positions outside this one."""
     positions = board.house_positions(d)
     for h, p, table in zip(range(first, first + len(tables)), positions[first:], tables):
         shape = table[p]
@@ -106,12 +117,12 @@ def _locked_patterns(first: int, tables: list, board: Board, d: int) -> Iterator
         other, outside = shape
         rest = positions[other] & outside
         if rest:
-            yield h, d, p, other, rest
+            yield LockedPattern(h, d, p, other, rest)
 
 
-def _locked_step(name: str, h: int, d: int, p: int, other: int, rest: int) -> Step:
-    """The locked candidates step `name`: digit d at positions p of house h only, all in house `other`, leaves
-    the positions `rest` of `other`."""
+def _locked_step(name: str, pattern: LockedPattern) -> Step:
+    """The locked candidates step `name` of a pattern."""
+    h, d, p, other, rest = pattern
     return Step(name, eliminations=tuple((c, d) for c in _cells_of(other, rest)), cells=_cells_of(h, p),
                 houses=(h, other),
                 text=f"{title(name)}: in {house_name(h)}, {d} lies only in {house_name(other)}, "
