@@ -497,3 +497,52 @@ def test_forcing_chain_contradiction():
 def test_forcing_net_contradiction():
     step = first(forcing.find_forcing_net, _aic_board())
     assert step.eliminations == ((0, 9),)
+
+
+def _tight_groups_by_definition(masks):
+    """Per size 2..4, the index combinations of non-zero masks whose union has exactly `size` bits, when more
+    than `size` masks are non-zero (written from the definition, by brute force)."""
+    from itertools import combinations
+
+    nonzero = [i for i, m in enumerate(masks) if m]
+    out = []
+    for size in (2, 3, 4):
+        groups = []
+        if len(nonzero) > size:
+            for group in combinations(nonzero, size):
+                union = 0
+                for i in group:
+                    union |= masks[i]
+                if bin(union).count("1") == size:
+                    groups.append((group, union))
+        out.append(tuple(groups))
+    return tuple(out)
+
+
+def test_tight_groups_match_their_definition_on_real_positions():
+    # Every position met while solving 12 top1465 puzzles logically: each house's cell candidates (naked
+    # subsets), each house's digit places (hidden subsets) and each digit's row and column places (basic
+    # fish) give the groups the brute-force definition gives.
+    from snapsolve.solver.grid import HOUSE_GETTERS
+
+    from .conftest import read_collection
+
+    checked = 0
+    by_size = [0, 0, 0]  # masks with a group of 2, 3, 4
+    for line in read_collection("top1465.txt")[:12]:
+        board = Board(parse_puzzle(line))
+        for _ in range(200):
+            mask_sets = [HOUSE_GETTERS[h](board.candidates) for h in range(27)]
+            mask_sets += [board.house_digit_positions(h) for h in range(27)]
+            mask_sets += [tuple(board.house_positions(d)[k:k + 9]) for d in range(1, 10) for k in (0, 9)]
+            for masks in mask_sets:
+                expected = _tight_groups_by_definition(masks)
+                assert subsets.tight_groups(tuple(masks)) == expected, masks
+                checked += 1
+                for k in range(3):
+                    by_size[k] += bool(expected[k])
+            step = next_step(board, unique=lambda: True)
+            if step is None or board.is_solved():
+                break
+            board.apply(step)
+    assert checked > 60000 and min(by_size) > 5000  # groups of every size were met, not only empty houses
