@@ -8,6 +8,12 @@ crossings with the base: it leaves the rest of the cover lines. With fins -
 extra base candidates outside the cover lines, all in one box - only cover
 cells in the fin box are eliminated. A finned fish is sashimi when some base
 line has a single candidate left in the cover lines.
+
+A basic fish is a hidden subset whose "house" is the digit's nine rows (or
+columns) and whose "digits" are their cross positions: N lines whose places
+fill N positions. Basic fish are therefore found by the same search as the
+subsets (`subsets.tight_groups` over the nine line masks); finned fish walk
+the line combinations with pruning.
 """
 
 from __future__ import annotations
