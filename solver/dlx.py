@@ -33,34 +33,40 @@ extension exact-cover):
   the locked-candidates reduction (a box-digit column whose rows all lie in
   one line, or the reverse) deletes the rows that would empty it
   (SudokuWiki "Intersection Removal", HoDoKu "Locked Candidates"). This
-  keeps the search tree small (about 13 branching nodes per top1465 puzzle);
+  keeps the search tree small (about 10 branching nodes per top1465 puzzle);
 - the column with the fewest rows is taken among the cell columns (Knuth's S
-  heuristic); among cell columns of size 2, the one whose row, column and box
-  have the fewest digits placed (the most open cells it can constrain: a
-  cheap stand-in for its number of open peers). Against taking the first
-  size-2 column this cuts the search nodes per top1465 puzzle from 11.4 to
-  8.7 for the first solution and from 18.0 to 13.0 when counting to two;
+  heuristic). Nearly every branching node has cell columns of size 2
+  (bivalue cells); among them the one that constrains most is taken: the
+  fewest digits placed in its row, column and box (the more open cells it
+  can constrain), less 4 for each bivalue peer that shares one of its digits
+  (either choice turns such a peer into a single at once, so both branches
+  propagate further). Against taking the first size-2 column, the placed
+  digits alone cut the search nodes per top1465 puzzle from 11.4 to 8.7 for
+  the first solution and from 18.0 to 13.0 when counting to two; the bivalue
+  peers cut them further to 7.1 and 10.0 (the weight 4 chosen on the first
+  200 top1465 puzzles, checked on puzzles 700 to 899 and on 17-clue ones);
 - the hot code is generated on the first search as straight-line Python:
   one covering function per cell with its 20 peers unrolled, one scan
   that loads the 81 masks into locals and computes, per house, the digits
   present once (from the unions of the 54 three-cell segments, shared by
   rows, columns and boxes) and the locked-candidate deletions, and the
-  column choice unrolled over the 81 cells;
+  column choice's popcounts unrolled over the 81 cells;
 - the givens are covered like any size-1 column, in the first reduction
   (no separate pass removes their digits from their peers).
 
 Speed beside the C extension exact-cover: README.md, "Accuracy and speed"
 (benchmarks/exact_search.py). Counting to two costs more than its share of
-search nodes: time follows the reductions (14.5 against 25.1 per top1465
-puzzle, 1.72x) more than the nodes (8.7 against 13.0, 1.49x), since the
-branches that reduction alone refutes (5.8 against 12.0) are not nodes.
+search nodes: time follows the reductions (11.6 against 18.9 per top1465
+puzzle, 1.64x) more than the nodes (7.1 against 10.0, 1.40x), since the
+branches that reduction alone refutes (4.4 against 9.0) are not nodes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .grid import (ALL_DIGITS, HOUSE_SEGMENTS, HOUSES, HOUSES_OF_CELL, PEERS, POPCOUNT, SEGMENTS, InvalidPuzzleError,
+from .grid import (ALL_DIGITS, HOUSE_SEGMENTS, HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, POPCOUNT, SEGMENTS,
+                   InvalidPuzzleError,
                    check_givens, segment_scan_lines)
 
 SOLVED = "solved"
@@ -130,19 +136,32 @@ def _make_scan():
 
 
 def _make_choose():
-    """The column choice, unrolled over the 81 cell columns (see `_search`)."""
+    """The column choice (see `_search`): the popcounts unrolled over the 81 cell columns, then the bivalue
+    cells scored."""
     lines = ["def choose(c, placed):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c",
-             "    " + ", ".join(f"p{h}" for h in range(27)) + " = placed",
-             "    best, column, score = 10, -1, 99"]
+             "    best, column = 10, -1", "    bivalue = []", "    add = bivalue.append"]
     for i in range(81):
-        r, k, b = HOUSES_OF_CELL[i]
         lines += [f"    n = P[c{i}]",
-                  "    if n == 2:",
-                  f"        s = P[p{r}] + P[p{k}] + P[p{b}]",
-                  f"        if s < score: best, column, score = 2, {i}, s",
+                  f"    if n == 2: add({i})",
                   f"    elif 2 < n < best: best, column = n, {i}"]
-    lines.append("    return column")
-    namespace = {"P": POPCOUNT}
+    lines += ["    if not bivalue: return column",
+              "    holders = {}  # per digit bit, the bivalue cells that have it",
+              "    for i in bivalue:",
+              "        m = c[i]",
+              "        low = m & -m",
+              "        bit = 1 << i",
+              "        holders[low] = holders.get(low, 0) | bit",
+              "        holders[m ^ low] = holders.get(m ^ low, 0) | bit",
+              "    score = 99",
+              "    for i in bivalue:",
+              "        m = c[i]",
+              "        low = m & -m",
+              "        r, k, b = H[i]",
+              "        shared = ((holders[low] | holders[m ^ low]) & PEER[i]).bit_count()  # bivalue peers",
+              "        s = P[placed[r]] + P[placed[k]] + P[placed[b]] - 4 * shared",
+              "        if s < score: score, column = s, i",
+              "    return column"]
+    namespace = {"P": POPCOUNT, "H": HOUSES_OF_CELL, "PEER": PEER_BITS}
     exec("\n".join(lines), namespace)  # generated from the tables above only
     return namespace["choose"]
 
