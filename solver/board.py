@@ -196,15 +196,21 @@ class Board:
         may also be other records that the finder turns into steps: sort keys for a finder that orders its
         steps by house first, patterns for one that makes only the step the ladder asks for."""
         kept = self._per_digit.get(key)
-        if kept is None:
-            kept = self._per_digit[key] = [None] * 10  # per digit: (its cells, its steps)
+        if kept is None:  # per digit: its cells when its steps were found (-1: never), its steps
+            kept = self._per_digit[key] = [0] + [-1] * 9, [()] * 10
+        seen, steps = kept
         cells = self._digit_cells
+        if seen == cells:  # no digit changed since the last call (finders that share a key, in one pass)
+            if any(steps):
+                for d in range(1, 10):
+                    yield from steps[d]
+            return
         for d in range(1, 10):
-            entry = kept[d]
-            if entry is None or entry[0] != cells[d]:
-                entry = kept[d] = cells[d], tuple(steps_of(self, d))
-            if entry[1]:
-                yield from entry[1]
+            if seen[d] != cells[d]:
+                steps[d] = tuple(steps_of(self, d))
+                seen[d] = cells[d]
+            if steps[d]:
+                yield from steps[d]
 
     def house_positions(self, digit: int) -> list[int]:
         """Per house (27), a 9-bit mask of the positions (index in HOUSES[h]) still holding `digit`.
