@@ -421,12 +421,10 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
                 victims = to_nodes(victims) << (d - 1)
                 if not outranks(victims, depth, best):
                     continue
-                path = trace_chain(layers, depth, end, strong, weak)
-                if is_lasso([_CELL_BITS[c] for c in path], False):  # HoDoKu's chains never revisit a cell
-                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best,
-                                                _CELL_BITS)
-                    if path is None:
-                        continue
+                path, depth = _simple_path(layers, start, end, depth, max_length, strong, weak, victims, best,
+                                           _CELL_BITS)
+                if path is None:
+                    continue
                 chain = [c * 9 + d - 1 for c in path]
                 found = ChainFound("x_chain", depth, victims, chain)
                 if not found.beats(best):
@@ -499,12 +497,10 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
                 victims = to_nodes(seen_with_a & PEER_BITS[nodes[end] // 9]) << a
                 if not victims or not outranks(victims, depth, best):
                     continue
-                path = trace_chain(layers, depth, end, strong, weak)
-                if is_lasso([cells_of[i] for i in path], False):  # HoDoKu's chains never revisit a cell
-                    path, depth = _simple_chain(start, end, depth, max_length, strong, weak, victims, best,
-                                                cells_of)
-                    if path is None:
-                        continue
+                path, depth = _simple_path(layers, start, end, depth, max_length, strong, weak, victims, best,
+                                           cells_of)
+                if path is None:
+                    continue
                 chain = [nodes[i] for i in path]
                 found = ChainFound("xy_chain", depth, victims, chain)
                 if not found.beats(best):
@@ -668,6 +664,18 @@ def end_victims(board: Board, cell: int, a: int, end_cell: int, b: int, seen_wit
 _CELL_BITS = tuple(1 << c for c in range(81))
 #: Most nodes `_simple_chain` expands for one pair of ends (a pathological graph gives up, not hangs).
 _SIMPLE_CHAIN_BUDGET = 20000
+
+
+def _simple_path(layers: list[int], start: int, end: int, links: int, max_length: int, strong: list[int],
+                 weak: list[int], victims: int, best: ChainFound | None,
+                 cells_of: list[int]) -> tuple[list[int] | None, int]:
+    """An X- or XY-Chain start -> end as (path, links): the one of `links` links `trace_chain` reads from the
+    layers, or, when that one is a lasso (`is_lasso`: HoDoKu's X- and XY-Chains never come back to a cell),
+    the shortest simple one that would still outrank `best` (`_simple_chain`); (None, 0) when there is none."""
+    path = trace_chain(layers, links, end, strong, weak)
+    if not is_lasso([cells_of[n] for n in path], False):
+        return path, links
+    return _simple_chain(start, end, links, max_length, strong, weak, victims, best, cells_of)
 
 
 def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: list[int], weak: list[int],
