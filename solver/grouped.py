@@ -124,14 +124,26 @@ class _Space(NamedTuple):
     cells_of: list[int]
 
 
+def _layers_through_groups(start: int, space: _Space, first_weak: bool = False) -> list[int] | None:
+    """`chains.chain_layers` from `start` in the grouped space (AIC length bound), or None when no group node
+    lies inside a chain (the layers between the first and the last): the plain finder has seen those chains."""
+    layers = chain_layers(start, space.strong, space.weak, space.universe, MAX_LINKS["aic"] + 1, first_weak)
+    group_nodes = space.universe & ~ALL_NODES
+    return layers if any(layer & group_nodes for layer in layers[1:-1]) else None
+
+
+def _named(kind: str, path: list[int]) -> str:
+    """The technique of a chain of `kind` found in the grouped space: its grouped form when a group node is on
+    it, else the plain one (as HoDoKu names them)."""
+    return f"grouped_{kind}" if any(n >= 729 for n in path) else kind
+
+
 def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound | None) -> ChainFound | None:
     """`best`, or a chain from `start` assumed false that outranks it (see `find_grouped_aic`)."""
-    strong, weak, groups, universe, cells_of = space
-    max_length = MAX_LINKS["aic"]
-    group_nodes = universe & ~ALL_NODES
-    layers = chain_layers(start, strong, weak, universe, max_length + 1)
-    if not any(layer & group_nodes for layer in layers[1:-1]):
-        return best  # no group inside a chain: the plain finder has seen them all
+    strong, weak, groups, _, cells_of = space
+    layers = _layers_through_groups(start, space)
+    if layers is None:
+        return best
     cell, a = divmod(start, 9)
     seen_with_a = PEER_BITS[cell] & board.digit_cells(a + 1)
     loop_ends = weak[start]
@@ -152,9 +164,8 @@ def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound |
                 victims = loop_victims(path, board, groups)
                 if not victims or not outranks(victims, depth, best):
                     continue
-            grouped = any(n >= 729 for n in path)
             kind = "discontinuous_nice_loop" if end == start else "continuous_nice_loop" if closes else "aic"
-            best = ChainFound(f"grouped_{kind}" if grouped else kind, depth, victims, path)
+            best = ChainFound(_named(kind, path), depth, victims, path)
     return best
 
 
@@ -162,15 +173,13 @@ def _best_from_true(start: int, board: Board, space: _Space, best: ChainFound | 
     """`best`, or a discontinuous nice loop from `start` assumed true that outranks it: if that makes it false,
     or makes another digit of its cell true, it is false (HoDoKu's "on" table; the chain leaves the start by
     a weak link, to another cell)."""
-    strong, weak, _, universe, cells_of = space
+    strong, weak, _, _, cells_of = space
+    layers = _layers_through_groups(start, space, first_weak=True)
+    if layers is None:
+        return best
     cands = board.candidates
-    max_length = MAX_LINKS["aic"]
-    group_nodes = universe & ~ALL_NODES
     cell = start // 9
     victims = 1 << start
-    layers = chain_layers(start, strong, weak, universe, max_length + 1, first_weak=True)
-    if not any(layer & group_nodes for layer in layers[1:-1]):
-        return best
     same_cell = (cands[cell] << 9 * cell) & ~victims
     for depth in range(3, len(layers)):
         ends = layers[depth] & (victims if depth % 2 else same_cell)  # odd layers false, even ones true
@@ -180,7 +189,6 @@ def _best_from_true(start: int, board: Board, space: _Space, best: ChainFound | 
         path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, True, first_weak=True)
         if path is None or cells_of[path[1]] == cells_of[start]:
             continue  # none, or one whose first link stays in the start cell (HoDoKu takes no such loop)
-        kind = "discontinuous_nice_loop"
-        best = ChainFound(f"grouped_{kind}" if any(n >= 729 for n in path) else kind, depth, victims, path, True)
+        best = ChainFound(_named("discontinuous_nice_loop", path), depth, victims, path, True)
         break
     return best
