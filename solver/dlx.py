@@ -66,18 +66,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .grid import (ALL_DIGITS, HOUSE_SEGMENTS, HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, POPCOUNT, SEGMENTS,
-                   InvalidPuzzleError,
-                   check_givens, segment_scan_lines)
+                   InvalidPuzzleError, check_givens, segment_scan_lines)
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
 MULTIPLE_SOLUTIONS = "multiple_solutions"
 
 
-
-def _exec(lines: list[str], names: list[str]) -> list:
-    namespace: dict = {}
-    exec("\n".join(lines), namespace)  # generated from the tables above only
+def _exec(lines: list[str], names: list[str], tables: dict | None = None) -> list:
+    """The functions `names` defined by the generated source `lines`. `tables`, a fresh dict of the names the
+    source reads, becomes the functions' globals (used as it is: a copy made CPython's global lookups slower)."""
+    namespace: dict = {} if tables is None else tables
+    exec("\n".join(lines), namespace)  # generated from the grid's tables only
     return [namespace[n] for n in names]
 
 
@@ -161,12 +161,10 @@ def _make_choose():
               "        s = P[placed[r]] + P[placed[k]] + P[placed[b]] - 4 * shared",
               "        if s < score: score, column = s, i",
               "    return column"]
-    namespace = {"P": POPCOUNT, "H": HOUSES_OF_CELL, "PEER": PEER_BITS}
-    exec("\n".join(lines), namespace)  # generated from the tables above only
-    return namespace["choose"]
+    return _exec(lines, ["choose"], {"P": POPCOUNT, "H": HOUSES_OF_CELL, "PEER": PEER_BITS})[0]
 
 
-#: The generated covering functions and house scan, built on the first search (not at import:
+#: The generated covering functions, house scan and column choice, built on the first search (not at import:
 #: commands that never search do not pay for generating them).
 _COVER_CELL: tuple | None = None
 _SCAN = None
