@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
+from typing import NamedTuple
 
 from .board import Board, conjugate_pairs
 from .chains import index_sum, to_nodes
@@ -18,14 +19,12 @@ from .steps import Step
 from .techniques import title
 
 
-
-
 def find_skyscraper(board: Board) -> Iterator[Step]:
     """Two conjugate pairs in parallel lines, one end of each in a shared cross line: those in rows for every
     digit first, then those in columns (HoDoKu's SingleDigitPatternSolver order)."""
     for in_rows in (True, False):
         for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains):
-            if kind == 0 and (chain[2] < 9) == in_rows:
+            if kind == 0 and (chain.house2 < 9) == in_rows:
                 yield _skyscraper_step(*chain)
 
 
@@ -46,13 +45,23 @@ def find_turbot_fish(board: Board) -> Iterator[Step]:
     """
     chains = [chain for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains) if kind == 2]
     if len(chains) > 1:
-        chains.sort(key=lambda c: (-c[7].bit_count(), index_sum(to_nodes(c[7]) << (c[0] - 1))))  # stable
+        chains.sort(key=lambda c: (-c.both.bit_count(), index_sum(to_nodes(c.both) << (c.digit - 1))))  # stable
     return (_turbot_step(*chain) for chain in chains)
 
 
-#: A chain of `_conjugate_chains`: (digit, house 1, house 2, near end 1, far end 1, near end 2, far end 2,
-#: cells that lose the digit as an 81-bit set).
-Chain = tuple[int, int, int, int, int, int, int, int]
+class Chain(NamedTuple):
+    """A strong - weak - strong chain of `_conjugate_chains` on `digit`: the conjugate pairs in houses `house1`
+    and `house2`, their near ends (which see each other) and far ends, and the cells (81-bit set) that see
+    both far ends and lose the digit."""
+
+    digit: int
+    house1: int
+    house2: int
+    near1: int
+    far1: int
+    near2: int
+    far2: int
+    both: int
 
 
 def _conjugate_chains(board: Board, digit: int) -> list[tuple[int, Chain]]:
@@ -93,7 +102,7 @@ def _conjugate_chains(board: Board, digit: int) -> list[tuple[int, Chain]]:
                 for near2, far2 in ((a2, b2), (b2, a2)):
                     if not near_sight >> near2 & 1 or not (both := seen & peers[far2]):
                         continue
-                    chain = digit, h1, h2, near1, far1, near2, far2, both
+                    chain = Chain(digit, h1, h2, near1, far1, near2, far2, both)
                     if h2 < 9:  # two rows
                         if near1 % 9 == near2 % 9 and far1 % 9 != far2 % 9:
                             sky_rows.append((0, chain))
