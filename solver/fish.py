@@ -170,7 +170,7 @@ def _digit_fish(board: Board, digit: int, finned: bool) -> list[Fish]:
     columns."""
     positions = board.house_positions(digit)
     rows, columns = positions[0:9], positions[9:18]
-    if not finned and tight_groups(tuple(rows)) is NO_GROUPS and tight_groups(tuple(columns)) is NO_GROUPS:
+    if not finned and tight_groups(tuple(rows)) == NO_GROUPS == tight_groups(tuple(columns)):
         return []  # no N lines with their places in N cover lines: mostly so
     by_size: list[list[Fish]] = [[], [], []]
     for by_rows, lines, cross in ((True, rows, columns), (False, columns, rows)):

@@ -208,6 +208,10 @@ def initial_candidates(grid: list[int]) -> list[int]:
     return [0 if d else ALL_DIGITS & ~(used[r] | used[k] | used[b]) for d, (r, k, b) in zip(grid, HOUSES_OF_CELL)]
 
 
+#: The digits 1..9, for `is_valid_solution`'s range check.
+_DIGIT_SET = frozenset(range(1, 10))
+
+
 def is_valid_solution(puzzle: list[int], solution: list[int]) -> bool:
     """True when `solution` is a complete valid grid that keeps every given of `puzzle`."""
     if len(solution) != 81 or not _DIGIT_SET.issuperset(solution):
@@ -215,9 +219,6 @@ def is_valid_solution(puzzle: list[int], solution: list[int]) -> bool:
     if any(g and g != s for g, s in zip(puzzle, solution)):
         return False
     return all(len(set(get(solution))) == 9 for get in HOUSE_GETTERS)
-
-
-_DIGIT_SET = frozenset(range(1, 10))
 
 
 #: The 54 three-cell segments of rows and columns, by name (``R{row}_{k}``, ``C{column}_{k}``, k = 0..2

@@ -57,7 +57,7 @@ _COVERS_BIASED = [c + _BIAS for c in _COVERS]
 #: _REACHED[zeros]: bits 2 and 3 of the fields of the sets of fewer bits than a house with `zeros` zero masks
 #: has non-zero ones (a subset of all its open cells or digits removes nothing).
 _REACHED = [sum(0b1100 << 4 * r for r, m in enumerate(_SETS) if POPCOUNT[m] < 9 - zeros) for zeros in range(10)]
-#: What `tight_groups` returns when there is no group of any size (the same object each time).
+#: What `tight_groups` returns when there is no group of any size.
 NO_GROUPS = ((), (), ())
 #: _FIELD_LOWS[m]: bit 0 of the field of each digit of the 9-bit mask m in a house's 144-bit block of
 #: `Board.house_fields` (times a 9-bit position mask: those positions in each of those fields).

@@ -22,8 +22,6 @@ from .steps import Step
 from .techniques import title
 
 
-
-
 def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, tuple[int, int, int, int]]]:
     """The possible deadly patterns in HoDoKu's search order (UniquenessSolver): from each bivalue cell in turn
     (corner 1, digits a and b), each cell of its box in its row or column that allows both (corner 2, in box
@@ -62,7 +60,7 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
     return found
 
 
-def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int]]:
+def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, tuple[int, int, int, int]]]:
     """`_find_rectangles`, cached per board state."""
     return board.cached("rectangles", _find_rectangles)
 
