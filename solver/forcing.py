@@ -5,8 +5,9 @@ Forcing Chains", "Unit Forcing Chains" and "Nishio Forcing Chains". Each
 premise of a group of which exactly one is true (a cell's candidates, or a
 digit's places in a house) is assumed true in turn and followed: by chains
 (the links of `chains.LinkGraph`, plus group nodes as HoDoKu's forcing chains
-use them: `grouped.group_links`) for a forcing chain, by singles for a forcing net. Whatever every
-premise implies is proved; a premise that implies a contradiction is false.
+use them: `grouped.group_links`) for a forcing chain, by singles for a forcing
+net. Whatever every premise implies is proved; a premise that implies a
+contradiction is false.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from typing import NamedTuple
 
 from .board import Board
 from .chains import ALL_NODES, board_links, node_name, union_of
-from .grouped import grouped_links
 from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
+from .grouped import grouped_links
 from .steps import Step
 from .techniques import title
 

@@ -5,15 +5,18 @@ candidates so that exactly one pattern exists; the expected result is worked
 out from the technique's definition in the comments, not taken from the code.
 """
 
+from itertools import combinations
+
 import pytest
 
 from snapsolve.solver import als, chains, coloring, fish, forcing, intersections, single_digit, subsets, uniqueness, wings
 from snapsolve.solver.board import Board
 from snapsolve.solver.dlx import solve_unique
-from snapsolve.solver.grid import initial_candidates, parse_puzzle
+from snapsolve.solver.grid import HOUSE_GETTERS, initial_candidates, parse_puzzle
 from snapsolve.solver.logic import next_step
 from snapsolve.solver.singles import find_full_house, find_hidden_single, find_naked_single
 
+from .conftest import read_collection
 
 
 def cell(r, c):
@@ -502,8 +505,6 @@ def test_forcing_net_contradiction():
 def _tight_groups_by_definition(masks):
     """Per size 2..4, the index combinations of non-zero masks whose union has exactly `size` bits, when more
     than `size` masks are non-zero (written from the definition, by brute force)."""
-    from itertools import combinations
-
     nonzero = [i for i, m in enumerate(masks) if m]
     out = []
     for size in (2, 3, 4):
@@ -523,10 +524,6 @@ def test_tight_groups_match_their_definition_on_real_positions():
     # Every position met while solving 12 top1465 puzzles logically: each house's cell candidates (naked
     # subsets), each house's digit places (hidden subsets) and each digit's row and column places (basic
     # fish) give the groups the brute-force definition gives.
-    from snapsolve.solver.grid import HOUSE_GETTERS
-
-    from .conftest import read_collection
-
     checked = 0
     by_size = [0, 0, 0]  # masks with a group of 2, 3, 4
     for line in read_collection("top1465.txt")[:12]:
