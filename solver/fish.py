@@ -12,7 +12,7 @@ line has a single candidate left in the cover lines.
 A basic fish is a hidden subset whose "house" is the digit's nine rows (or
 columns) and whose "digits" are their cross positions: N lines whose places
 fill N positions. Basic fish are therefore found by the same search as the
-subsets (`subsets.tight_groups` over the nine line masks); finned fish walk
+subsets (`subsets.naked_subsets_of` over the nine line masks); finned fish walk
 the line combinations with pruning.
 """
 
@@ -27,7 +27,7 @@ from typing import NamedTuple
 from .board import Board
 from .grid import box_of, house_name
 from .steps import Step
-from .subsets import NO_GROUPS, tight_groups
+from .subsets import NO_SUBSETS, naked_subsets_of
 from .techniques import title
 
 FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
@@ -170,7 +170,7 @@ def _digit_fish(board: Board, digit: int, finned: bool) -> list[Fish]:
     columns."""
     positions = board.house_positions(digit)
     rows, columns = positions[0:9], positions[9:18]
-    if not finned and tight_groups(tuple(rows)) == NO_GROUPS == tight_groups(tuple(columns)):
+    if not finned and naked_subsets_of(tuple(rows)) == NO_SUBSETS == naked_subsets_of(tuple(columns)):
         return []  # no N lines with their places in N cover lines: mostly so
     by_size: list[list[Fish]] = [[], [], []]
     for by_rows, lines, cross in ((True, rows, columns), (False, columns, rows)):
@@ -204,8 +204,8 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
     search order, (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover
     line outside the base (in the fin box when finned)."""
     found: list[list[tuple[tuple[int, ...], int, int, str]]] = [[], [], []]
-    if not finned:  # N lines whose places lie in N cover lines: the lines' tight groups
-        for size, bases in enumerate(tight_groups(tuple(positions)), 2):
+    if not finned:  # N lines whose places lie in N cover lines: the lines' naked subsets
+        for size, bases in enumerate(naked_subsets_of(tuple(positions)), 2):
             for base, union in bases:
                 # Does any other line hold the digit in a cover line?
                 if any(positions[l] & union for l in range(9) if l not in base):

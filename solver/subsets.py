@@ -57,8 +57,8 @@ _COVERS_BIASED = [c + _BIAS for c in _COVERS]
 #: _REACHED[zeros]: bits 2 and 3 of the fields of the sets of fewer bits than a house with `zeros` zero masks
 #: has non-zero ones (a subset of all its open cells or digits removes nothing).
 _REACHED = [sum(0b1100 << 4 * r for r, m in enumerate(_SETS) if POPCOUNT[m] < 9 - zeros) for zeros in range(10)]
-#: What `tight_groups` returns when there is no group of any size.
-NO_GROUPS = ((), (), ())
+#: What `naked_subsets_of` returns when there is none of any size.
+NO_SUBSETS = ((), (), ())
 #: _FIELD_LOWS[m]: bit 0 of the field of each digit of the 9-bit mask m in a house's 144-bit block of
 #: `Board.house_fields` (times a 9-bit position mask: those positions in each of those fields).
 _FIELD_LOWS = [sum(1 << 16 * d for d in range(9) if m >> d & 1) for m in range(512)]
@@ -70,23 +70,23 @@ _HOUSE_ORDER = (*range(18, 27), *range(18))
 _BOXES = range(18, 27)
 
 
-def tight_groups(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
-    """The tight groups of nine 9-bit masks, for sizes 2, 3 and 4: per size, every combination of that many
-    indices (in `itertools.combinations` order) whose masks are non-zero and have exactly `size` bits in their
-    union, with that union; none when at most `size` masks are non-zero (such a group holds every non-zero
-    mask and so removes nothing). The masks of a house's cells (their candidates) give its naked subsets,
+def naked_subsets_of(masks: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """The naked-subset rule over nine 9-bit masks, for sizes 2, 3 and 4: per size, every combination of that
+    many indices (in `itertools.combinations` order) whose masks are non-zero and have exactly `size` bits in
+    their union, with that union; none when at most `size` masks are non-zero (such a group holds every
+    non-zero mask and so removes nothing). The masks of a house's cells (their candidates) give its naked subsets,
     those of its digits (their places) its hidden subsets, and those of one digit's nine rows or columns (its
     places in each) its basic fish (`fish`: a fish is a hidden subset of lines). A union fills one of
     `_SETS`, which then holds `size` masks or more: one sum of `_COVERS` finds those sets for all sizes
     (mostly none), and only their masks are combined."""
     zeros = masks.count(0)
     if zeros >= 7:
-        return NO_GROUPS
+        return NO_SUBSETS
     c = _COVERS
     m0, m1, m2, m3, m4, m5, m6, m7, m8 = masks
     reached = (_COVERS_BIASED[m0] + c[m1] + c[m2] + c[m3] + c[m4] + c[m5] + c[m6] + c[m7] + c[m8]) & _REACHED[zeros]
     if not reached:
-        return NO_GROUPS
+        return NO_SUBSETS
     found: tuple[list, list, list] = ([], [], [])
     while reached:
         r = (reached & -reached).bit_length() - 1 >> 2
@@ -113,10 +113,10 @@ def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
 
 
 def _naked_house_groups(board: Board, house: int) -> tuple:
-    """Per size (2, 3, 4), the naked subsets of a house (`tight_groups` of its cells' candidates), each as
+    """Per size (2, 3, 4), the naked subsets of a house (`naked_subsets_of` of its cells' candidates), each as
     `_naked_subset` gives them; None for none."""
-    groups = tight_groups(HOUSE_GETTERS[house](board.candidates))
-    if groups == NO_GROUPS:
+    groups = naked_subsets_of(HOUSE_GETTERS[house](board.candidates))
+    if groups == NO_SUBSETS:
         return None
     return tuple(tuple(_naked_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
 
@@ -168,11 +168,11 @@ def _others(houses: tuple[int, ...], cells: tuple[int, ...]) -> int:
 
 
 def _hidden_house_groups(board: Board, house: int) -> tuple:
-    """Per size (2, 3, 4), the hidden subsets of a house (`tight_groups` of its digits' places), each as (its
+    """Per size (2, 3, 4), the hidden subsets of a house (`naked_subsets_of` of its digits' places), each as (its
     cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells); None
     for none."""
-    groups = tight_groups(board.house_digit_positions(house))
-    if groups == NO_GROUPS:
+    groups = naked_subsets_of(board.house_digit_positions(house))
+    if groups == NO_SUBSETS:
         return None
     return tuple(tuple(_hidden_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
 

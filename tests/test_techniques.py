@@ -502,7 +502,7 @@ def test_forcing_net_contradiction():
     assert step.eliminations == ((0, 9),)
 
 
-def _tight_groups_by_definition(masks):
+def _naked_subsets_by_definition(masks):
     """Per size 2..4, the index combinations of non-zero masks whose union has exactly `size` bits, when more
     than `size` masks are non-zero (written from the definition, by brute force)."""
     nonzero = [i for i, m in enumerate(masks) if m]
@@ -520,7 +520,7 @@ def _tight_groups_by_definition(masks):
     return tuple(out)
 
 
-def test_tight_groups_match_their_definition_on_real_positions():
+def test_naked_subset_rule_matches_its_definition_on_real_positions():
     # Every position met while solving 12 top1465 puzzles logically: each house's cell candidates (naked
     # subsets), each house's digit places (hidden subsets) and each digit's row and column places (basic
     # fish) give the groups the brute-force definition gives.
@@ -533,8 +533,8 @@ def test_tight_groups_match_their_definition_on_real_positions():
             mask_sets += [board.house_digit_positions(h) for h in range(27)]
             mask_sets += [tuple(board.house_positions(d)[k:k + 9]) for d in range(1, 10) for k in (0, 9)]
             for masks in mask_sets:
-                expected = _tight_groups_by_definition(masks)
-                assert subsets.tight_groups(tuple(masks)) == expected, masks
+                expected = _naked_subsets_by_definition(masks)
+                assert subsets.naked_subsets_of(tuple(masks)) == expected, masks
                 checked += 1
                 for k in range(3):
                     by_size[k] += bool(expected[k])
