@@ -68,9 +68,11 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
     if not grid.solved:
         print(f"status: {grid.status.replace('_', ' ')}", file=out)
         return
-    for m in grid.mistakes:
-        if not options.hint:
+    if not options.hint:
+        for m in grid.mistakes:
             print(f"mistake: {cell_name(m.cell)} has {m.entered}, the solution has {m.solution}", file=out)
+        for u in grid.unclear_entries:
+            print(f"unclear: {u.text}", file=out)
     if options.hint:
         hint = grid.hint
         text = hint.text if hint is not None else "no logical step found; only search finishes this one"

@@ -20,9 +20,9 @@ from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, output_path, solved_grid
 from .repair import UNSURE, Decision, choose_reading, read_entries
 from .results import GridResult, InputResult
-from .solver import SOLVED, Mistake, Solution, Step, solve_puzzle
-from .vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, locate_grids,
-                    read_grid, read_image, to_gray, write_image)
+from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
+from .vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, draw_question,
+                     locate_grids, read_grid, read_image, to_gray, write_image)
 from .vision.image_io import reduction_for, render_pdf_page
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
@@ -103,8 +103,26 @@ def decide(reading: GridReading) -> Decision:
     return choose_reading(reading.given_probabilities)
 
 
-def read_puzzle(reading: GridReading, options: Options) -> tuple[GridResult, Solution | None]:
+def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | None = None
+                ) -> tuple[GridResult, Solution | None]:
     """Decide, solve and describe one grid read from a photo.
+
+    The printed puzzle is the most probable reading with one solution
+    (`repair.choose_reading`); the player's entries are read in its light
+    (`repair.read_entries`): only the sure ones are the player's position,
+    and an entry that differs from the solution without a certain reading is
+    listed as unclear, never as a mistake.
+
+    Parameters
+    ----------
+    reading : GridReading
+        The grid as read (`vision.read_grid`).
+    options : Options
+        What to produce (hint, steps).
+    model : CellClassifier, optional
+        The model that read the grid, asked again about entries that differ
+        from the solution (`CellClassifier.entry_evidence`); defaults to the
+        shipped model.
 
     Returns
     -------
@@ -112,34 +130,41 @@ def read_puzzle(reading: GridReading, options: Options) -> tuple[GridResult, Sol
         The grid's result, and the solver's result when the puzzle was solved.
     """
     decision = decide(reading)
-    entries, pencil = read_entries(reading.probabilities, decision.givens, decision.solution)
+    model = model or default_model()
+    read = read_entries(reading.probabilities, decision.givens, decision.solution,
+                        lambda cells: model.entry_evidence(reading.marks, cells))
     photo_fields = dict(
         corners=np.round(reading.corners.astype(np.float64), 1).tolist(), rotation=reading.rotation,
         confidence=round(reading.confidence, 4),
         cell_confidence=[round(float(p), 3) for p in reading.cell_confidence],
         repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes], warning=decision.warning,
-        pencil_marks=[{"cell": c, "digits": None} for c in pencil])
+        pencil_marks=[{"cell": c, "digits": None} for c in read.pencil])
     if decision.status != SOLVED:
-        grid = GridResult(decision.givens, decision.status, entries=entries, hint_requested=options.hint, **photo_fields)
+        grid = GridResult(decision.givens, decision.status, entries=read.entries, hint_requested=options.hint,
+                          **photo_fields)
         return grid, None
-    solution = solve_puzzle(decision.givens, known=decision.count, placed=entries)
-    return solved_grid(solution, options, **photo_fields), solution
+    solution = solve_puzzle(decision.givens, known=decision.count, placed=read.sure)
+    return solved_grid(solution, options, read.unclear, **photo_fields), solution
 
 
 def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options: Options,
              in_place: bool = False) -> np.ndarray:
     """Draw onto the photo (or, unless `in_place`, a copy): the hint, or every missing digit and mistake.
 
-    A hint is its step, or the first mistake ringed. Missing digits go only
-    into cells the player has not written in (smaller, and clear of the
-    candidates, where there are pencil marks); wrong entries get a red ring
-    and the right digit small.
+    A hint is its step, the first mistake ringed, or the unclear entry it
+    asks about marked with a question mark. Missing digits go only into cells
+    the player has not written in (smaller, and clear of the candidates, where
+    there are pencil marks); wrong entries (certain readings only) get a red
+    ring and the right digit small; unclear entries an amber question mark,
+    never a ring.
     """
     inverse, corners = reading.rectified.inverse, reading.corners
     if options.hint:
         hint = grid.hint
         if isinstance(hint, Mistake):
             return draw_mistakes(image, inverse, corners, {hint.cell: None}, in_place=in_place)
+        if isinstance(hint, UnclearEntry):
+            return draw_question(image, inverse, corners, [hint.cell], in_place=in_place)
         if isinstance(hint, Step):
             return draw_hint(image, inverse, corners, list(hint.cells), dict(hint.placements),
                              list(hint.eliminations), in_place=in_place)
@@ -149,6 +174,8 @@ def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options:
     out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place)
     if grid.mistakes:
         out = draw_mistakes(out, inverse, corners, {m.cell: m.solution for m in grid.mistakes}, in_place=True)
+    if grid.unclear_entries:
+        out = draw_question(out, inverse, corners, [u.cell for u in grid.unclear_entries], in_place=True)
     return out
 
 
@@ -197,9 +224,10 @@ def solve_and_draw(path: Path, options: Options, model: CellClassifier | None = 
         return InputResult.failed(label, f"cannot read image: {exc}", time.perf_counter() - start), None
     result = InputResult(label)
     to_draw = []
-    for reading in read_grids(image, model or default_model()):
+    model = model or default_model()
+    for reading in read_grids(image, model):
         reading = reading.scaled(reduce)  # in the full photo's pixels
-        grid, solution = read_puzzle(reading, options)
+        grid, solution = read_puzzle(reading, options, model)
         if grid.warning:
             result.warnings.append(grid.warning)
         if solution is not None:

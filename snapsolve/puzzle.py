@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .results import GridResult, InputResult
-from .solver import SOLVED, InvalidPuzzleError, Solution, parse_position, solve_puzzle
+from .solver import (SOLVED, Finished, InvalidPuzzleError, Mistake, Solution, Step, UnclearEntry, parse_position,
+                     solve_puzzle)
 
 
 @dataclass
@@ -38,18 +39,60 @@ class Options:
     hint: bool = False
 
 
-def solved_grid(solution: Solution, options: Options, **fields) -> GridResult:
-    """The solver's part of a grid's result (puzzle, status, grade, the player's position, steps or hint)."""
+def solved_grid(solution: Solution, options: Options, unclear: list[UnclearEntry] | None = None,
+                **fields) -> GridResult:
+    """The solver's part of a grid's result (puzzle, status, grade, the player's position, steps or hint).
+
+    Parameters
+    ----------
+    solution : Solution
+        The solver's result; its ``placed`` digits are the player's sure entries.
+    options : Options
+        ``explain`` and ``hint`` say whether steps or a hint are wanted.
+    unclear : list of UnclearEntry, optional
+        Entries read from a photo whose digit is not certain (their cells are
+        empty in ``solution.placed``). They are never mistakes; a hint whose
+        step would fill one of their cells asks about it instead.
+    **fields
+        Further `GridResult` fields (the photo's corners, confidence, ...).
+
+    Returns
+    -------
+    GridResult
+        Its hint (with ``options.hint``): the first mistake; else the first
+        logical step from the player's sure position, or the question about
+        an unclear entry that step would fill; else `Finished` when the
+        givens and entries fill the grid and every entry is right.
+    """
+    unclear = list(unclear or [])
     grid = GridResult(solution.givens, solution.status, solution.solution, solution.level, solution.score,
                       solution.techniques, solution.needs_search, entries=list(solution.placed),
-                      mistakes=list(solution.mistakes), hint_requested=options.hint, **fields)
+                      mistakes=list(solution.mistakes), hint_requested=options.hint, unclear_entries=unclear,
+                      **fields)
+    for u in unclear:
+        grid.entries[u.cell] = u.read
     if solution.status == SOLVED:
         if options.explain:
             grid.steps = list(solution.remaining)
         if options.hint:
-            grid.hint = solution.mistakes[0] if solution.mistakes else (solution.remaining[0] if solution.remaining
-                                                                         else None)
+            grid.hint = next_hint(solution, unclear)
     return grid
+
+
+def next_hint(solution: Solution, unclear: list[UnclearEntry]) -> Step | Mistake | UnclearEntry | Finished | None:
+    """The hint from the player's position (see `solved_grid`); None when logic finds no step."""
+    if solution.mistakes:
+        return solution.mistakes[0]
+    asked = {u.cell: u for u in unclear}
+    if solution.remaining:
+        step = solution.remaining[0]
+        touched = [c for c, _ in step.placements + step.eliminations if c in asked]
+        return asked[touched[0]] if touched else step
+    if unclear:
+        return unclear[0]
+    if all(g or p for g, p in zip(solution.givens, solution.placed)):
+        return Finished()
+    return None
 
 
 def solve_text(label: str, line: str, options: Options) -> InputResult:

@@ -19,13 +19,19 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .solver import SOLVED, InvalidPuzzleError
 from .solver.dlx import SearchResult, solve_unique
 from .solver.grid import check_givens
+from .solver.position import UnclearEntry
+
+if TYPE_CHECKING:
+    from .vision.digits import EntryEvidence
 
 #: Most cells changed from their most probable class.
 MAX_CHANGES = 3
@@ -179,17 +185,78 @@ def _breaks_rules(givens: list[int]) -> bool:
     return False
 
 
-#: A handwritten digit is taken as the solution's digit unless the classifier
-#: finds the digit it read at least this many times more probable: players
-#: mostly write the right digit, so a doubtful reading that disagrees with the
-#: solution is more likely a misreading than a mistake. (Prior odds of about 20
-#: to 1 that a given entry is right rather than one particular wrong digit.)
-ENTRY_ODDS = 20.0
+#: A handwritten digit that differs from the solution is called a mistake only
+#: when its reading is certain: the cell's mark is handwritten with probability
+#: at least MISTAKE_KIND, the handwritten-digit model gives the digit read at
+#: least MISTAKE_VOTES, its nearest sample of the solution's digit lies at least
+#: MISTAKE_MARGIN times as far as its nearest sample of the digit read, and the
+#: printed-digit model (other training data, another view) reads the same digit
+#: with probability at least MISTAKE_PRINTED. Otherwise the entry is *unclear*:
+#: a question for the player, never an accusation. Players mostly write the
+#: right digit, so a reading that disagrees with the solution is more often a
+#: misreading than a mistake, above all in a hand the model never saw. The
+#: thresholds were chosen on handwriting faces rendered by the cell pipeline
+#: and read by the model of the time, which had never seen them (20 faces,
+#: 1,066 digits, 64% read right: no false mistake at these values, against 7
+#: to 206 at looser ones); see `models/MODEL_CARD.md`.
+MISTAKE_KIND = 0.9
+MISTAKE_VOTES = 0.9
+MISTAKE_MARGIN = 1.4
+MISTAKE_PRINTED = 0.5
+#: Other digits offered for an unclear entry: the handwritten model gives them
+#: at least this probability (the solution's digit is offered whenever the
+#: reading does not rule it out).
+ALTERNATIVE_PROBABILITY = 0.1
+#: Most digits offered for an unclear entry, the one read included.
+MAX_OFFERED = 3
 
 
-def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[int] | None
-                 ) -> tuple[list[int], list[int]]:
-    """The player's marks in the cells without a printed digit.
+@dataclass
+class EntryReading:
+    """What the player wrote in a grid, as far as the reading can tell.
+
+    Attributes
+    ----------
+    entries : list of int
+        81 values: every handwritten digit as read (0 elsewhere), unclear ones included.
+    sure : list of int
+        81 values: the entries whose reading is certain or agrees with the
+        solution; unclear cells are 0. This is the player's position for
+        mistakes, hints and explanations.
+    pencil : list of int
+        Cells holding pencilled candidates, ascending.
+    unclear : list of UnclearEntry
+        Entries that differ from the solution without a certain reading, in cell order.
+    """
+
+    entries: list[int]
+    sure: list[int]
+    pencil: list[int]
+    unclear: list[UnclearEntry]
+
+
+def _certain(evidence: EntryEvidence, row: int, kind: float, read: int, solution: int) -> bool:
+    """Whether the reading `read` of row `row` of `evidence` is certain enough to call `solution` absent."""
+    near = evidence.distances[row]
+    return (kind >= MISTAKE_KIND and evidence.handwritten[row, read - 1] >= MISTAKE_VOTES
+            and near[solution - 1] >= MISTAKE_MARGIN * max(near[read - 1], 1e-9)
+            and evidence.printed[row, read - 1] >= MISTAKE_PRINTED)
+
+
+def _alternatives_of(evidence: EntryEvidence, row: int, read: int, solution: int) -> tuple[int, ...]:
+    """Digits other than `read` that the mark may be, most probable first (at most MAX_OFFERED - 1)."""
+    p = evidence.handwritten[row]
+    near = evidence.distances[row]
+    offered = {d for d in range(1, 10) if d != read and p[d - 1] >= ALTERNATIVE_PROBABILITY}
+    if near[solution - 1] < MISTAKE_MARGIN * max(near[read - 1], 1e-9) or not offered:
+        offered.add(solution)
+    ranked = sorted(offered, key=lambda d: (d != solution, -p[d - 1], d))[: MAX_OFFERED - 1]
+    return tuple(sorted(ranked, key=lambda d: (-p[d - 1], d)))
+
+
+def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[int] | None,
+                 evidence: Callable[[list[int]], EntryEvidence] | None = None) -> EntryReading:
+    """The player's marks in the cells without a printed digit, and which of them are certain.
 
     Parameters
     ----------
@@ -199,29 +266,51 @@ def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[in
     givens : list of int
         81 values: the printed puzzle decided by `choose_reading`.
     solution : list of int or None
-        Its unique solution, when known: a doubtful handwritten digit is read
-        in its light (see ENTRY_ODDS).
+        Its unique solution, when known: an entry is checked against it.
+    evidence : callable, optional
+        Given a list of cells, the digit models' `EntryEvidence` of their
+        marks (`vision.digits.CellClassifier.entry_evidence`); asked only for
+        entries that differ from the solution. Without it no reading is
+        certain enough for a mistake: every such entry is unclear.
 
     Returns
     -------
-    (list of int, list of int)
-        Entries (81 values: handwritten digits, 0 elsewhere) and the cells
-        holding pencilled candidates, ascending.
+    EntryReading
+        A handwritten digit that agrees with the solution is sure; one that
+        differs is sure (a mistake) only when its reading is certain (see
+        MISTAKE_KIND), else it is unclear.
     """
     entries = [0] * 81
     pencil = []
+    kinds = {}
     for cell in range(81):
         if givens[cell]:
             continue
         p = probabilities[cell]
         handwritten = p[10:19]
-        kinds = (p[0], handwritten.sum(), p[19])
-        kind = int(np.argmax(kinds))
+        kind = int(np.argmax((p[0], handwritten.sum(), p[19])))
         if kind == 2:
             pencil.append(cell)
         elif kind == 1:
-            read = int(np.argmax(handwritten)) + 1
-            if solution and read != solution[cell] and handwritten[read - 1] < ENTRY_ODDS * handwritten[solution[cell] - 1]:
-                read = solution[cell]
-            entries[cell] = read
-    return entries, pencil
+            entries[cell] = int(np.argmax(handwritten)) + 1
+            kinds[cell] = float(handwritten.sum())
+    sure = list(entries)
+    unclear = []
+    doubtful = [c for c in kinds if solution and entries[c] != solution[c]]
+    if doubtful:
+        seen = evidence(doubtful) if evidence is not None else None
+        for row, cell in enumerate(doubtful):
+            read, right = entries[cell], solution[cell]
+            if seen is not None and _certain(seen, row, kinds[cell], read, right):
+                continue  # a mistake the reading is sure of
+            if seen is None:
+                ranked = [int(d) + 1 for d in np.argsort(-probabilities[cell, 10:19], kind="stable")]
+                alternatives = tuple(d for d in ranked if d == right or (
+                    d != read and probabilities[cell, 9 + d] >= ALTERNATIVE_PROBABILITY * kinds[cell]))
+                alternatives = alternatives[: MAX_OFFERED - 1] if right in alternatives[: MAX_OFFERED - 1] else \
+                    tuple(d for d in alternatives if d != right)[: MAX_OFFERED - 2] + (right,)
+            else:
+                alternatives = _alternatives_of(seen, row, read, right)
+            unclear.append(UnclearEntry(cell, read, tuple(int(d) for d in alternatives)))
+            sure[cell] = 0
+    return EntryReading(entries, sure, pencil, unclear)

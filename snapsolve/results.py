@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .solver import SOLVED, Mistake, Step
+from .solver import SOLVED, Finished, Mistake, Step, UnclearEntry
 from .solver.grid import format_puzzle
 
 
@@ -42,11 +42,15 @@ class GridResult:
     pencil_marks : list of dict
         ``{"cell": int, "digits": str or None}`` for each cell holding pencilled candidates.
     mistakes : list of Mistake
-        Entries that differ from the unique solution.
+        Entries that differ from the unique solution, read with certainty.
+    unclear_entries : list of UnclearEntry
+        Entries read from a photo that differ from the solution without a
+        certain reading: questions for the player, never mistakes.
     steps : list of Step or None
         With ``--explain``: the logical steps from the player's position.
-    hint : Step, Mistake or None
-        With ``--hint``: the first mistake, else the next logical step.
+    hint : Step, Mistake, UnclearEntry, Finished or None
+        With ``--hint``: the first mistake, else the next logical step (or
+        the question about an unclear entry it would fill), else `Finished`.
     hint_requested : bool
         ``--hint`` was asked for (so ``hint: null`` means no step was found).
     corners : list or None
@@ -75,8 +79,9 @@ class GridResult:
     entries: list[int] = field(default_factory=lambda: [0] * 81)
     pencil_marks: list = field(default_factory=list)
     mistakes: list[Mistake] = field(default_factory=list)
+    unclear_entries: list[UnclearEntry] = field(default_factory=list)
     steps: list[Step] | None = None
-    hint: Step | Mistake | None = None
+    hint: Step | Mistake | UnclearEntry | Finished | None = None
     hint_requested: bool = False
     corners: list | None = None
     rotation: int | None = None
@@ -114,6 +119,7 @@ class GridResult:
             "entries": format_puzzle(self.entries),
             "pencil_marks": self.pencil_marks,
             "mistakes": [m.to_json() for m in self.mistakes],
+            "unclear_entries": [u.to_json() for u in self.unclear_entries],
             "progress": self.progress,
         })
         if self.confidence is not None:
@@ -134,26 +140,39 @@ class GridResult:
         """Read back an object written by `to_json`."""
         hint = data.get("hint")
         mistakes = [Mistake(m["cell"], m["entered"], m["solution"]) for m in data.get("mistakes", [])]
+        unclear = [UnclearEntry(u["cell"], u["read"], tuple(u["alternatives"])) for u in data.get("unclear_entries", [])]
         if hint is not None:
-            hint = mistakes[0] if hint["technique"] == "mistake" and mistakes else _step_from_json(hint)
+            asked = [u for u in unclear if hint["technique"] == "question" and hint.get("cell") == u.cell]
+            hint = (mistakes[0] if hint["technique"] == "mistake" and mistakes else asked[0] if asked
+                    else Finished() if hint["technique"] == "solved" else _step_from_json(hint))
         return cls(
             givens=_digits(data["givens"]), status=data["status"], solution=_digits(data.get("solution")),
             level=data.get("level"), score=data.get("score"), techniques=data.get("techniques", {}),
             needs_search=data.get("needs_search", False), entries=_digits(data.get("entries")) or [0] * 81,
             pencil_marks=data.get("pencil_marks", []),
-            mistakes=mistakes, steps=[_step_from_json(s) for s in data["steps"]] if "steps" in data else None,
+            mistakes=mistakes, unclear_entries=unclear, steps=[_step_from_json(s) for s in data["steps"]] if "steps" in data else None,
             hint=hint, hint_requested="hint" in data, corners=data.get("corners"), rotation=data.get("rotation"),
             confidence=data.get("confidence"), cell_confidence=data.get("cell_confidence"),
             repaired=data.get("repaired", []), warning=data.get("warning"), output=data.get("output"))
 
 
-def _hint_json(hint: Step | Mistake | None) -> dict | None:
-    """A hint in the step form of `docs/DESIGN.md`; a mistake is technique ``mistake``, the wrong digit eliminated."""
+def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None) -> dict | None:
+    """A hint in the step form of `docs/DESIGN.md`.
+
+    A mistake is technique ``mistake``, the wrong digit eliminated; a question
+    about an unclear entry is technique ``question`` with its ``cell`` and
+    the digits it may be (``read``, ``alternatives``); a complete grid with
+    every entry right is technique ``solved``.
+    """
     if hint is None:
         return None
     if isinstance(hint, Mistake):
         return {"technique": "mistake", "placements": [], "eliminations": [[hint.cell, hint.entered]],
                 "text": hint.text}
+    if isinstance(hint, UnclearEntry):
+        return {"technique": "question", "placements": [], "eliminations": [], "text": hint.text, **hint.to_json()}
+    if isinstance(hint, Finished):
+        return {"technique": "solved", "placements": [], "eliminations": [], "text": hint.text}
     return hint.to_json()
 
 

@@ -52,6 +52,48 @@ class Mistake:
         return {"cell": self.cell, "entered": self.entered, "solution": self.solution}
 
 
+def _article(digit: int) -> str:
+    return f"an {digit}" if digit == 8 else f"a {digit}"
+
+
+@dataclass(frozen=True)
+class UnclearEntry:
+    """A handwritten digit whose reading is not certain enough to call it right or wrong.
+
+    Attributes
+    ----------
+    cell : int
+        0..80, ``row * 9 + column``, upright.
+    read : int
+        The most probable reading, 1..9.
+    alternatives : tuple of int
+        Other digits the mark may be, most probable first (1..9, never `read`).
+    """
+
+    cell: int
+    read: int
+    alternatives: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        """The question for the player: ``r2c7: is this an 8 or a 9?``."""
+        options = [_article(d) for d in (self.read, *self.alternatives)]
+        choice = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+        return f"{cell_name(self.cell)}: is this {choice}?"
+
+    def to_json(self) -> dict:
+        """``{"cell", "read", "alternatives"}`` as in `docs/DESIGN.md`."""
+        return {"cell": self.cell, "read": self.read, "alternatives": list(self.alternatives)}
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The hint for a complete grid whose every entry is right: there is nothing left to do."""
+
+    cells: tuple[int, ...] = ()
+    text: str = "solved: the grid is complete and every entry is right"
+
+
 def parse_position(text: str) -> tuple[list[int], list[int]]:
     """Parse a puzzle line with optional placed digits.
 

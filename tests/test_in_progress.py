@@ -124,25 +124,73 @@ def test_position_text_form_hint_and_explain(position, capsys, monkeypatch):
     assert "hint: " + first.text in out
 
 
+def _swap_in(reading, cell, other):
+    """The reading with the mark of cell `other` written in `cell` (a player writing that digit there)."""
+    reading.marks.crops[cell] = reading.marks.crops[other]
+    reading.probabilities[cell] = reading.probabilities[other]
+
+
 def test_a_wrong_entry_on_a_photo_is_ringed_and_hinted(model, tmp_path):
-    """The sample photo read with one handwritten digit taken as a wrong one: mistake, hint, red ring."""
+    """The sample photo with one handwritten digit replaced by another of the player's (a real wrong entry,
+    read with certainty): mistake, hint, red ring; no question asked."""
     image = read_image(PHOTO)
     reading = read_grids(image, model)[0]
-    entry = next(i for i, t in enumerate(LABELS) if t.startswith("h"))
-    right = int(LABELS[entry][1])
-    wrong = right % 9 + 1
-    reading.probabilities[entry] = 0.0
-    reading.probabilities[entry, 9 + wrong] = 1.0  # certain of the wrong digit: no doubt to resolve
-    grid, solution = read_puzzle(reading, Options(hint=True))
+    written = [i for i, t in enumerate(LABELS) if t.startswith("h")]
+    entry, other = next((a, b) for a in written for b in written if LABELS[a] != LABELS[b])
+    right, wrong = int(LABELS[entry][1]), int(LABELS[other][1])
+    _swap_in(reading, entry, other)
+    grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert [(m.cell, m.entered, m.solution) for m in grid.mistakes] == [(entry, wrong, right)]
+    assert grid.unclear_entries == []
     assert grid.hint == grid.mistakes[0] and solution.remaining == []
     hinted = annotate(image, reading, grid, Options(hint=True))
     out = tmp_path / "hint.jpg"
     cv2.imwrite(str(out), hinted)
     rings = drawn_per_cell(PHOTO, out, colour="red")
     assert rings[entry] > 20 and sum(rings) - rings[entry] < rings[entry] // 5
-    grid, _ = read_puzzle(reading, Options())
+    grid, _ = read_puzzle(reading, Options(), model)
     solved = annotate(image, reading, grid, Options())
     cv2.imwrite(str(out), solved)
     rings = drawn_per_cell(PHOTO, out, colour="red")
     assert rings[entry] > 20 and np.argmax(rings) == entry
+
+
+def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, capsys):
+    """A right entry whose cell probabilities say another digit (a misreading), while its mark is the right
+    digit: it is unclear, not a mistake; no red ring; the hint or the text asks about it as a question."""
+    image = read_image(PHOTO)
+    reading = read_grids(image, model)[0]
+    entry = next(i for i, t in enumerate(LABELS) if t.startswith("h"))
+    right = int(LABELS[entry][1])
+    wrong = right % 9 + 1
+    reading.probabilities[entry] = 0.0
+    reading.probabilities[entry, 9 + wrong] = 1.0
+    grid, solution = read_puzzle(reading, Options(hint=True), model)
+    assert grid.mistakes == []
+    (unclear,) = grid.unclear_entries
+    assert (unclear.cell, unclear.read) == (entry, wrong) and right in unclear.alternatives
+    assert unclear.text.startswith(f"{cell_name(entry)}: is this ") and unclear.text.endswith("?")
+    assert grid.entries[entry] == wrong and solution.placed[entry] == 0
+    assert grid.hint is not None and "wrong" not in grid.hint.text
+    out = tmp_path / "solved.jpg"
+    cv2.imwrite(str(out), annotate(image, reading, grid, Options()))
+    assert max(drawn_per_cell(PHOTO, out, colour="red")) < 20
+    data = grid.to_json()
+    assert data["unclear_entries"] == [{"cell": entry, "read": wrong, "alternatives": list(unclear.alternatives)}]
+    assert data["mistakes"] == []
+
+
+def test_a_finished_grid_hint_says_solved(capsys, monkeypatch):
+    """A complete, correct position: the hint says it is solved and every entry is right."""
+    line = read_collection("top1465.txt")[0]
+    givens, _ = parse_position(line)
+    solution = solve_unique(givens).solution
+    placed = "".join("." if g else str(d) for g, d in zip(givens, solution))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {placed}\n"))
+    assert main(["--hint", "--json", "-"]) == 0
+    (result,) = _json_lines(capsys.readouterr().out)
+    hint = result["grids"][0]["hint"]
+    assert hint["technique"] == "solved" and "every entry is right" in hint["text"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {placed}\n"))
+    assert main(["--hint", "-"]) == 0
+    assert "hint: solved: the grid is complete and every entry is right" in capsys.readouterr().out

@@ -3,7 +3,9 @@
 import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
-from snapsolve.repair import ENTRY_ODDS, UNSURE, choose_reading, read_entries
+from snapsolve.repair import UNSURE, choose_reading, read_entries
+from snapsolve.solver.position import UnclearEntry
+from snapsolve.vision.digits import EntryEvidence
 from snapsolve.solver.dlx import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.dataset import labelled_photos
@@ -123,30 +125,56 @@ def twenty_classes(givens, entries=(), candidates=()):
     return probs
 
 
-def test_entries_read_in_the_light_of_the_solution():
+def _evidence(reads: dict):
+    """An `entry_evidence` stand-in: for each cell, (P(digit | handwritten), nearest distances, P(digit | printed))."""
+    def evidence(cells):
+        rows = [reads[c] for c in cells]
+        return EntryEvidence(*(np.array([r[k] for r in rows], float) for k in range(3)))
+    return evidence
+
+
+def _one_hot(digit, value=1.0, rest=0.0):
+    return [value if d == digit else rest for d in range(1, 10)]
+
+
+def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
     empty = [i for i, d in enumerate(givens) if not d]
-    right, doubtful_cell, wrong_cell, pencil = empty[:4]
+    right, certain, close, disputed, pencil = empty[:5]
     other = {c: solution[c] % 9 + 1 for c in empty}
     probs = twenty_classes(givens, [(right, solution[right])], [pencil])
-    # a doubtful entry: the digit read is only 3 times likelier than the solution's
-    probs[doubtful_cell] = 0.0
-    probs[doubtful_cell, 9 + other[doubtful_cell]] = 0.75
-    probs[doubtful_cell, 9 + solution[doubtful_cell]] = 0.25
-    # a clear mistake: the digit read is far likelier than the solution's
-    probs[wrong_cell] = 0.0
-    probs[wrong_cell, 9 + other[wrong_cell]] = 0.99
-    probs[wrong_cell, 9 + solution[wrong_cell]] = 0.99 / (ENTRY_ODDS * 2)
-    entries, pencil_cells = read_entries(probs, givens, solution)
-    assert entries[right] == solution[right]
-    assert entries[doubtful_cell] == solution[doubtful_cell]
-    assert entries[wrong_cell] == other[wrong_cell]
-    assert pencil_cells == [pencil]
-    assert sum(1 for e in entries if e) == 3
-    # without a solution, the digits are taken as read
-    entries, _ = read_entries(probs, givens, None)
-    assert entries[doubtful_cell] == other[doubtful_cell]
+    for cell in (certain, close, disputed):
+        probs[cell] = 0.0
+        probs[cell, 9 + other[cell]] = 0.97
+        probs[cell, 9 + solution[cell]] = 0.03
+    far = [1.0 if d == other[certain] else 2.0 for d in range(1, 10)]
+    near = [1.0 if d == other[close] else 1.2 if d == solution[close] else 2.0 for d in range(1, 10)]
+    reads = {
+        certain: (_one_hot(other[certain], 0.97, 0.03 / 8), far, _one_hot(other[certain], 0.9, 0.1 / 8)),
+        # the solution's digit has a sample nearly as near as the digit read: not certain
+        close: (_one_hot(other[close], 0.97, 0.03 / 8), near, _one_hot(other[close], 0.9, 0.1 / 8)),
+        # the printed-digit model reads the solution's digit: the two views disagree
+        disputed: (_one_hot(other[disputed], 0.97, 0.03 / 8), far, _one_hot(solution[disputed], 0.9, 0.1 / 8)),
+    }
+    read = read_entries(probs, givens, solution, _evidence(reads))
+    assert read.entries[right] == read.sure[right] == solution[right]
+    assert read.sure[certain] == other[certain]  # a mistake the reading is sure of
+    assert [(u.cell, u.read) for u in read.unclear] == sorted([(close, other[close]), (disputed, other[disputed])])
+    assert all(solution[u.cell] in u.alternatives for u in read.unclear)
+    assert read.sure[close] == read.sure[disputed] == 0
+    assert read.entries[close] == other[close] and read.pencil == [pencil]
+    # without the models' evidence nothing is certain: every disagreement is a question
+    read = read_entries(probs, givens, solution)
+    assert {u.cell for u in read.unclear} == {certain, close, disputed}
+    # without a solution, the digits are taken as read and nothing is unclear
+    read = read_entries(probs, givens, None)
+    assert read.entries[close] == other[close] and read.unclear == []
+
+
+def test_unclear_entry_question_text():
+    assert UnclearEntry(15, 8, (9,)).text == "r2c7: is this an 8 or a 9?"
+    assert UnclearEntry(0, 1, (4, 7)).text == "r1c1: is this a 1, a 4 or a 7?"
 
 
 def test_no_confident_wrong_answer_on_the_shared_photos(model):

@@ -14,7 +14,7 @@ import importlib
 
 _HOMES = {
     "CellClassifier": "digits", "GridCandidate": "locate", "GridReading": "read", "ImageReadError": "formats",
-    "draw_digits": "overlay", "draw_hint": "overlay", "draw_mistakes": "overlay", "locate_grids": "locate",
+    "draw_digits": "overlay", "draw_hint": "overlay", "draw_mistakes": "overlay", "draw_question": "overlay", "locate_grids": "locate",
     "read_grid": "read", "read_image": "image_io", "to_gray": "image_io", "write_image": "image_io",
 }
 

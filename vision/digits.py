@@ -264,6 +264,37 @@ class _Knn:
         soft /= soft.sum(axis=1, keepdims=True)
         return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft, dist[:, 0]
 
+    def nearest_per_class(self, x: np.ndarray) -> np.ndarray:
+        """Shape (m, len(classes)) float64: distance from each query to its nearest sample of each class.
+
+        A class with no sample among the REACH nearest is given the distance of the farthest of them.
+        """
+        reach = min(self.REACH, len(self.labels))
+        dist, index = self.index().kneighbors(np.asarray(x, np.float32), n_neighbors=reach)
+        near_labels = self.labels[index]
+        per_class = np.stack([np.where(near_labels == c, dist, np.inf).min(axis=1) for c in self.classes], axis=1)
+        return np.minimum(per_class, dist[:, -1:])
+
+
+@dataclass(frozen=True)
+class EntryEvidence:
+    """The digit models' view of some handwritten marks (`CellClassifier.entry_evidence`).
+
+    Attributes
+    ----------
+    handwritten : np.ndarray
+        Shape (n, 9) float64: P(digit 1..9 | handwritten), rows sum to 1.
+    distances : np.ndarray
+        Shape (n, 9) float64: distance from each mark's shape to the nearest
+        handwritten sample of each digit (feature units; only ratios mean anything).
+    printed : np.ndarray
+        Shape (n, 9) float64: P(digit 1..9 | printed) from the printed-digit model.
+    """
+
+    handwritten: np.ndarray
+    distances: np.ndarray
+    printed: np.ndarray
+
 
 @dataclass
 class CellClassifier:
@@ -392,6 +423,32 @@ class CellClassifier:
         probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * self._handwritten.proba(handwritten_space(shapes))
         probs[cells, CANDIDATES_CLASS] = kind[:, CANDIDATES]
         return probs
+
+    def entry_evidence(self, marks: CellMarks, cells: list[int]) -> EntryEvidence:
+        """What the two digit models say of the marks in some cells, to judge a handwritten reading.
+
+        Parameters
+        ----------
+        marks : CellMarks
+            The cells' marks, upright.
+        cells : list of int
+            Upright cells (0..80) holding a mark.
+
+        Returns
+        -------
+        EntryEvidence
+            For each cell in order: P(digit | handwritten), the distance to
+            the nearest handwritten sample of each digit, and P(digit |
+            printed) from the printed-digit model (trained on other data:
+            print from photos and rendered faces), each shape (n, 9) float64.
+        """
+        if not cells:
+            empty = np.zeros((0, 9))
+            return EntryEvidence(empty, empty, empty)
+        shapes = features_of([marks.crops[i] for i in cells])
+        space = handwritten_space(shapes)
+        return EntryEvidence(self._handwritten.proba(space), self._handwritten.nearest_per_class(space),
+                             self.printed_proba_and_nearest(shapes)[0])
 
     def printed_proba_and_nearest(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """From one neighbour query: P(digit | printed) (m, 9) and the distance to the nearest printed sample (m,).

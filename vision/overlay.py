@@ -18,6 +18,8 @@ DIGIT_COLOUR = (215, 90, 0)
 HINT_COLOUR = (0, 140, 255)
 #: Colour of wrong entries' rings and their right digits (BGR): red.
 MISTAKE_COLOUR = (30, 30, 230)
+#: Amber (BGR): a question about an unclear entry.
+QUESTION_COLOUR = (0, 150, 240)
 
 
 def _canvas_side(corners: np.ndarray) -> int:
@@ -138,6 +140,31 @@ def draw_mistakes(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, m
             cv2.circle(img, centre, int(cell * 0.44), col, thick, cv2.LINE_AA)
         if right:
             _put_digit(canvas, mask, str(right), ((c + 0.82) * cell, (r + 0.2) * cell), cell * 0.28, colour)
+    return _warp_onto(photo, canvas, mask, inverse, side, in_place)
+
+
+def draw_question(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells: list[int],
+                  colour: tuple[int, int, int] = QUESTION_COLOUR, in_place: bool = False) -> np.ndarray:
+    """Mark entries whose reading is unclear: a small question mark in the cell's corner, no ring.
+
+    Parameters
+    ----------
+    photo, inverse, corners, in_place
+        As in `draw_digits`.
+    cells : list of int
+        Upright cells (0..80) to ask about.
+    colour : tuple of int
+        BGR colour (amber by default: a question, not an accusation).
+
+    Returns
+    -------
+    np.ndarray
+        Shape (H, W, 3) uint8: a new image, or `photo` itself when `in_place`.
+    """
+    side, cell, canvas, mask = _blank_canvas(corners)
+    for index in cells:
+        r, c = divmod(index, 9)
+        _put_digit(canvas, mask, "?", ((c + 0.82) * cell, (r + 0.2) * cell), cell * 0.3, colour)
     return _warp_onto(photo, canvas, mask, inverse, side, in_place)
 
 
