@@ -5,7 +5,9 @@ models/validation.txt left out) are split into FOLDS groups by puzzle (photos
 of one puzzle always together); for each group a model is fitted on the
 others (`vision.training.build_model`, fonts included) and the group's photos
 are read and solved as `snapsolve evaluate` does. Prints the pooled figures
-per dataset. Decisions about features and thresholds are taken on these
+per dataset, and for puzzles in progress the player's entries: read right,
+printed versus written, mistakes reported (false ones: a right entry
+accused) and unclear entries asked about. Decisions about features and thresholds are taken on these
 figures, never on the validation split.
 
     python benchmarks/reading_cv.py [--folds 5] [--shared ../shared]
@@ -61,6 +63,11 @@ def main() -> int:
               f"{100 * s['cell_accuracy']:.2f}%, printed {100 * (s['printed_accuracy'] or 0):.2f}%, handwritten "
               f"{100 * (s['handwritten_accuracy'] or 0):.2f}%, candidates {100 * (s['candidates_found'] or 0):.2f}%, "
               f"empty {100 * (s['empty_accuracy'] or 0):.2f}%")
+        if s["handwritten"]:
+            print(f"  entries read right {100 * (s['entries_read'] or 0):.2f}% of {s['handwritten']}; printed versus "
+                  f"written {100 * s['printed_vs_written']:.2f}% of {s['kind_digits']} digits; mistakes reported "
+                  f"{s['mistakes']} ({s['false_mistakes']} false); unclear entries {s['unclear']} "
+                  f"({s['unclear_right']} of them right)")
         if args.verbose:
             for e in found:
                 if e["wrong_cells"] or not e["solved_right"]:

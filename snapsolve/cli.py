@@ -37,6 +37,13 @@ examples:
   snapsolve generate --level hard --count 8 -o hard.pdf
   snapsolve serve --host 0.0.0.0       the page for the phone and a JSON API (needs the web extra)
 
+reading a puzzle in progress:
+  The player's entries are checked against the solution, but a digit is called a
+  mistake only when its reading is certain; otherwise it is asked about
+  ("unclear: r2c7: is this an 8 or a 9?", JSON "unclear_entries"), never called wrong.
+  "confidence" (JSON) is the calibrated probability that every printed digit was
+  read right (docs/confidence.md); the text output mentions it only below 90%.
+
 environment:
   SNAPSOLVE_MODEL=FILE                  read cells with this model (from 'snapsolve train --output FILE')
 
@@ -51,10 +58,15 @@ def side_by_side(left: str, right: str, gap: int = 6) -> str:
     return "\n".join(f"{x:<{width}}{' ' * gap}{y}".rstrip() for x, y in zip(a, b))
 
 
+#: A photo's confidence (the calibrated probability that every given is right) is printed below this.
+CONFIDENCE_SHOWN = 0.9
+
+
 def print_grid(grid: GridResult, options: Options, out) -> None:
     """One grid for a person: the puzzle (and what the player wrote), then the solution, hint or steps."""
     extra = f", turned {grid.rotation} degrees" if grid.rotation else ""
-    conf = f", confidence {grid.confidence:.2f}" if grid.confidence is not None else ""
+    conf = (f", only {grid.confidence:.0%} sure every printed digit is read right: check them"
+            if grid.confidence is not None and grid.confidence < CONFIDENCE_SHOWN else "")
     if any(grid.entries) or grid.pencil_marks:
         pencil = {m["cell"] for m in grid.pencil_marks}
         written = format_board([grid.entries[i] or ("c" if i in pencil else 0) for i in range(81)])

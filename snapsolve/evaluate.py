@@ -5,7 +5,11 @@ classified, consistency repair, solved) and compared cell by cell with its
 labels. Reported: photos whose printed givens are all right, photos solved
 right and solved wrong, accuracy over all cells and per kind (printed,
 handwritten digits, candidates, empty), and the confusion matrix over every
-class of `vision.digits.CLASSES`.
+class of `vision.digits.CLASSES`. The player's entries are judged as the
+command reads them (`repair.read_entries`, in the light of the solution):
+entries read right, printed versus written (a printed digit taken as a given,
+a handwritten one as an entry), mistakes reported and how many of them are
+false (a right entry accused: must be 0), and unclear entries asked about.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from .vision.locate import order_corners
 
 from .models import validation_names
 from .pipeline import decide, default_model, read_grids
+from .repair import read_entries
 
 
 def evaluate_photo(photo: LabelledPhoto, model) -> dict:
@@ -40,12 +45,15 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         ``status`` of the decided puzzle; ``solved_right`` / ``solved_wrong``
         (solved, with the true solution or another); ``rotation``;
         ``corner_error`` (mean distance in pixels between located and
-        ground-truth corners, or None); ``seconds``.
+        ground-truth corners, or None); ``seconds``; and, as `_judge_entries`
+        counts them, ``handwritten`` / ``handwritten_right``,
+        ``kind_digits`` / ``kind_right``, ``mistakes`` / ``false_mistakes``
+        and ``unclear`` / ``unclear_right``.
     """
     start = time.perf_counter()
     entry = {"photo": photo.name, "error": None, "truth": photo.cells, "read": None, "wrong_cells": [],
              "givens_right": False, "status": None, "solved_right": False, "solved_wrong": False,
-             "rotation": None, "corner_error": None}
+             "rotation": None, "corner_error": None, **_judge_entries(photo, None, None, model)}
     try:
         image = read_image(photo.image_path)
     except (ImageReadError, OSError) as exc:
@@ -63,6 +71,7 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         entry["wrong_cells"] = [[i, CLASSES[t], CLASSES[r]] for i, (t, r) in enumerate(zip(photo.cells, read)) if t != r]
         decision = decide(main)
         entry["givens_right"] = decision.givens == photo.givens
+        entry.update(_judge_entries(photo, main, decision, model))
         entry["status"] = decision.status
         if decision.status == SOLVED:
             truth = solve_unique(photo.givens)
@@ -73,6 +82,40 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
             entry["corner_error"] = round(float(np.linalg.norm(diff, axis=1).mean()), 2)
     entry["seconds"] = round(time.perf_counter() - start, 4)
     return entry
+
+
+def _judge_entries(photo: LabelledPhoto, reading, decision, model) -> dict:
+    """The player's entries as the command reads them (`repair.read_entries`), against the labels.
+
+    Counts: ``handwritten`` (cells labelled handwritten) and ``handwritten_right``
+    (read as an entry of the labelled digit, unclear ones included: the digit
+    the reading puts first); ``kind_digits`` (cells labelled printed or
+    handwritten) and ``kind_right`` (a printed one taken as a given, a
+    handwritten one as an entry); ``mistakes`` (entries called wrong) and
+    ``false_mistakes`` (of those, the labelled digit is the solution's: a right
+    entry accused); ``unclear`` (entries asked about) and ``unclear_right`` (of
+    those, the labelled digit is the solution's).
+    """
+    truth = [CLASSES[c] for c in photo.cells]
+    hand = [i for i, t in enumerate(truth) if t.startswith("h")]
+    digits = [i for i, t in enumerate(truth) if t != "." and t != "c"]
+    out = {"handwritten": len(hand), "handwritten_right": 0, "kind_digits": len(digits), "kind_right": 0,
+           "mistakes": 0, "false_mistakes": 0, "unclear": 0, "unclear_right": 0}
+    if reading is None:
+        return out
+    read = read_entries(reading.probabilities, decision.givens, decision.solution,
+                        lambda cells: model.entry_evidence(reading.marks, cells))
+    out["handwritten_right"] = sum(1 for i in hand if read.entries[i] == int(truth[i][1]))
+    out["kind_right"] = sum(1 for i in digits if (truth[i].startswith("h") and read.entries[i] and not decision.givens[i])
+                            or (truth[i].isdigit() and decision.givens[i]))
+    solution = decision.solution
+    if solution:
+        wrong = [i for i in range(81) if read.sure[i] and read.sure[i] != solution[i]]
+        out["mistakes"] = len(wrong)
+        out["false_mistakes"] = sum(1 for i in wrong if truth[i] != f"h{read.sure[i]}")
+        out["unclear"] = len(read.unclear)
+        out["unclear_right"] = sum(1 for u in read.unclear if truth[u.cell] == f"h{solution[u.cell]}")
+    return out
 
 
 def confusion_matrix(entries: list[dict]) -> np.ndarray:
@@ -113,6 +156,14 @@ def summarize(entries: list[dict]) -> dict:
         "candidates_found": share(kinds == 3),
         "empty_accuracy": share(kinds == 0),
         "kind_confusion": kind_matrix.tolist(),
+        **{key: sum(e[key] for e in entries) for key in ("handwritten", "handwritten_right", "kind_digits",
+                                                          "kind_right", "mistakes", "false_mistakes", "unclear",
+                                                          "unclear_right")},
+        "entries_read": (round(sum(e["handwritten_right"] for e in entries)
+                               / max(sum(e["handwritten"] for e in entries), 1), 5)
+                         if any(e["handwritten"] for e in entries) else None),
+        "printed_vs_written": (round(sum(e["kind_right"] for e in entries)
+                                     / max(sum(e["kind_digits"] for e in entries), 1), 5)),
         "confusion": matrix.tolist(),
         "mean_corner_error_px": (round(float(np.mean([e["corner_error"] for e in entries
                                                      if e["corner_error"] is not None])), 2)
@@ -166,6 +217,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"cells: {pct(summary['cell_accuracy'])} right; printed {pct(summary['printed_accuracy'])}, handwritten "
           f"{pct(summary['handwritten_accuracy'])}, candidates {pct(summary['candidates_found'])}, empty "
           f"{pct(summary['empty_accuracy'])}")
+    print(f"entries (the player's digits, as read in the light of the solution): {pct(summary['entries_read'])} "
+          f"of {summary['handwritten']} read right; printed versus written right: "
+          f"{pct(summary['printed_vs_written'])} of {summary['kind_digits']} digits; mistakes reported: "
+          f"{summary['mistakes']} ({summary['false_mistakes']} false); unclear entries asked about: "
+          f"{summary['unclear']} ({summary['unclear_right']} of them right)")
     if summary["mean_corner_error_px"] is not None:
         print(f"mean corner error: {summary['mean_corner_error_px']:.2f} px")
     print("\nkinds (rows: truth, columns: read):")

@@ -135,7 +135,7 @@ def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | 
                         lambda cells: model.entry_evidence(reading.marks, cells))
     photo_fields = dict(
         corners=np.round(reading.corners.astype(np.float64), 1).tolist(), rotation=reading.rotation,
-        confidence=round(reading.confidence, 4),
+        confidence=round(decision.confidence, 4),
         cell_confidence=[round(float(p), 3) for p in reading.cell_confidence],
         repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes], warning=decision.warning,
         pencil_marks=[{"cell": c, "digits": None} for c in read.pencil])

@@ -67,6 +67,10 @@ class Decision:
         (cell, digit read, digit used) for every repaired cell, 0 for no printed digit.
     warning : str or None
         One line for a person when the reading was repaired or is unsure.
+    log_probability : float
+        Natural log of the classifier's probability of `givens`: the sum over
+        cells of the log probability of the state chosen there (no printed
+        digit, or printed d). 0 when unknown.
     """
 
     givens: list[int]
@@ -74,11 +78,56 @@ class Decision:
     count: SearchResult | None = None
     changes: list[tuple[int, int, int]] = field(default_factory=list)
     warning: str | None = None
+    log_probability: float = 0.0
+
+    @property
+    def confidence(self) -> float:
+        """Calibrated probability that every given is right (see `calibrated_confidence`)."""
+        return calibrated_confidence(self.log_probability, self.status)
 
     @property
     def solution(self) -> list[int] | None:
         """The unique solution (81 values) when solved, else None."""
         return self.count.solution if self.status == SOLVED and self.count else None
+
+
+#: Platt scaling of a decision's log probability into the probability that
+#: every given is right: P = 1 / (1 + exp(-(CONFIDENCE_INTERCEPT +
+#: CONFIDENCE_SLOPE * log_probability))), fitted by ``python
+#: benchmarks/calibration.py --fit`` on synthetic photos of development seeds
+#: (never on the photos its reliability table reports); see `docs/DESIGN.md`.
+CONFIDENCE_INTERCEPT = 4.0
+CONFIDENCE_SLOPE = 0.5
+#: The same for a grid whose reading is unsure or has no single solution (the log odds lowered by this).
+CONFIDENCE_NOT_SOLVED = 4.0
+
+
+def calibrated_confidence(log_probability: float, status: str) -> float:
+    """Probability that every given of a reading is right, from its log probability (Platt scaling).
+
+    Parameters
+    ----------
+    log_probability : float
+        `Decision.log_probability` (natural log, <= 0).
+    status : str
+        The decision's status; a reading that is not ``solved`` has its odds
+        lowered by CONFIDENCE_NOT_SOLVED.
+
+    Returns
+    -------
+    float
+        In (0, 1).
+    """
+    logit = CONFIDENCE_INTERCEPT + CONFIDENCE_SLOPE * log_probability
+    if status != SOLVED:
+        logit -= CONFIDENCE_NOT_SOLVED
+    return float(1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0))))
+
+
+def _log_probability(probabilities: np.ndarray, givens: list[int]) -> float:
+    """Sum over cells of the log probability of each cell's state in `givens` ((81, 10) probabilities)."""
+    chosen = probabilities[np.arange(81), np.asarray(givens)]
+    return float(np.log(np.maximum(chosen, 1e-12)).sum())
 
 
 def _alternatives(probabilities: np.ndarray) -> list[tuple[float, int, int]]:
@@ -161,7 +210,7 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
             if len(found) == 2:
                 break
     if not found:
-        return Decision(best, first.status)
+        return Decision(best, first.status, log_probability=_log_probability(probabilities, best))
     cost, chosen, count = found[0]
     givens = list(best)
     changes = []
@@ -172,9 +221,10 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
     if len(found) > 1 or cost > MAX_REPAIR_COST:
         why = ("another reading fits as well" if len(found) > 1 else "the repair needs unlikely changes")
         detail = f" ({_describe(changes)})" if changes else ""
-        return Decision(givens, UNSURE, None, changes, f"unsure of the digits read: {why}{detail}")
+        return Decision(givens, UNSURE, None, changes, f"unsure of the digits read: {why}{detail}",
+                        _log_probability(probabilities, givens))
     warning = f"repaired the reading: {_describe(changes)}" if changes else None
-    return Decision(givens, SOLVED, count, changes, warning)
+    return Decision(givens, SOLVED, count, changes, warning, _log_probability(probabilities, givens))
 
 
 def _breaks_rules(givens: list[int]) -> bool:

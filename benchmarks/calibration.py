@@ -1,0 +1,149 @@
+"""Calibration of a grid's confidence: is "0.9" right nine times in ten?
+
+A grid's ``confidence`` is the probability that every given read is right
+(`snapsolve.repair.calibrated_confidence`: Platt scaling of the reading's log
+probability). This script measures how well it is calibrated, as a
+reliability table (10 bins of confidence: photos, mean confidence, share with
+every given right), and with ``--fit`` fits the two constants.
+
+Data: synthetic photos of printed puzzles (`stress.py`'s rendering: random
+font, cell size and line widths, `synthetic.distort` at levels 0-3, where
+level 3 leaves some readings wrong), read by the whole pipeline and decided by
+consistency repair; and, when ``../shared`` is beside the checkout, the
+validation photos of both datasets (``models/validation.txt``, never trained
+on). The fit uses development seeds only (``--fit``, default seeds 5 11 7);
+the table is reported on other seeds (default 101 202 303) and on the
+validation photos, never on what was fitted. Usage::
+
+    python benchmarks/calibration.py --fit                 # prints the constants to put in repair.py
+    python benchmarks/calibration.py [--per-level 60]      # the reliability table
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from snapsolve.models import validation_names
+from snapsolve.pipeline import default_model, read_grids
+from snapsolve.repair import calibrated_confidence, choose_reading
+from snapsolve.solver.grid import parse_puzzle
+from snapsolve.vision.dataset import labelled_photos
+from snapsolve.vision.image_io import read_image
+from snapsolve.vision.render import render_puzzle
+from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
+from stress import fonts  # benchmarks/stress.py, beside this script
+from synthetic import LEVELS, distort  # benchmarks/synthetic.py, beside this script
+
+DATASETS = SHARED.parent / "datasets"
+
+
+def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, str, bool]]:
+    """(log probability, status, every given right) for `per_level` synthetic photos per distortion level."""
+    rng = np.random.default_rng(seed)
+    pick = random.Random(seed)
+    lines = read_puzzles(SHARED / "17clue.txt")[:3000] + read_puzzles(SHARED / "top1465.txt")
+    font_list = fonts()
+    out = []
+    for level in LEVELS:
+        for _ in range(per_level):
+            givens = parse_puzzle(pick.choice(lines))
+            page, corners = render_puzzle(givens, cell=int(rng.integers(32, 64)), thin=int(rng.integers(1, 3)),
+                                          thick=int(rng.integers(2, 7)), font_path=pick.choice(font_list))
+            photo, _ = distort(page, corners, level, rng)
+            readings = read_grids(photo, model)
+            if readings:
+                decision = choose_reading(readings[0].given_probabilities)
+                out.append((decision.log_probability, decision.status, decision.givens == givens))
+    return out
+
+
+def photo_outcomes(model) -> list[tuple[float, str, bool]]:
+    """The same for the validation photos of both shared datasets (none when ../shared is absent)."""
+    names = validation_names()
+    out = []
+    for folder in ("sudoku-photos-train", "sudoku-photos-inprogress-train"):
+        if not (DATASETS / folder).is_dir():
+            continue
+        for photo in labelled_photos(DATASETS / folder):
+            if photo.name not in names:
+                continue
+            readings = read_grids(read_image(photo.image_path), model)
+            if readings:
+                decision = choose_reading(readings[0].given_probabilities)
+                out.append((decision.log_probability, decision.status, decision.givens == photo.givens))
+    return out
+
+
+def fit(outcomes: list[tuple[float, str, bool]]) -> tuple[float, float, float]:
+    """Platt scaling: logistic regression of "every given right" on (log probability, not solved).
+
+    Returns (intercept, slope, not-solved penalty) as `repair.calibrated_confidence` uses them.
+    """
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.array([[lp, status != "solved"] for lp, status, _ in outcomes], float)
+    y = np.array([right for _, _, right in outcomes], int)
+    model = LogisticRegression(C=10.0).fit(x, y)
+    return float(model.intercept_[0]), float(model.coef_[0, 0]), float(-model.coef_[0, 1])
+
+
+def reliability(outcomes: list[tuple[float, str, bool]], bins: int = 10) -> list[tuple[str, int, float, float]]:
+    """(bin, photos, mean confidence, share right) per confidence bin of width 1 / `bins`."""
+    conf = np.array([calibrated_confidence(lp, status) for lp, status, _ in outcomes])
+    right = np.array([r for _, _, r in outcomes], float)
+    index = np.minimum((conf * bins).astype(int), bins - 1)
+    rows = []
+    for b in range(bins):
+        inside = index == b
+        if inside.any():
+            rows.append((f"{b / bins:.1f}-{(b + 1) / bins:.1f}", int(inside.sum()), float(conf[inside].mean()),
+                         float(right[inside].mean())))
+    return rows
+
+
+def print_table(title: str, outcomes: list[tuple[float, str, bool]]) -> None:
+    """A reliability table in Markdown, with the expected calibration error and the Brier score."""
+    conf = np.array([calibrated_confidence(lp, status) for lp, status, _ in outcomes])
+    right = np.array([r for _, _, r in outcomes], float)
+    rows = reliability(outcomes)
+    ece = sum(n * abs(c - r) for _, n, c, r in rows) / max(len(outcomes), 1)
+    print(f"\n{title}: {len(outcomes)} grids, {int(right.sum())} with every given right; "
+          f"expected calibration error {ece:.3f}, Brier score {float(((conf - right) ** 2).mean()):.4f}")
+    print("| confidence | grids | mean confidence | every given right |")
+    print("|---|---|---|---|")
+    for name, n, c, r in rows:
+        print(f"| {name} | {n} | {c:.3f} | {r:.3f} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fit", action="store_true", help="fit the constants on the development seeds")
+    parser.add_argument("--seeds", type=int, nargs="+", help="seeds (default: 5 11 7 with --fit, else 101 202 303)")
+    parser.add_argument("--per-level", type=int, default=60, help="synthetic photos per level and seed (default 60)")
+    args = parser.parse_args()
+    if not (SHARED / "top1465.txt").exists():
+        print(f"calibration.py: needs the puzzle collections in {SHARED}", file=sys.stderr)
+        return 1
+    model = default_model()
+    seeds = args.seeds or ([5, 11, 7] if args.fit else [101, 202, 303])
+    outcomes = [o for seed in seeds for o in synthetic_outcomes(seed, args.per_level, model)]
+    if args.fit:
+        intercept, slope, penalty = fit(outcomes)
+        print(f"CONFIDENCE_INTERCEPT = {intercept:.3f}\nCONFIDENCE_SLOPE = {slope:.4f}\n"
+              f"CONFIDENCE_NOT_SOLVED = {penalty:.3f}")
+        print_table(f"development seeds {seeds} (fitted on: for reference only)", outcomes)
+        return 0
+    print_table(f"synthetic photos, seeds {seeds}", outcomes)
+    photos = photo_outcomes(model)
+    if photos:
+        print_table("validation photos (printed and in progress)", photos)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
