@@ -104,7 +104,7 @@ def _judge_entries(photo: LabelledPhoto, reading, decision, model) -> dict:
     if reading is None:
         return out
     read = read_entries(reading.probabilities, decision.givens, decision.solution,
-                        lambda cells: model.entry_evidence(reading.marks, cells))
+                        lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
     out["handwritten_right"] = sum(1 for i in hand if read.entries[i] == int(truth[i][1]))
     out["kind_right"] = sum(1 for i in digits if (truth[i].startswith("h") and read.entries[i] and not decision.givens[i])
                             or (truth[i].isdigit() and decision.givens[i]))

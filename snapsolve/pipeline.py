@@ -18,11 +18,12 @@ import numpy as np
 
 from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, output_path, solved_grid
-from .repair import UNSURE, Decision, choose_reading, read_entries
+from .repair import UNSURE, Decision, choose_reading, read_entries, separate_written
 from .results import GridResult, InputResult
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
 from .vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, draw_question,
                      locate_grids, read_grid, read_image, to_gray, write_image)
+from .vision.cells import MARK_FEATURES
 from .vision.image_io import reduction_for, render_pdf_page
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
@@ -99,8 +100,13 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
 
 
 def decide(reading: GridReading) -> Decision:
-    """The puzzle a reading shows: the most probable printed givens with exactly one solution (or unsure)."""
-    return choose_reading(reading.given_probabilities)
+    """The puzzle a reading shows: the most probable printed givens with exactly one solution (or unsure).
+
+    Givens unlike the grid's own print (another height) that the puzzle does
+    not need are taken for the player's pen (`repair.separate_written`).
+    """
+    heights = reading.marks.features[:, MARK_FEATURES.index("height")] * reading.marks.present
+    return separate_written(choose_reading(reading.given_probabilities), heights)
 
 
 def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | None = None
@@ -132,7 +138,7 @@ def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | 
     decision = decide(reading)
     model = model or default_model()
     read = read_entries(reading.probabilities, decision.givens, decision.solution,
-                        lambda cells: model.entry_evidence(reading.marks, cells))
+                        lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
     photo_fields = dict(
         corners=np.round(reading.corners.astype(np.float64), 1).tolist(), rotation=reading.rotation,
         confidence=round(decision.confidence, 4),

@@ -3,7 +3,7 @@
 import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
-from snapsolve.repair import UNSURE, choose_reading, read_entries
+from snapsolve.repair import UNSURE, choose_reading, read_entries, separate_written
 from snapsolve.solver.position import UnclearEntry
 from snapsolve.vision.digits import EntryEvidence
 from snapsolve.solver.dlx import solve_unique
@@ -195,3 +195,35 @@ def test_no_confident_wrong_answer_on_the_shared_photos(model):
                 solved += 1
     assert confident_wrong == 0
     assert solved >= (150 + 75 if FULL else 10)
+
+
+def test_a_given_unlike_the_grids_print_is_taken_for_pen_unless_the_puzzle_needs_it():
+    """separate_written: a given of another height than the grid's print moves to the entries when the puzzle
+    keeps its one solution without it; a given the puzzle needs stays printed whatever its height."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    pen = next(c for c in range(81) if not givens[c])
+    with_pen = list(givens)
+    with_pen[pen] = solution[pen]
+    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    heights[pen] = 0.78  # 30% taller than the print
+    decision = choose_reading(one_hot(with_pen))
+    moved = separate_written(decision, heights)
+    assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
+    read = read_entries(one_hot_twenty(with_pen), moved.givens, moved.solution, written=moved.written)
+    assert read.entries[pen] == read.sure[pen] == solution[pen] and read.unclear == []
+    # same height as the print: stays a given
+    assert separate_written(decision, np.where(np.array(with_pen) > 0, 0.6, 0.0)).written == []
+    # a given the puzzle needs (top1465 puzzles are minimal): stays, whatever its height
+    needed = next(c for c in range(81) if givens[c])
+    odd = np.where(np.array(givens) > 0, 0.6, 0.0)
+    odd[needed] = 0.3
+    assert separate_written(choose_reading(one_hot(givens)), odd).written == []
+
+
+def one_hot_twenty(givens):
+    """(81, 20) probabilities: each given certainly printed, every other cell certainly empty."""
+    probs = np.zeros((81, 20))
+    for cell, d in enumerate(givens):
+        probs[cell, d] = 1.0
+    return probs
