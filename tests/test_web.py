@@ -511,6 +511,7 @@ def test_phone_corrected_cell_keeps_its_kind(server, image1_read):
         page.check("#kind-printed")
         assert "given" in cell_box(page, read_as_written).get_attribute("class")
         assert cell_box(page, read_as_written).input_value() == solution[read_as_written]
+        keep_screenshot(page, "web-phone-kind.png")
 
         with page.expect_request("**/api/solve") as sent, page.expect_response("**/api/solve") as answer:
             page.click("#resolve")
@@ -620,12 +621,14 @@ def test_phone_unclear_entries_are_questions(server, image1_read):
         assert box.evaluate("e => e.readOnly")
         assert page.text_content("#confirm-text") == question
         assert page.locator("#confirm-choices button").all_text_contents() == [str(read_misread), str(s_misread), "Other…"]
+        keep_screenshot(page, "web-phone-confirm.png")
         with page.expect_request("**/api/solve") as sent:
             page.click(f'#confirm-choices button[aria-label="It is {article(s_misread)}"]')
         givens, entries = sent_puzzle(sent.value)
         assert entries[misread] == str(s_misread) and entries[right] == "."
         assert entries[clear1] == solution[clear1] and givens == grid["givens"]
-        page.wait_for_function("document.querySelector('#check-text').textContent.includes('is this')")
+        page.wait_for_function("q => { const t = document.querySelector('#check-text').textContent;"
+                               " return t.includes('is this') && !t.includes(q); }", arg=question)
         classes = box.get_attribute("class").split()
         assert "unclear" not in classes and "entry" in classes and box.input_value() == str(s_misread)
         assert page.locator("#grid input.unclear").count() == 1

@@ -462,6 +462,7 @@ async function confirmEntry(c, d) {
   state.edited.add(c);
   state.selected = null;
   showCellTools();
+  renderGridCell(c, $("grid").children[c], placedSoFar(), currentStep());
   await solveAgain();
   if (state.grid && state.grid.solution) checkEntries();
 }
