@@ -572,6 +572,16 @@ def test_phone_no_grid_suggests_retaking(server):
                 cell_box(page, c).fill(d)
         assert page.locator("#grid input.given").count() == 81 - givens.count(".")
         assert page.locator("#grid input.entry").count() == 0
+        # A slip that breaks a rule: the server's reason is shown and the typed grid stays, to correct it.
+        slip = givens.index(".")
+        twice = next(d for d in givens[slip - slip % 9:slip - slip % 9 + 9] if d != ".")
+        cell_box(page, slip).fill(twice)
+        with page.expect_response("**/api/solve"):
+            page.click("#resolve")
+        page.wait_for_selector("#error", state="visible")
+        assert "appears twice" in page.text_content("#error") and page.locator("#result").is_visible()
+        assert cell_box(page, slip).input_value() == twice
+        cell_box(page, slip).fill("")
         with page.expect_request("**/api/solve") as sent:
             page.click("#resolve")
         assert sent_puzzle(sent.value) == (givens, "." * 81)

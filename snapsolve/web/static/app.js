@@ -112,6 +112,7 @@ function show(data, keepPhoto) {
   state.checking = false;
   $("check-text").textContent = "";
   if (!grid) {
+    if (keepPhoto) return keepGridToCorrect(data);
     $("result").hidden = true;
     if (!keepPhoto && isNoGrid(data)) showNoGrid(true);
     else showError(data.error || "no Sudoku grid found in the photo");
@@ -465,6 +466,14 @@ async function confirmEntry(c, d) {
   renderGridCell(c, $("grid").children[c], placedSoFar(), currentStep());
   await solveAgain();
   if (state.grid && state.grid.solution) checkEntries();
+}
+
+// Solving again gave no grid (a typed or corrected puzzle that breaks a rule): the grid stays, to correct it.
+function keepGridToCorrect(data) {
+  state.checking = false;
+  showError((data.error || "this puzzle cannot be solved") + ". Correct the grid below and solve again.");
+  $("summary").textContent = "Not solved.";
+  render();
 }
 
 function isNoGrid(data) {
