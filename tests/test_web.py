@@ -19,6 +19,7 @@ import sys
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -362,10 +363,11 @@ def test_phone_page_in_chromium(server, tmp_path):
             page.click("#prev")
             assert page.text_content("#step-text").startswith(f"Step 2 of {len(expected['steps'])}")
 
-            # Correct a cell: give the first empty cell its digit, solve again; the puzzle sent has it.
+            # Correct a cell: give the first empty cell its digit, say it is printed, solve again; the puzzle sent has it.
             cell = expected["givens"].index(".")
             box = page.locator(f'#grid input[data-cell="{cell}"]')
             box.fill(expected["solution"][cell])
+            page.check("#kind-printed")  # a cell read as empty is taken as written by hand unless told
             with page.expect_response("**/api/solve") as answer:
                 page.click("#resolve")
             resent = answer.value.json()["grids"][0]
@@ -389,3 +391,289 @@ def test_phone_page_in_chromium(server, tmp_path):
             assert page.locator("#grid input.entry").count() == written
         finally:
             browser.close()
+
+
+# ---- issue 24 on the page: a corrected cell's kind, no grid found, unclear handwriting ----------------------------
+
+def cell_name(c: int) -> str:
+    return f"r{c // 9 + 1}c{c % 9 + 1}"
+
+
+@contextmanager
+def phone(server):
+    """A page of `server` in Chromium at phone size (390 x 844, touch)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                    has_touch=True)
+            page.goto(server)
+            yield page
+        finally:
+            browser.close()
+
+
+def keep_screenshot(page, name: str):
+    """A full-page screenshot in $SNAPSOLVE_SCREENSHOTS, when set."""
+    if os.environ.get("SNAPSOLVE_SCREENSHOTS"):
+        page.screenshot(path=str(Path(os.environ["SNAPSOLVE_SCREENSHOTS"]) / name), full_page=True)
+
+
+def post_json(server: str, body: dict) -> dict:
+    request = urllib.request.Request(server + "api/solve", data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    return json.loads(urllib.request.urlopen(request, timeout=120).read())
+
+
+@pytest.fixture(scope="module")
+def image1_read(server):
+    """The server's real answer for samples/image1.jpg (explain, photo), as the page gets it."""
+    import httpx
+
+    with open(IMAGE1, "rb") as fh:
+        response = httpx.post(server + "api/solve", files={"image": ("image1.jpg", fh, "image/jpeg")},
+                              data={"explain": "true", "photo": "true"}, timeout=120)
+    assert response.status_code == 200
+    return response.json()
+
+
+def in_progress(server: str, read: dict, entries: dict[int, int], unclear: list[dict] = ()) -> dict:
+    """`read` turned into a puzzle in progress: `entries` {cell: digit} read for sure, `unclear` entries as the
+    reader will list them. Steps, mistakes and progress are the server's own for the entries read for sure."""
+    grid = read["grids"][0]
+    sure = "".join(str(entries.get(c, ".")) for c in range(81))
+    answer = post_json(server, {"puzzle": f"{grid['givens']} {sure}", "explain": True})["grids"][0]
+    mock = json.loads(json.dumps(read))
+    out = mock["grids"][0]
+    shown = {**entries, **{u["cell"]: u["read"] for u in unclear}}
+    out.update(entries="".join(str(shown.get(c, ".")) for c in range(81)), mistakes=answer["mistakes"],
+               progress=answer["progress"], steps=answer["steps"], unclear_entries=list(unclear))
+    return mock
+
+
+def answer_photos_with(page, result: dict):
+    """Photos sent by the page get `result`; puzzles solved again still go to the real server."""
+    def handle(route):
+        if "multipart/form-data" in (route.request.headers.get("content-type") or ""):
+            route.fulfill(json=result)
+        else:
+            route.continue_()
+    page.route("**/api/solve", handle)
+
+
+def sent_puzzle(request) -> tuple[str, str]:
+    givens, entries = request.post_data_json["puzzle"].split()
+    return givens, entries
+
+
+def cell_box(page, c: int):
+    return page.locator(f'#grid input[data-cell="{c}"]')
+
+
+def test_phone_corrected_cell_keeps_its_kind(server, image1_read):
+    grid = image1_read["grids"][0]
+    solution = grid["solution"]
+    empty = [c for c in range(81) if grid["givens"][c] == "."]
+    wrote, read_as_written, filled, filled_printed = empty[:4]
+    mock = in_progress(server, image1_read, {wrote: int(solution[wrote]), read_as_written: int(solution[read_as_written])})
+    wrong = int(solution[wrote]) % 9 + 1
+    with phone(server) as page:
+        answer_photos_with(page, mock)
+        page.set_input_files("#file", str(IMAGE1))
+        page.wait_for_selector("#level")
+        assert "entry" in cell_box(page, wrote).get_attribute("class")
+        assert page.locator("#kind").is_hidden()
+
+        # A handwritten digit corrected stays handwritten: blue, not bold, the toggle on "Written by hand".
+        cell_box(page, wrote).click()
+        assert page.locator("#kind").is_visible() and page.is_checked("#kind-hand")
+        assert page.text_content("#kind-label") == f"{cell_name(wrote)}: this {solution[wrote]} is"
+        cell_box(page, wrote).fill(str(wrong))
+        classes = cell_box(page, wrote).get_attribute("class").split()
+        assert "entry" in classes and "given" not in classes and "edited" in classes
+        assert cell_box(page, wrote).evaluate("e => getComputedStyle(e).fontWeight") == "400"
+        assert page.is_checked("#kind-hand")
+
+        # A cell read as empty, filled in: written by hand unless the player says printed.
+        cell_box(page, filled).fill(solution[filled])
+        assert "entry" in cell_box(page, filled).get_attribute("class") and page.is_checked("#kind-hand")
+        cell_box(page, filled_printed).fill(solution[filled_printed])
+        page.check("#kind-printed")
+        assert "given" in cell_box(page, filled_printed).get_attribute("class")
+        assert cell_box(page, filled_printed).evaluate("e => getComputedStyle(e).fontWeight") == "700"
+
+        # A digit read as written that is printed: only its kind changes.
+        cell_box(page, read_as_written).click()
+        assert page.is_checked("#kind-hand")
+        page.check("#kind-printed")
+        assert "given" in cell_box(page, read_as_written).get_attribute("class")
+        assert cell_box(page, read_as_written).input_value() == solution[read_as_written]
+        keep_screenshot(page, "web-phone-kind.png")
+
+        with page.expect_request("**/api/solve") as sent, page.expect_response("**/api/solve") as answer:
+            page.click("#resolve")
+        givens, entries = sent_puzzle(sent.value)
+        assert entries[wrote] == str(wrong) and givens[wrote] == "."
+        assert entries[filled] == solution[filled] and givens[filled] == "."
+        assert givens[filled_printed] == solution[filled_printed] and entries[filled_printed] == "."
+        assert givens[read_as_written] == solution[read_as_written] and entries[read_as_written] == "."
+        resent = answer.value.json()["grids"][0]
+        assert resent["mistakes"] == [{"cell": wrote, "entered": wrong, "solution": int(solution[wrote])}]
+        page.wait_for_function("document.querySelector('#step-text').textContent.includes('mistakes')")
+        # after solving again each cell shows the kind it was given
+        assert "entry" in cell_box(page, filled).get_attribute("class")
+        assert "given" in cell_box(page, filled_printed).get_attribute("class")
+        page.click("#check")
+        assert page.text_content("#check-text") == (
+            f"1 mistake: {cell_name(wrote)} has {wrong}, the solution has {solution[wrote]}.")
+        assert "mistake" in cell_box(page, wrote).get_attribute("class")
+
+
+def test_phone_no_grid_suggests_retaking(server):
+    givens = dat_givens(SAMPLES / "image1.dat")
+    with phone(server) as page:
+        page.set_input_files("#file", str(BAD / "no_grid.jpg"))
+        page.wait_for_selector("#no-grid", state="visible", timeout=30000)
+        tips = page.text_content("#no-grid")
+        assert "No Sudoku grid found" in tips
+        assert all(words in tips for words in ("flat", "whole grid", "light", "shadow"))
+        assert page.locator("#result").is_hidden() and page.locator("#error").is_hidden()
+        # The retake comes first and is the main action; typing the puzzle in is offered after it.
+        buttons = page.locator("#no-grid button")
+        assert buttons.all_text_contents() == ["Retake photo", "Type the puzzle in instead"]
+        assert "primary" in buttons.nth(0).get_attribute("class")
+        keep_screenshot(page, "web-phone-no-grid.png")
+
+        # "Retake photo" opens the camera; the new photo is read and the tips go.
+        with page.expect_file_chooser() as chooser:
+            page.click("#retake")
+        assert chooser.value.element.get_attribute("id") == "camera"
+        chooser.value.set_files(str(IMAGE1))
+        page.wait_for_selector("#level", timeout=30000)
+        assert page.locator("#no-grid").is_hidden()
+
+        # A server that answers "no grid" with an error status gets the same tips.
+        page.route("**/api/solve", lambda route: route.fulfill(
+            status=422, json={"detail": "no Sudoku grid found in the image"}))
+        page.set_input_files("#file", str(BAD / "no_grid.jpg"))
+        page.wait_for_selector("#no-grid", state="visible")
+        assert page.locator("#result").is_hidden()
+        page.unroute("**/api/solve")
+
+        # Typing the puzzle in: an empty grid where every digit typed is printed.
+        page.click("#type-in")
+        assert page.locator("#no-grid").is_hidden() and page.locator("#figure").is_hidden()
+        assert page.eval_on_selector_all("#grid input", "els => els.map(e => e.value).join('')") == ""
+        for c, d in enumerate(givens):
+            if d != ".":
+                cell_box(page, c).fill(d)
+        assert page.locator("#grid input.given").count() == 81 - givens.count(".")
+        assert page.locator("#grid input.entry").count() == 0
+        # A slip that breaks a rule: the server's reason is shown and the typed grid stays, to correct it.
+        slip = givens.index(".")
+        twice = next(d for d in givens[slip - slip % 9:slip - slip % 9 + 9] if d != ".")
+        cell_box(page, slip).fill(twice)
+        with page.expect_response("**/api/solve"):
+            page.click("#resolve")
+        page.wait_for_selector("#error", state="visible")
+        assert "appears twice" in page.text_content("#error") and page.locator("#result").is_visible()
+        assert cell_box(page, slip).input_value() == twice
+        cell_box(page, slip).fill("")
+        with page.expect_request("**/api/solve") as sent:
+            page.click("#resolve")
+        assert sent_puzzle(sent.value) == (givens, "." * 81)
+        page.wait_for_selector("#level")
+        assert page.locator("#grid input.given").count() == 81 - givens.count(".")
+
+
+def test_phone_unclear_entries_are_questions(server, image1_read):
+    grid = image1_read["grids"][0]
+    solution = grid["solution"]
+    empty = [c for c in range(81) if grid["givens"][c] == "."]
+    misread, right, clear1, clear2 = empty[:4]
+    s_misread, s_right = int(solution[misread]), int(solution[right])
+    read_misread = s_misread % 9 + 1      # read as the wrong digit, the right one an alternative
+    other_right = s_right % 9 + 1         # read right, another digit an alternative
+    unclear = [{"cell": misread, "read": read_misread, "alternatives": [s_misread]},
+               {"cell": right, "read": s_right, "alternatives": [other_right]}]
+    mock = in_progress(server, image1_read, {clear1: int(solution[clear1]), clear2: int(solution[clear2])}, unclear)
+    article = lambda d: f"an {d}" if d == 8 else f"a {d}"  # noqa: E731
+    question = f"{cell_name(misread)}: is this {article(read_misread)} or {article(s_misread)}?"
+    with phone(server) as page:
+        answer_photos_with(page, mock)
+        page.set_input_files("#file", str(IMAGE1))
+        page.wait_for_selector("#level")
+        # Amber, never red; drawn on the photo as a dashed amber ring; the next step is not blocked.
+        assert page.locator("#grid input.unclear").count() == 2 and page.locator("#grid input.mistake").count() == 0
+        box = cell_box(page, misread)
+        assert box.input_value() == str(read_misread) and box.get_attribute("title") == question
+        assert box.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(254, 243, 199)"
+        assert page.locator("#overlay circle.unclear").count() == 2
+        assert "not read for sure" in page.text_content("#step-text")
+        assert page.is_enabled("#next")
+        page.click("#next")
+        assert page.text_content("#step-text").startswith(f"Step 1 of {len(mock['grids'][0]['steps'])}: ")
+        page.click("#prev")
+
+        page.click("#check")
+        text = page.text_content("#check-text")
+        assert question in text and "wrong" not in text and "1 mistake" not in text
+        assert "no mistakes among the digits read for sure" in text
+        assert page.locator("#grid input.mistake").count() == 0
+        keep_screenshot(page, "web-phone-unclear.png")
+
+        # Tap: the choice, without the keyboard. The answer is a confirmed entry, checked again at once;
+        # the other unclear digit is not sent as if it were sure.
+        box.click()
+        assert box.evaluate("e => e.readOnly")
+        assert page.text_content("#confirm-text") == question
+        assert page.locator("#confirm-choices button").all_text_contents() == [str(read_misread), str(s_misread), "Other…"]
+        keep_screenshot(page, "web-phone-confirm.png")
+        with page.expect_request("**/api/solve") as sent:
+            page.click(f'#confirm-choices button[aria-label="It is {article(s_misread)}"]')
+        givens, entries = sent_puzzle(sent.value)
+        assert entries[misread] == str(s_misread) and entries[right] == "."
+        assert entries[clear1] == solution[clear1] and givens == grid["givens"]
+        page.wait_for_function("q => { const t = document.querySelector('#check-text').textContent;"
+                               " return t.includes('is this') && !t.includes(q); }", arg=question)
+        classes = box.get_attribute("class").split()
+        assert "unclear" not in classes and "entry" in classes and box.input_value() == str(s_misread)
+        assert page.locator("#grid input.unclear").count() == 1
+        assert "no mistakes among the digits read for sure" in page.text_content("#check-text")
+        assert f"{cell_name(right)}: is this" in page.text_content("#check-text")
+
+        # "Other…" offers the remaining digits; a confirmed digit is checked for sure: a wrong one is a mistake.
+        cell_box(page, right).click()
+        page.click("#confirm-choices button:has-text('Other')")
+        offered = page.locator("#confirm-choices button").all_text_contents()
+        assert sorted(offered) == sorted(str(d) for d in range(1, 10) if d not in (s_right, other_right))
+        wrong = next(d for d in range(1, 10) if d not in (s_right, other_right))
+        page.click(f'#confirm-choices button[aria-label="It is {article(wrong)}"]')
+        page.wait_for_function("document.querySelector('#check-text').textContent.includes('1 mistake')")
+        assert page.text_content("#check-text") == (
+            f"1 mistake: {cell_name(right)} has {wrong}, the solution has {s_right}.")
+        assert page.locator("#grid input.unclear").count() == 0
+        assert "mistake" in cell_box(page, right).get_attribute("class")
+
+
+def test_phone_question_step_and_older_results(server, image1_read):
+    """A step of technique "question" reads as a question; a result without unclear_entries has none."""
+    mock = json.loads(json.dumps(image1_read))
+    grid = mock["grids"][0]
+    cell = grid["givens"].index(".")
+    grid["steps"].insert(0, {"technique": "question", "placements": [], "eliminations": [], "cells": [cell],
+                             "text": f"{cell_name(cell)}: is this an 8 or a 9?"})
+    grid.pop("unclear_entries", None)
+    with phone(server) as page:
+        answer_photos_with(page, mock)
+        page.set_input_files("#file", str(IMAGE1))
+        page.wait_for_selector("#level")
+        assert page.locator("#grid input.unclear").count() == 0
+        assert "not read for sure" not in page.text_content("#step-text")
+        page.click("#next")
+        text = page.text_content("#step-text")
+        assert text.startswith(f"Step 1 of {len(grid['steps'])}: {cell_name(cell)}: is this an 8 or a 9?")
+        assert "not a mistake" in text and "wrong" not in text

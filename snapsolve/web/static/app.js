@@ -19,6 +19,10 @@ const state = {
   photo: null,   // data URL: the plain photo
   step: -1,      // -1: the whole answer; k: steps 0..k shown, k the current one
   checking: false,
+  kind: new Map(),     // cell -> "printed" | "hand": the kind the player chose or confirmed (issue 24)
+  unclear: new Map(),  // cell -> {read, alternatives}: handwritten digits not read for sure, not yet confirmed
+  selected: null,      // the cell last tapped in the grid
+  typed: false,        // true when the puzzle is typed in (no photo read): a new digit is printed
 };
 
 function showError(message) {
@@ -49,7 +53,7 @@ function post(body, contentType) {
     xhr.onload = () => {
       const data = xhr.response || {};
       if (xhr.status === 200) resolve(data);
-      else reject(new Error(data.detail || `the server answered ${xhr.status}`));
+      else reject(Object.assign(new Error(data.detail || `the server answered ${xhr.status}`), { data }));
     };
     xhr.onerror = () => reject(new Error("no answer from the server: is it still running?"));
     xhr.send(body);
@@ -59,6 +63,7 @@ function post(body, contentType) {
 async function sendPhoto(file) {
   if (!file) return;
   showError("");
+  showNoGrid(false);
   $("upload-bar").value = 0;
   busy(true, "Sending the photo…");
   const form = new FormData();
@@ -73,7 +78,8 @@ async function sendPhoto(file) {
     state.photo = data.photo ? "data:image/jpeg;base64," + data.photo : null;
     show(data);
   } catch (err) {
-    showError(err.message);
+    if (isNoGrid(err.data)) showNoGrid(true);
+    else showError(err.message);
   } finally {
     busy(false);
     $("camera").value = "";
@@ -84,7 +90,7 @@ async function sendPhoto(file) {
 async function solveAgain() {
   showError("");
   busy(true, "Solving…");
-  const text = state.givens.map((d) => d || ".").join("") + " " + state.entries.map((d) => d || ".").join("");
+  const text = state.givens.map((d) => d || ".").join("") + " " + sentEntries().map((d) => d || ".").join("");
   try {
     const data = await post(JSON.stringify({ puzzle: text, explain: true }), "application/json");
     state.image = null;  // the server's drawing shows the old reading: draw the new answer on the plain photo
@@ -106,8 +112,10 @@ function show(data, keepPhoto) {
   state.checking = false;
   $("check-text").textContent = "";
   if (!grid) {
+    if (keepPhoto) return keepGridToCorrect(data);
     $("result").hidden = true;
-    showError(data.error || "no Sudoku grid found in the photo");
+    if (!keepPhoto && isNoGrid(data)) showNoGrid(true);
+    else showError(data.error || "no Sudoku grid found in the photo");
     return;
   }
   if (grid.cell_quads) state.quads = grid.cell_quads;
@@ -115,6 +123,7 @@ function show(data, keepPhoto) {
   state.givens = digits(grid.givens);
   state.entries = digits(grid.entries);
   if (!keepPhoto) state.edited = new Set();  // solved again: the corrected cells stay marked
+  takeUnclear(grid, keepPhoto);
   $("result").hidden = false;
   if (data.error) showError(data.error + (grid.status !== "solved" ? ". Correct the grid below and solve again." : ""));
   const summary = $("summary");
@@ -150,9 +159,10 @@ function render() {
     $("step-text").textContent = !grid || !grid.solution ? "" :
       grid.mistakes && grid.mistakes.length ? "There are mistakes among the entries: check them first." :
       left ? `${left} logical steps from here. "Next step" shows them one at a time.` : "Nothing left to deduce.";
+    if (grid && grid.solution) $("step-text").textContent += unclearNote(grid);
   } else {
     const s = list[state.step];
-    $("step-text").textContent = `Step ${state.step + 1} of ${list.length}: ${s.text}`;
+    $("step-text").textContent = `Step ${state.step + 1} of ${list.length}: ${stepText(s)}`;
   }
   renderGrid();
   renderPhoto();
@@ -186,12 +196,16 @@ function buildGrid() {
 
 function edit(c, input) {
   const ch = input.value.replace(/[^1-9]/g, "").slice(-1);
-  state.givens[c] = ch ? Number(ch) : 0;
-  state.entries[c] = 0;  // a corrected cell is printed: what was read as written goes
+  const kind = kindOf(c);  // a corrected cell keeps its kind (as read, or as chosen below the grid)
+  state.givens[c] = ch && kind === "printed" ? Number(ch) : 0;
+  state.entries[c] = ch && kind === "hand" ? Number(ch) : 0;
+  state.kind.set(c, kind);
+  state.unclear.delete(c);
   state.edited.add(c);
   input.value = ch;
   $("step-text").textContent = "Edited: press \"Solve again\" to solve the corrected puzzle.";
   renderGridCell(c, input, placedSoFar(), currentStep());
+  showCellTools();
 }
 
 function currentStep() {
@@ -222,6 +236,7 @@ function renderGridCell(c, input, placed, step) {
   input.classList.toggle("now", !!step && step.placements.some(([p]) => p === c));
   input.classList.toggle("mistake", mistake);
   input.title = mistake ? `${cellName(c)}: the ${entry} is wrong` : cellName(c);
+  markUnclear(c, input);
 }
 
 // ---- drawing on the photo ----------------------------------------------------------------------
@@ -295,6 +310,200 @@ function renderPhoto() {
                                    stroke: "#dc2626", "stroke-width": cellHeight(state.quads[m.cell]) * 0.08 }));
     }
   }
+  drawUnclear(svg);
+}
+
+// ---- issue 24: the kind of a corrected cell, unclear handwriting, no grid found ---------------
+
+// What a cell holds or will hold: "printed" or "hand". A cell keeps the kind it was read as (or that the player
+// chose); a cell read as empty becomes handwritten, since the printed digits are rarely missed and the player's
+// pen often is; in a puzzle typed in (no photo read) a new digit is printed.
+function kindOf(c) {
+  if (state.kind.has(c)) return state.kind.get(c);
+  if (state.givens[c]) return "printed";
+  if (state.entries[c]) return "hand";
+  return state.typed ? "printed" : "hand";
+}
+
+// The entries sent to solve again: an unclear digit not yet confirmed is left out, so that it is never checked
+// (nor blocks the steps) as if it had been read for sure.
+function sentEntries() {
+  return state.entries.map((d, c) => (state.unclear.has(c) ? 0 : d));
+}
+
+// The unclear entries of a new answer (`unclear_entries`, missing in older results: none). Solving again keeps
+// the ones not yet confirmed (the server cannot know them from the puzzle text) and shows their digit as read.
+function takeUnclear(grid, keep) {
+  if (!keep) {
+    state.unclear = new Map();
+    state.kind = new Map();
+    state.typed = false;
+    state.selected = null;
+  }
+  for (const u of grid.unclear_entries || []) {
+    state.unclear.set(u.cell, { read: u.read, alternatives: (u.alternatives || []).filter((d) => d !== u.read) });
+  }
+  state.unclear.forEach((u, c) => {
+    if (state.givens[c]) state.unclear.delete(c);
+    else if (!state.entries[c]) state.entries[c] = u.read;
+  });
+  showCellTools();
+}
+
+const withArticle = (d) => (d === 8 ? "an 8" : `a ${d}`);
+
+function unclearOptions(u) {
+  return [u.read, ...u.alternatives.filter((d, i, all) => d !== u.read && all.indexOf(d) === i)];
+}
+
+// "r2c7: is this an 8 or a 9?"
+function unclearQuestion(c) {
+  const names = unclearOptions(state.unclear.get(c)).map(withArticle);
+  const last = names.pop();
+  return `${cellName(c)}: is this ${names.length ? names.join(", ") + " or " : ""}${last}?`;
+}
+
+function unclearQuestions() {
+  const cells = [...state.unclear.keys()].sort((a, b) => a - b);
+  return cells.map(unclearQuestion).join(" ") + ` Tap the amber cell${cells.length > 1 ? "s" : ""} to answer.`;
+}
+
+function unclearNote(grid) {
+  if (!state.unclear.size || (grid.mistakes && grid.mistakes.length)) return "";
+  const n = state.unclear.size;
+  return ` ${n} handwritten digit${n > 1 ? "s were" : " was"} not read for sure (amber): tap to say what is written.`;
+}
+
+// A step or hint that is a question (technique "question": an unclear entry the next step depends on).
+function stepText(s) {
+  if (s.technique !== "question") return s.text;
+  return `${s.text.trim().replace(/[.?]*$/, "?")} (a question, not a mistake: tap the amber cell to answer)`;
+}
+
+function markUnclear(c, input) {
+  const unclear = state.unclear.has(c);
+  input.classList.toggle("unclear", unclear);
+  input.readOnly = unclear;  // tapping asks which digit it is instead of opening the keyboard
+  if (unclear) input.title = unclearQuestion(c);
+  input.setAttribute("aria-label", unclear ? `${cellName(c)}, unclear: ${unclearQuestion(c).split(": ")[1]}` : cellName(c));
+}
+
+function drawUnclear(svg) {
+  if (!state.quads || !state.size || !state.grid) return;
+  state.unclear.forEach((u, c) => {
+    const [x, y] = centre(state.quads[c]);
+    const h = cellHeight(state.quads[c]);
+    svg.append(svgEl("circle", { cx: x, cy: y, r: h * 0.48, fill: "none", stroke: "#f59e0b", "stroke-width": h * 0.08,
+                                 "stroke-dasharray": `${h * 0.2} ${h * 0.12}`, class: "unclear" }));
+  });
+}
+
+function selectCell(c) {
+  state.selected = c;
+  showCellTools();
+}
+
+// Below the grid, for the cell last tapped: the question when its digit is unclear, else the kind toggle.
+function showCellTools(allDigits) {
+  const c = state.selected;
+  const inGrid = c !== null && !$("result").hidden;
+  const unclear = inGrid && state.unclear.get(c);
+  $("confirm").hidden = !unclear;
+  if (unclear) {
+    $("confirm-text").textContent = unclearQuestion(c);
+    const offered = unclearOptions(unclear);
+    const choices = allDigits ? [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((d) => !offered.includes(d)) : offered;
+    const buttons = choices.map((d) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = String(d);
+      b.setAttribute("aria-label", `It is ${withArticle(d)}`);
+      b.addEventListener("click", () => confirmEntry(c, d));
+      return b;
+    });
+    if (!allDigits) {
+      const other = document.createElement("button");
+      other.type = "button";
+      other.textContent = "Other…";
+      other.setAttribute("aria-label", "It is another digit");
+      other.addEventListener("click", () => showCellTools(true));
+      buttons.push(other);
+    }
+    $("confirm-choices").replaceChildren(...buttons);
+  }
+  const digit = inGrid && !unclear && (state.givens[c] || state.entries[c]);
+  $("kind").hidden = !digit;
+  if (digit) {
+    $("kind-label").textContent = `${cellName(c)}: this ${digit} is`;
+    $("kind-hand").checked = !state.givens[c];
+    $("kind-printed").checked = !!state.givens[c];
+  }
+}
+
+// The player says a cell's digit is printed or written by hand: it moves between the givens and the entries.
+function setKind(kind) {
+  const c = state.selected;
+  const d = c === null ? 0 : state.givens[c] || state.entries[c];
+  if (!d) return;
+  state.givens[c] = kind === "printed" ? d : 0;
+  state.entries[c] = kind === "hand" ? d : 0;
+  state.kind.set(c, kind);
+  state.edited.add(c);
+  $("step-text").textContent = "Edited: press \"Solve again\" to solve the corrected puzzle.";
+  renderGridCell(c, $("grid").children[c], placedSoFar(), currentStep());
+  showCellTools();
+}
+
+// The player answers an unclear cell: the digit becomes a confirmed handwritten entry and the page checks again.
+async function confirmEntry(c, d) {
+  state.givens[c] = 0;
+  state.entries[c] = d;
+  state.kind.set(c, "hand");
+  state.unclear.delete(c);
+  state.edited.add(c);
+  state.selected = null;
+  showCellTools();
+  renderGridCell(c, $("grid").children[c], placedSoFar(), currentStep());
+  await solveAgain();
+  if (state.grid && state.grid.solution) checkEntries();
+}
+
+// Solving again gave no grid (a typed or corrected puzzle that breaks a rule): the grid stays, to correct it.
+function keepGridToCorrect(data) {
+  state.checking = false;
+  showError((data.error || "this puzzle cannot be solved") + ". Correct the grid below and solve again.");
+  $("summary").textContent = "Not solved.";
+  render();
+}
+
+function isNoGrid(data) {
+  if (!data) return false;
+  return (Array.isArray(data.grids) && !data.grids.length) || /no (sudoku )?grid/i.test(data.error || data.detail || "");
+}
+
+function showNoGrid(on) {
+  $("no-grid").hidden = !on;
+  if (on) {
+    showError("");
+    $("result").hidden = true;
+  }
+}
+
+// No grid found, or the player prefers it: an empty grid to type the printed puzzle into.
+function typePuzzle() {
+  showNoGrid(false);
+  showError("");
+  Object.assign(state, { result: null, grid: null, givens: Array(81).fill(0), entries: Array(81).fill(0),
+                         edited: new Set(), kind: new Map(), unclear: new Map(), selected: null, typed: true,
+                         quads: null, size: null, image: null, photo: null, step: -1, checking: false });
+  $("result").hidden = false;
+  $("figure").hidden = true;
+  $("summary").textContent = "Type the printed digits into the grid, then press \"Solve again\".";
+  $("check-text").textContent = "";
+  buildGrid();
+  render();
+  showCellTools();
+  $("grid").children[0].focus();
 }
 
 // ---- buttons -----------------------------------------------------------------------------------
@@ -307,10 +516,11 @@ function checkEntries() {
   const p = grid.progress || { entered: 0, to_fill: 0 };
   let text;
   if (!grid.solution) text = "The puzzle is not solved yet, so the entries cannot be checked.";
-  else if (!p.entered) text = "Nothing is written in this puzzle yet: no entries to check.";
-  else if (!mistakes.length) text = `${p.entered} of ${p.to_fill} cells filled in, no mistakes.`;
+  else if (!p.entered && !state.unclear.size) text = "Nothing is written in this puzzle yet: no entries to check.";
+  else if (!mistakes.length) text = `${p.entered} of ${p.to_fill} cells filled in, no mistakes${state.unclear.size ? " among the digits read for sure" : ""}.`;
   else text = `${mistakes.length} mistake${mistakes.length > 1 ? "s" : ""}: ` +
     mistakes.map((m) => `${cellName(m.cell)} has ${m.entered}, the solution has ${m.solution}`).join("; ") + ".";
+  if (grid.solution && state.unclear.size) text += " " + unclearQuestions();
   $("check-text").textContent = text;
   render();
 }
@@ -344,3 +554,8 @@ $("check").addEventListener("click", checkEntries);
 $("show-solution").addEventListener("change", render);
 $("resolve").addEventListener("click", solveAgain);
 $("gen").addEventListener("click", makePdf);
+$("grid").addEventListener("focusin", (e) => { if (e.target.dataset.cell) selectCell(Number(e.target.dataset.cell)); });
+$("grid").addEventListener("click", (e) => { if (e.target.dataset.cell) selectCell(Number(e.target.dataset.cell)); });
+$("kind").addEventListener("change", (e) => setKind(e.target.value));
+$("retake").addEventListener("click", () => $("camera").click());
+$("type-in").addEventListener("click", typePuzzle);
