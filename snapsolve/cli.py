@@ -249,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="processes reading photos (default: %(default)s; about 190 MiB each)")
     serve.add_argument("--timeout", type=float, default=web.DEFAULT_TIMEOUT, metavar="SECONDS",
                        help="time limit of one request (default: %(default)s)")
+    serve.add_argument("--queue", type=int, default=web.DEFAULT_QUEUE_PER_WORKER, metavar="N",
+                       help="requests that may wait for a busy worker, per worker; more get 503 with "
+                            "Retry-After (default: %(default)s)")
     serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser
 
