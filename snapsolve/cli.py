@@ -240,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--format", choices=("txt", "json", "png", "pdf"),
                      help="output format (default: from -o's suffix, else txt)")
     gen.add_argument("--per-page", type=int, default=4, metavar="K", help="puzzles per PNG/PDF page (default: 4)")
+    gen.add_argument("--no-key", action="store_true",
+                     help="leave out the answer key (PDF: last pages of small solved grids; PNG: NAME-key.png; "
+                          "txt: '# N SOLUTION' comment lines at the end; json always has 'solution')")
     gen.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output; "
                      "sudoku-LEVEL.png/.pdf for pages)")
     gen.set_defaults(func=lambda a: _lazy("generate", a))
