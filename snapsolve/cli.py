@@ -131,7 +131,7 @@ def run_solve(args: argparse.Namespace) -> int:
             from .cluster import run_cluster_batch, stderr_log
 
             batch = run_cluster_batch(items, options, args.cluster, store, on_done=lambda item, result: bar.update(),
-                                      send_bytes=args.send_bytes, log=stderr_log)
+                                      send_bytes=args.send_bytes, log=stderr_log, stop=stop)
         else:
             batch = run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update(), stop=stop)
         try:
