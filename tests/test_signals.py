@@ -18,6 +18,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -85,31 +86,35 @@ def puzzle_batch(tmp_path: Path, count: int) -> tuple[list[str], None]:
 
 
 def stop_batch(tmp_path: Path, inputs: list[str], sig: int, after: int, group: bool):
-    """Run the batch, send `sig` once `after` results are printed (0: at once), and let it wind down.
+    """Run the batch, send `sig` once `after` results are printed (0: once its workers are there), and let
+    it wind down.
 
-    Returns (return code, printed results, standard error, process ids of its children while it ran).
+    Returns (return code, printed results, standard error, process ids of its children while it ran,
+    the command, the database).
     """
     db = tmp_path / "results.sqlite"
     cmd = [sys.executable, "-m", "snapsolve", "--json", "--workers", "2", "--db", str(db), *inputs]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    printed, children = [], []
-    if after == 0:  # as soon as the workers are there (starting: importing, loading the model)
-        deadline = time.monotonic() + 120
-        while len(workers_of(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.02)
-    else:
-        for line in proc.stdout:
-            printed.append(json.loads(line))
-            if len(printed) == after:
-                break
+    lines, err = [], []
+    readers = [threading.Thread(target=lambda: lines.extend(proc.stdout)),
+               threading.Thread(target=lambda: err.append(proc.stderr.read()))]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None and (
+            len(lines) < after if after else len(workers_of(proc.pid)) < 2):
+        time.sleep(0.02)
     children = children_of(proc.pid)
     if group:
         os.killpg(proc.pid, sig)
     else:
         proc.send_signal(sig)
-    out, err = proc.communicate(timeout=60)  # ends when every process holding the pipes is gone
-    printed += [json.loads(line) for line in out.splitlines() if line.strip()]
-    return proc.returncode, printed, err, children, cmd, db
+    for reader in readers:  # they end when every process holding the pipes is gone
+        reader.join(timeout=300)
+    assert not any(reader.is_alive() for reader in readers), "the batch did not stop"
+    proc.wait(timeout=10)
+    printed = [json.loads(line) for line in lines if line.strip()]
+    return proc.returncode, printed, err[0], children, cmd, db
 
 
 def check_stopped(code, printed, err, children, cmd, db, sig, out: Path | None, total: int) -> None:
@@ -129,13 +134,13 @@ def check_stopped(code, printed, err, children, cmd, db, sig, out: Path | None, 
         return
     # A rerun over the finished inputs redoes none of them.
     if out is None:
-        rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
         results = [json.loads(line) for line in rerun.stdout.splitlines()]
         assert rerun.returncode in (0, 1) and len(results) == total
         assert {r["input"] for r in results if r.get("cached")} == stored
     else:
         done = sorted(str(Path(cmd[-3]) / Path(label).name) for label in stored)
-        rerun = subprocess.run([*cmd[:-3], *done, "-o", str(out)], capture_output=True, text=True, timeout=120)
+        rerun = subprocess.run([*cmd[:-3], *done, "-o", str(out)], capture_output=True, text=True, timeout=600)
         results = [json.loads(line) for line in rerun.stdout.splitlines()]
         assert len(results) == len(done) and all(r.get("cached") for r in results), rerun.stderr
 
@@ -148,17 +153,17 @@ def test_sigterm_to_the_group_mid_batch_keeps_every_finished_photo(tmp_path):
 
 
 def test_sigint_to_the_group_while_workers_start(tmp_path):
-    inputs, _ = puzzle_batch(tmp_path, 600)
+    inputs, _ = puzzle_batch(tmp_path, 150)
     code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGINT, after=0, group=True)
-    check_stopped(code, printed, err, children, cmd, db, signal.SIGINT, None, 600)
+    check_stopped(code, printed, err, children, cmd, db, signal.SIGINT, None, 150)
 
 
 @pytest.mark.slow
 def test_sigint_to_the_group_mid_batch_of_puzzles(tmp_path):
-    inputs, _ = puzzle_batch(tmp_path, 600)
-    code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGINT, after=40, group=True)
-    assert len(printed) >= 40
-    check_stopped(code, printed, err, children, cmd, db, signal.SIGINT, None, 600)
+    inputs, _ = puzzle_batch(tmp_path, 150)
+    code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGINT, after=20, group=True)
+    assert len(printed) >= 20
+    check_stopped(code, printed, err, children, cmd, db, signal.SIGINT, None, 150)
 
 
 @pytest.mark.slow
