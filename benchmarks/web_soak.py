@@ -108,6 +108,8 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=100, help="answered requests before the first memory reading")
     parser.add_argument("--crash-at", type=int, default=500, help="kill a worker at this request (0: never)")
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--max-seconds", type=float, default=0,
+                        help="send no new request after this long (0: no limit); the report covers those answered")
     args = parser.parse_args()
 
     photos12 = twelve_megapixel_photos()
@@ -154,6 +156,8 @@ def main() -> int:
     busy = Counter()
 
     def send(i: int) -> None:
+        if args.max_seconds and time.perf_counter() - start > args.max_seconds:
+            return
         kind = plan[i]
         first = time.perf_counter()
         for _ in range(TRIES):
@@ -238,6 +242,8 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             server.kill()
 
+    sent = len(results)
+    results = [r for r in results if r is not None]
     by_kind: dict[str, Counter] = defaultdict(Counter)
     for kind, status, _, _ in results:
         by_kind[kind][status] += 1
@@ -252,6 +258,8 @@ def main() -> int:
         return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
     mib = 2 ** 20
+    print(f"{len(results)} requests answered of {sent} planned ({args.max_seconds:g} s budget), " if len(results) < sent
+          else "", end="")
     print(f"{len(plan)} requests at concurrency {args.concurrency}, {args.workers} workers, {wall:.0f} s "
           f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     print("  final status counts: " + ", ".join(f"{status}: {n}" for status, n in sorted(statuses.items()))
