@@ -19,6 +19,13 @@ pages does not fill memory. With a result store (SQLite), each result is
 committed as soon as it arrives, and a rerun skips every input whose file
 still has the same path, size and modification time: killing the process at
 any moment loses nothing already finished.
+
+SIGINT and SIGTERM (Ctrl+C, ``timeout``, systemd, Docker) stop a batch
+cleanly (`stop_on_signals`): no input is started after the signal, the inputs
+being read are finished, and every finished result is stored and yielded (in
+input order, past any gap) before `run_batch` returns. Workers ignore both
+signals (a terminal's Ctrl+C reaches the whole process group): the batch's
+process tells them to stop. A second signal interrupts at once.
 """
 
 from __future__ import annotations
@@ -26,12 +33,14 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 import sqlite3
 import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -183,21 +192,111 @@ def warm_worker(load_model: bool) -> None:
     threadpool_limits(1)  # after the model: scikit-learn loads its own OpenMP library
 
 
+#: The signals that stop a batch cleanly.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: Seconds between the batch's looks at whether a stop was asked for while it waits on its workers.
+STOP_POLL = 0.2
+
+
+class Interrupted(KeyboardInterrupt):
+    """A second stop signal, raised at once wherever the batch's process is; `signum` is the first signal's."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class StopRequest:
+    """Whether a stop was asked for, and by which signal (`signum`, None while running)."""
+
+    def __init__(self):
+        self.signum: int | None = None
+
+    def __bool__(self) -> bool:
+        return self.signum is not None
+
+
+@contextmanager
+def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[StopRequest]:
+    """Within the block, the first of `signals` sets the yielded `StopRequest`; a second raises `Interrupted`.
+
+    Pass the request to `run_batch` so that it winds down. Outside the main thread (where Python
+    cannot handle signals) the request is never set. The previous handlers are restored on exit.
+    """
+    stop = StopRequest()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+
+    def handler(signum, frame):
+        if stop.signum is not None:
+            raise Interrupted(stop.signum)
+        stop.signum = signum
+
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
+    try:
+        yield stop
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+@contextmanager
+def _signals_blocked() -> Iterator[None]:
+    """Hold back STOP_SIGNALS in this thread (a worker started meanwhile inherits them held back)."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+_stop_event = None
+
+
+def _batch_worker(load_model: bool, stop_event) -> None:
+    """Start of a local batch worker: ignore the stop signals (the batch's process decides), then `warm_worker`.
+
+    The worker was started with the signals held back (`_signals_blocked`), so a Ctrl+C during its
+    start-up is dropped here rather than raising in the middle of an import.
+    """
+    global _stop_event
+    _stop_event = stop_event
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    warm_worker(load_model)
+
+
+def _unless_stopped(task: Callable[[WorkItem, Options], InputResult], item: WorkItem,
+                    options: Options) -> InputResult | None:
+    """`task(item, options)` in a batch worker, or None when the batch has been told to stop."""
+    if _stop_event is not None and _stop_event.is_set():
+        return None
+    return task(item, options)
+
+
 #: The error of an input whose worker died each time it was read, even alone.
 WORKER_DIED = "the worker process died while reading this input (killed, out of memory, or a crash in a decoder)"
 
 
-def _new_pool(workers: int, load_model: bool) -> ProcessPoolExecutor:
+def _new_pool(workers: int, load_model: bool, stop_event) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=warm_worker, initargs=(load_model,))
+                               initializer=_batch_worker, initargs=(load_model, stop_event))
+
+
+def _submit(pool: ProcessPoolExecutor, task, item: WorkItem, options: Options) -> Future:
+    """Submit one item (the pool starts its workers here, so with the stop signals held back)."""
+    with _signals_blocked():
+        return pool.submit(_unless_stopped, task, item, options)
 
 
 def _run_alone(task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options,
-               load_model: bool) -> InputResult:
+               load_model: bool, stop_event) -> InputResult | None:
     """Read one suspect input in a pool of its own: its result, or `WORKER_DIED` if it kills that worker too."""
-    with _new_pool(1, load_model) as pool:
+    with _new_pool(1, load_model, stop_event) as pool:
         try:
-            return pool.submit(task, item, options).result()
+            return _submit(pool, task, item, options).result()
         except BrokenProcessPool:
             return InputResult.failed(item.label, WORKER_DIED)
 
@@ -205,7 +304,7 @@ def _run_alone(task: Callable[[WorkItem, Options], InputResult], item: WorkItem,
 def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: ResultStore | None = None,
               on_done: Callable[[WorkItem, InputResult], None] | None = None,
               task: Callable[[WorkItem, Options], InputResult] = process_item,
-              ) -> Iterator[tuple[WorkItem, InputResult]]:
+              stop: StopRequest | None = None) -> Iterator[tuple[WorkItem, InputResult]]:
     """Process work items and yield ``(item, result)`` in input order (`result.cached` when from the store).
 
     Parameters
@@ -225,6 +324,11 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
     task : callable, optional
         What is run for each item (a module-level function, so that worker
         processes can import it); `process_item` by default.
+    stop : StopRequest, optional
+        When it becomes true (`stop_on_signals`), no further input is
+        started; the inputs being read are finished, every finished result
+        is stored and yielded in input order (skipping the unfinished), and
+        the generator ends.
 
     Notes
     -----
@@ -268,45 +372,72 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
         # against 342 ms for 40 queries while the other core was loaded).
         with threadpool_limits(1):
             for index, item in enumerate(items):
-                if slots[index] is None:
+                if slots[index] is None and not stop:
                     finish(index, task(item, options))
-                yield item, slots[index]
+                if slots[index] is not None:
+                    yield item, slots[index]
         return
 
     next_out = 0
-    pool = _new_pool(workers, load_model)
+    stop_event = multiprocessing.get_context("spawn").Event() if stop is not None else None
+    pool = _new_pool(workers, load_model, stop_event)
     pending = iter(todo)
     upcoming = next(pending, None)
     in_flight: dict[Future, int] = {}
     suspects: list[int] = []
+
+    def collect(future: Future) -> bool:
+        """Finish the future's input; False when its worker died (or it was not run)."""
+        index = in_flight.pop(future)
+        try:
+            result = future.result()
+        except (BrokenProcessPool, CancelledError):
+            return False
+        if result is not None:  # None: skipped by a worker told to stop
+            finish(index, result)
+        return True
+
     try:
         while upcoming is not None or in_flight or suspects:
+            if stop:
+                break
             while (upcoming is not None and len(in_flight) < IN_FLIGHT_PER_WORKER * workers
                    and upcoming < next_out + WINDOW_PER_WORKER * workers):
-                in_flight[pool.submit(task, items[upcoming], options)] = upcoming
+                in_flight[_submit(pool, task, items[upcoming], options)] = upcoming
                 upcoming = next(pending, None)
             if in_flight:
-                finished, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                finished, _ = wait(in_flight, timeout=STOP_POLL if stop is not None else None,
+                                   return_when=FIRST_COMPLETED)
                 broken = False
                 for future in finished:
-                    index = in_flight.pop(future)
-                    try:
-                        finish(index, future.result())
-                    except BrokenProcessPool:
+                    index = in_flight[future]
+                    if not collect(future):
                         broken = True
                         suspects.append(index)
                 if broken:  # every input still in flight went down with the pool
                     suspects += in_flight.values()
                     in_flight.clear()
                     pool.shutdown(wait=True)  # its manager thread has stopped: nothing to wait for
-                    pool = _new_pool(workers, load_model)
-            if suspects and (not in_flight or min(suspects) <= next_out):
+                    pool = _new_pool(workers, load_model, stop_event)
+            if suspects and not stop and (not in_flight or min(suspects) <= next_out):
                 index = min(suspects)  # the batch waits on it (or has nothing else to do): read it alone now
                 suspects.remove(index)
-                finish(index, _run_alone(task, items[index], options, load_model))
+                result = _run_alone(task, items[index], options, load_model, stop_event)
+                if result is not None:
+                    finish(index, result)
             while next_out < len(items) and slots[next_out] is not None:
                 yield items[next_out], slots[next_out]
                 next_out += 1
+        if stop:  # wind down: start nothing more, finish what the workers hold, report every finished result
+            stop_event.set()
+            for future in [f for f in in_flight if f.cancel()]:
+                del in_flight[future]
+            while in_flight:
+                for future in wait(in_flight, return_when=FIRST_COMPLETED)[0]:
+                    collect(future)
+            for index in range(next_out, len(items)):
+                if slots[index] is not None:
+                    yield items[index], slots[index]
         # Every task is done: wait for the pool to wind down. Left running (shutdown(wait=False)), its
         # manager thread can race the interpreter's exit and print "OSError: [Errno 9] Bad file descriptor"
         # (CPython issue 83279); that is kept for an interrupted batch, which should not wait.

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -17,7 +18,7 @@ from .solver.grading import LEVELS
 from .solver.grid import cell_name, format_board
 
 from . import __version__, web
-from .batch import ResultStore, run_batch
+from .batch import ResultStore, run_batch, stop_on_signals
 from .inputs import expand_inputs
 from .puzzle import Options
 from .results import GridResult, InputResult
@@ -125,33 +126,39 @@ def run_solve(args: argparse.Namespace) -> int:
     counts = {"inputs": 0, "grids": 0, "solved": 0, "failed": 0, "skipped": 0}
     total = None if args.cluster else len(items)
     bar = tqdm(total=total, unit="input", file=sys.stderr, disable=not sys.stderr.isatty() or total in (0, 1))
-    if args.cluster:
-        from .cluster import run_cluster_batch, stderr_log
+    with stop_on_signals() as stop:  # SIGINT, SIGTERM: the batch winds down, keeping what is finished
+        if args.cluster:
+            from .cluster import run_cluster_batch, stderr_log
 
-        batch = run_cluster_batch(items, options, args.cluster, store, on_done=lambda item, result: bar.update(),
-                                  send_bytes=args.send_bytes, log=stderr_log)
-    else:
-        batch = run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update())
-    try:
-        for _, result in batch:
-            counts["inputs"] += 1
-            counts["skipped"] += result.cached
-            counts["grids"] += len(result.grids)
-            counts["solved"] += result.solved_grids
-            if result.error:
-                counts["failed"] += 1
-                bar.write(f"snapsolve: {result.input}: {result.error}", file=sys.stderr)
-            else:
-                for warning in result.warnings:
-                    bar.write(f"snapsolve: {result.input}: warning: {warning}", file=sys.stderr)
-            if args.json:
-                print(json.dumps(result.to_json()), flush=True)
-            elif result.grids:
-                print_human(result, options)
-    finally:
-        bar.close()
-        if store:
-            store.close()
+            batch = run_cluster_batch(items, options, args.cluster, store, on_done=lambda item, result: bar.update(),
+                                      send_bytes=args.send_bytes, log=stderr_log, stop=stop)
+        else:
+            batch = run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update(), stop=stop)
+        try:
+            for _, result in batch:
+                counts["inputs"] += 1
+                counts["skipped"] += result.cached
+                counts["grids"] += len(result.grids)
+                counts["solved"] += result.solved_grids
+                if result.error:
+                    counts["failed"] += 1
+                    bar.write(f"snapsolve: {result.input}: {result.error}", file=sys.stderr)
+                else:
+                    for warning in result.warnings:
+                        bar.write(f"snapsolve: {result.input}: warning: {warning}", file=sys.stderr)
+                if args.json:
+                    print(json.dumps(result.to_json()), flush=True)
+                elif result.grids:
+                    print_human(result, options)
+        finally:
+            bar.close()
+            if store:
+                store.close()
+    if stop:
+        name = signal.Signals(stop.signum).name
+        print(f"snapsolve: stopped by {name}: {counts['inputs']} inputs finished and reported"
+              f"{' and stored' if store else ''}, the rest not started", file=sys.stderr)
+        return 128 + stop.signum
     if counts["inputs"] > 1:
         skipped = f", {counts['skipped']} already done" if counts["skipped"] else ""
         print(f"snapsolve: {counts['inputs']} inputs, {counts['grids']} grids, {counts['solved']} solved, "
@@ -233,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--format", choices=("txt", "json", "png", "pdf"),
                      help="output format (default: from -o's suffix, else txt)")
     gen.add_argument("--per-page", type=int, default=4, metavar="K", help="puzzles per PNG/PDF page (default: 4)")
+    gen.add_argument("--no-key", action="store_true",
+                     help="leave out the answer key (PDF: last pages of small solved grids; PNG: NAME-key.png; "
+                          "txt: '# N SOLUTION' comment lines at the end; json always has 'solution')")
     gen.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output; "
                      "sudoku-LEVEL.png/.pdf for pages)")
     gen.set_defaults(func=lambda a: _lazy("generate", a))
@@ -249,6 +259,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="processes reading photos (default: %(default)s; about 190 MiB each)")
     serve.add_argument("--timeout", type=float, default=web.DEFAULT_TIMEOUT, metavar="SECONDS",
                        help="time limit of one request (default: %(default)s)")
+    serve.add_argument("--queue", type=int, default=web.DEFAULT_QUEUE_PER_WORKER, metavar="N",
+                       help="requests that may wait for a busy worker, per worker; more get 503 with "
+                            "Retry-After (default: %(default)s)")
     serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser
 
@@ -280,9 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.func(args)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl+C, or a second stop signal during a batch (batch.Interrupted)
         print("snapsolve: interrupted", file=sys.stderr)
-        return 130
+        return 128 + getattr(exc, "signum", signal.SIGINT)
     except BrokenPipeError:  # output piped into a command that stopped reading (head, less)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -230,7 +230,7 @@ def run_cluster_batch(items: Iterable[WorkItem], options: Options, address: str,
                       on_done: Callable[[WorkItem, InputResult], None] | None = None, *, send_bytes: bool = False,
                       log: Callable[[str], None] | None = None,
                       task: Callable[..., tuple[InputResult, bytes | None]] | None = None,
-                      ) -> Iterator[tuple[WorkItem, InputResult]]:
+                      stop=None) -> Iterator[tuple[WorkItem, InputResult]]:
     """Process work items on a Dask cluster and yield ``(item, result)`` in input order.
 
     Parameters
@@ -258,6 +258,9 @@ def run_cluster_batch(items: Iterable[WorkItem], options: Options, address: str,
     task : callable, optional
         The function each task runs, with `solve_on_worker`'s signature (the
         default); tests pass one that kills its worker.
+    stop : batch.StopRequest, optional
+        When it becomes true, no further input is submitted; the tasks in
+        flight are finished, stored and yielded, and the generator ends.
 
     Raises
     ------
@@ -278,11 +281,12 @@ def run_cluster_batch(items: Iterable[WorkItem], options: Options, address: str,
     with connect(address, log) as client:
         if log and not _worker_threads(client):
             log("snapsolve: the scheduler has no workers yet; tasks wait for them")
-        yield from _stream(client, iter(items), options, store, on_done, send_bytes, task)
+        yield from _stream(client, iter(items), options, store, on_done, send_bytes, task, stop)
 
 
 def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultStore | None,
-            on_done: Callable | None, send_bytes: bool, task: Callable) -> Iterator[tuple[WorkItem, InputResult]]:
+            on_done: Callable | None, send_bytes: bool, task: Callable, stop=None,
+            ) -> Iterator[tuple[WorkItem, InputResult]]:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -305,6 +309,7 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
             on_done(item, result)
 
     while True:
+        exhausted = exhausted or bool(stop)  # stopped: submit nothing more, finish what is in flight
         if time.monotonic() - looked > RESIZE_EVERY:
             threads, looked = _worker_threads(client), time.monotonic()
         slots = max(1, threads)

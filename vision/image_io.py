@@ -18,10 +18,21 @@ def _read_heif(path: str | Path) -> np.ndarray:
         raise ImageReadError("HEIC images need the optional extra: pip install 'snapsolve[heic]'") from None
     from PIL import Image, ImageOps
 
+    import warnings
+
     pillow_heif.register_heif_opener()
     try:
-        with Image.open(path) as im:
-            rgb = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                if im.size[0] * im.size[1] > MAX_PIXELS:
+                    raise ImageReadError(f"image of {im.size[0]}x{im.size[1]} pixels is over the "
+                                         f"{MAX_PIXELS:,}-pixel limit")
+                rgb = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
+    except Image.DecompressionBombError as exc:
+        raise ImageReadError(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
+    except ImageReadError:
+        raise
     except Exception as exc:
         raise ImageReadError(f"not a readable HEIC image: {exc}") from None
     return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
@@ -96,13 +107,28 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 
 
 def header_size(path: str | Path) -> tuple[int, int] | None:
-    """(width, height) in pixels from an image file's header (Pillow), or None for a format Pillow does not know."""
+    """(width, height) in pixels from an image file's header (Pillow), or None for a format Pillow does not know.
+
+    Pillow's process-wide decompression-bomb limit (``PIL.Image.MAX_IMAGE_PIXELS``) is left as it
+    is: its warning is silenced here (the caller compares the size with MAX_PIXELS itself).
+
+    Raises
+    ------
+    ImageReadError
+        The header declares more pixels than Pillow opens at all (twice its limit; Pillow's own
+        check refuses it before this function can see the size).
+    """
+    import warnings
+
     from PIL import Image
 
-    Image.MAX_IMAGE_PIXELS = None  # the limit is ours, checked by the callers
     try:
-        with Image.open(path) as im:
-            return im.size
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                return im.size
+    except Image.DecompressionBombError as exc:
+        raise ImageReadError(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
     except Exception:  # not a format Pillow knows: OpenCV may still decode it
         return None
 
@@ -131,14 +157,20 @@ def render_pdf_page(path: str | Path, page: int, dpi: int = 200) -> np.ndarray:
     Raises
     ------
     ImageReadError
-        The PDF cannot be opened or has no such page.
+        The PDF cannot be opened, has no such page, or the page at `dpi` would
+        be over MAX_PIXELS (told from its size in points, before rendering).
     """
     import pypdfium2 as pdfium
 
     try:
         doc = pdfium.PdfDocument(str(path))
         try:
-            bitmap = doc[page].render(scale=dpi / 72.0)
+            scale = dpi / 72.0
+            width, height = (round(side * scale) for side in doc[page].get_size())
+            if width * height > MAX_PIXELS:
+                raise ImageReadError(f"PDF page {page + 1} at {dpi} dpi is {width}x{height} pixels, over the "
+                                     f"{MAX_PIXELS:,}-pixel limit")
+            bitmap = doc[page].render(scale=scale)
             image = bitmap.to_numpy()
         finally:
             doc.close()

@@ -20,6 +20,8 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: Seconds one request may run in a worker by default.
 DEFAULT_TIMEOUT = 60.0
+#: Requests that may wait for a busy worker, per worker, by default (more get 503).
+DEFAULT_QUEUE_PER_WORKER = 2
 
 
 def lan_address() -> str | None:
@@ -80,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"snapsolve serve: --port must be 1 to 65535, got {args.port}", file=sys.stderr)
         return 2
-    if args.workers < 1 or args.timeout <= 0:
-        print("snapsolve serve: --workers must be at least 1 and --timeout positive", file=sys.stderr)
+    if args.workers < 1 or args.timeout <= 0 or args.queue < 0:
+        print("snapsolve serve: --workers must be at least 1, --timeout positive and --queue 0 or more",
+              file=sys.stderr)
         return 2
-    app = create_app(Settings(workers=args.workers, timeout=args.timeout))
+    app = create_app(Settings(workers=args.workers, timeout=args.timeout, queue_per_worker=args.queue))
     announce(args.host, args.port)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0

@@ -38,6 +38,7 @@ import logging
 import multiprocessing
 import shutil
 import tempfile
+import uuid
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +54,7 @@ from .. import __version__
 from ..batch import warm_worker
 from ..solver.grading import LEVELS
 from ..vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES, MAX_PIXELS
-from . import DEFAULT_TIMEOUT, DEFAULT_WORKERS, work
+from . import DEFAULT_QUEUE_PER_WORKER, DEFAULT_TIMEOUT, DEFAULT_WORKERS, work
 
 log = logging.getLogger("snapsolve.web")
 
@@ -65,6 +66,8 @@ MAX_FIELD_BYTES = 64 * 1024
 STATIC = Path(__file__).with_name("static")
 
 TRUE_WORDS = {"1", "true", "on", "yes"}
+#: Seconds a client told 503 (server busy) is asked to wait before trying again.
+RETRY_AFTER = 2
 
 
 @dataclass
@@ -77,21 +80,27 @@ class Settings:
         Worker processes reading photos (each holds the cell model, about 190 MiB).
     timeout : float
         Seconds one request may run in a worker before it is stopped (504).
-    max_pending : int
-        Requests in the pool (running or queued) beyond which new ones get 503.
+    queue_per_worker : int
+        Requests that may wait for a busy worker, per worker; beyond them a new
+        request gets 503 with ``Retry-After`` before its body is read.
     """
 
     workers: int = DEFAULT_WORKERS
     timeout: float = DEFAULT_TIMEOUT
-    max_pending: int = 64
+    queue_per_worker: int = DEFAULT_QUEUE_PER_WORKER
+
+    @property
+    def max_pending(self) -> int:
+        """Requests admitted at once (running in a worker or waiting for one)."""
+        return self.workers * (1 + self.queue_per_worker)
 
 
 class ApiError(Exception):
-    """An answer other than 200: HTTP `status` and a one-line `detail` for the client."""
+    """An answer other than 200: HTTP `status`, a one-line `detail` for the client, and extra `headers`."""
 
-    def __init__(self, status: int, detail: str):
+    def __init__(self, status: int, detail: str, headers: dict | None = None):
         super().__init__(detail)
-        self.status, self.detail = status, detail
+        self.status, self.detail, self.headers = status, detail, headers
 
 
 def _truthy(value) -> bool:
@@ -144,6 +153,8 @@ class _Upload:
         if filename is None:
             self._sink = bytearray()
             return
+        if self._name != "image":
+            raise ApiError(400, f"send the photo in the form field 'image', not {self._name[:40]!r}")
         if self.path is not None:
             raise ApiError(400, "send one image per request")
         self.filename = Path(filename.decode("utf-8", "replace").replace("\\", "/")).name[:120] or "upload"
@@ -233,6 +244,40 @@ async def receive_json(request: Request) -> dict:
     return data
 
 
+def internal_error(what: str, exc: BaseException, detail: str = "internal error") -> str:
+    """Log an unexpected failure with its traceback under a new error id; the one-line detail for the client.
+
+    The traceback is the one raised in a worker process when there is one (pebble keeps it as
+    ``exc.traceback``), else this process's. The client's detail names the id, never the traceback.
+    """
+    error_id = uuid.uuid4().hex[:12]
+    remote = getattr(exc, "traceback", None)
+    if isinstance(remote, str):
+        log.error("error %s on %s: %r\n%s", error_id, what, exc, remote)
+    else:
+        log.error("error %s on %s: %r", error_id, what, exc, exc_info=exc)
+    return f"{detail} (error id {error_id}; the details are in the server's log)"
+
+
+#: Every answer other than 200: one line for a person.
+ERROR_SCHEMA = {"type": "object", "required": ["detail"], "properties": {"detail": {"type": "string"}}}
+
+
+def _error(description: str, headers: dict | None = None) -> dict:
+    """An OpenAPI response of `ERROR_SCHEMA`."""
+    answer = {"description": description, "content": {"application/json": {"schema": ERROR_SCHEMA}}}
+    return {**answer, "headers": headers} if headers else answer
+
+
+#: The errors every route that uses the worker pool may answer.
+POOL_ERRORS = {
+    "422": _error("Not a readable image, not a puzzle, or an invalid parameter (the reason in detail)"),
+    "500": _error("Internal error: detail names an error id logged with its traceback"),
+    "503": _error("Too many requests waiting: try again after Retry-After seconds",
+                  {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}),
+    "504": _error("Over the time limit"),
+}
+
 SOLVE_DOC = {
     "requestBody": {
         "required": True,
@@ -256,10 +301,16 @@ SOLVE_DOC = {
     },
     "responses": {
         "200": {"description": "The snapsolve --json object, plus image (base64 JPEG of the annotated photo, "
-                               "or null), image_size, and per grid cell_quads; per step cells."},
-        "400": {"description": "Malformed request"}, "413": {"description": "Over 20 MB or 100 megapixels"},
-        "415": {"description": "Neither multipart nor JSON"}, "422": {"description": "Not a readable image"},
-        "503": {"description": "Too many requests in progress"}, "504": {"description": "Over the time limit"},
+                               "or null), image_size, and per grid cell_quads; per step cells.",
+                "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["input", "error", "seconds", "grids", "image"],
+                    "properties": {"input": {"type": "string"}, "error": {"type": ["string", "null"]},
+                                   "seconds": {"type": "number"}, "grids": {"type": "array"},
+                                   "image": {"type": ["string", "null"]}}}}}},
+        "400": _error("Malformed request, or a missing or wrong field (detail names the expected one)"),
+        "413": _error("Over 20 MB or 100 megapixels"),
+        "415": _error("Neither multipart nor JSON"),
+        **POOL_ERRORS,
     },
 }
 
@@ -298,7 +349,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
-        return JSONResponse({"detail": exc.detail}, status_code=exc.status)
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
@@ -307,34 +358,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception):
-        log.exception("internal error on %s", request.url.path)
-        return JSONResponse({"detail": "internal error (see the server's log)"}, status_code=500)
+        return JSONResponse({"detail": internal_error(f"{request.method} {request.url.path}", exc)}, status_code=500)
 
     async def in_pool(function, args: tuple, what: str):
         """Run `function(*args)` in the pool under the time limit; the worker's refusals become ApiErrors."""
         from pebble import ProcessExpired
 
-        if state["pending"] >= settings.max_pending:
-            raise ApiError(503, f"busy: {state['pending']} requests in progress; try again in a moment")
-        state["pending"] += 1
         try:
             future = state["pool"].schedule(function, args=args, timeout=settings.timeout)
             return await asyncio.wrap_future(future)
         except work.InputTooLarge as exc:
             raise ApiError(413, str(exc)) from None
-        except (ValueError, RuntimeError) as exc:  # NotAnImage among them
+        except work.BadInput as exc:  # not an image, not a puzzle, an unknown level
             raise ApiError(422, str(exc)) from None
         except concurrent.futures.TimeoutError:
             raise ApiError(504, f"{what} took longer than the {settings.timeout:g} s limit and was stopped") from None
         except ProcessExpired as exc:
-            raise ApiError(500, f"the worker process died while working on {what} (exit code {exc.exitcode}); "
-                                "the server goes on") from None
+            raise ApiError(500, internal_error(what, exc, f"the worker process died while working on {what} "
+                                                          f"(exit code {exc.exitcode}); the server goes on")) from None
+        except Exception as exc:  # a bug in the worker: 500, never a 4xx
+            raise ApiError(500, internal_error(what, exc)) from None
+
+    @asynccontextmanager
+    async def admitted():
+        """Count a request from before its body is read to its answer; 503 with Retry-After when too many."""
+        if state["pending"] >= settings.max_pending:
+            raise ApiError(503, f"busy: {state['pending']} requests in progress; try again in {RETRY_AFTER} s",
+                           {"Retry-After": str(RETRY_AFTER)})
+        state["pending"] += 1
+        try:
+            yield
         finally:
             state["pending"] -= 1
 
     @app.post("/api/solve", openapi_extra=SOLVE_DOC, summary="Solve a photo or a puzzle string")
     async def solve(request: Request):
         """Solve an uploaded photo (multipart) or a puzzle string (JSON); the ``--json`` object plus the image."""
+        async with admitted():
+            return await solve_admitted(request)
+
+    async def solve_admitted(request: Request):
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         folder = Path(tempfile.mkdtemp(dir=state["root"]))
 
@@ -368,14 +431,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             shutil.rmtree(folder, ignore_errors=True)
 
     @app.get("/api/generate", summary="A printable PDF of new puzzles",
-             responses={200: {"content": {"application/pdf": {}}, "description": "The PDF"}})
+             responses={200: {"content": {"application/pdf": {}}, "description": "The PDF"}, **POOL_ERRORS})
     async def generate(level: str = Query("medium", description=f"one of {', '.join(LEVELS)}"),
                        count: int = Query(4, ge=1, le=work.MAX_GENERATE, description="puzzles, 4 per page"),
                        seed: int | None = Query(None, description="the same seed gives the same puzzles")):
         """New puzzles with one solution that grade at `level`, as a PDF (4 per page)."""
         folder = Path(tempfile.mkdtemp(dir=state["root"]))
         try:
-            pdf = await in_pool(work.make_pdf, (str(folder), level, count, seed), "the puzzles")
+            async with admitted():
+                pdf = await in_pool(work.make_pdf, (str(folder), level, count, seed), "the puzzles")
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         return Response(pdf, media_type="application/pdf",

@@ -33,12 +33,20 @@ JPEG_QUALITY = 85
 MAX_GENERATE = 12
 
 
-class InputTooLarge(ValueError):
+class BadInput(ValueError):
+    """The request's content cannot be worked on (the server answers 422 with the message)."""
+
+
+class InputTooLarge(BadInput):
     """The upload declares more pixels than the limit (the server answers 413)."""
 
 
-class NotAnImage(ValueError):
+class NotAnImage(BadInput):
     """The upload does not decode as an image (the server answers 422)."""
+
+
+class NotAPuzzle(BadInput):
+    """The puzzle string is malformed: wrong length, unknown characters (the server answers 422)."""
 
 
 def ping() -> bool:
@@ -137,9 +145,14 @@ def check_upload(path: Path) -> tuple[int, int] | None:
     from ..vision.formats import MAX_PIXELS
     from ..vision.image_io import header_size
 
+    from ..vision.formats import ImageReadError
+
     if path.stat().st_size == 0:
         raise NotAnImage("the upload is empty")
-    size = header_size(path)
+    try:
+        size = header_size(path)
+    except ImageReadError as exc:  # more pixels than Pillow opens at all
+        raise InputTooLarge(f"{exc}; the limit is {MAX_PIXELS / 1e6:.0f} megapixels") from None
     if size and size[0] * size[1] > MAX_PIXELS:
         raise InputTooLarge(f"the image is {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:.0f} megapixels; "
                             f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
@@ -209,9 +222,21 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
 def solve_puzzle_text(text: str, hint: bool = False, explain: bool = False) -> dict:
     """Solve a puzzle string (81 givens, optionally whitespace and 81 placed digits); the ``--json`` object.
 
-    The result's ``input`` is ``puzzle``; ``image`` is None. A malformed
-    string gives the object with its ``error`` set (never raises for bad input).
+    The result's ``input`` is ``puzzle``; ``image`` is None. A readable
+    puzzle without exactly one solution gives the object with its ``error``
+    and ``status`` set.
+
+    Raises
+    ------
+    NotAPuzzle
+        The string is not a puzzle (see `solver.parse_position`).
     """
+    from ..solver import InvalidPuzzleError, parse_position
+
+    try:
+        parse_position(text)
+    except InvalidPuzzleError as exc:
+        raise NotAPuzzle(f"not a puzzle: {exc}") from None
     result = solve_text("puzzle", text, Options(write_image=False, explain=explain, hint=hint))
     data = result.to_json()
     _add_step_cells(result, data)
@@ -226,7 +251,7 @@ def make_pdf(folder: str, level: str, count: int, seed: int | None = None) -> by
 
     Raises
     ------
-    ValueError
+    BadInput
         Unknown level, or count outside 1..MAX_GENERATE.
     RuntimeError
         The generator could not reach the level.
@@ -236,9 +261,9 @@ def make_pdf(folder: str, level: str, count: int, seed: int | None = None) -> by
     from ..solver.grading import LEVELS
 
     if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r} (use one of {', '.join(LEVELS)})")
+        raise BadInput(f"unknown level {level!r} (use one of {', '.join(LEVELS)})")
     if not 1 <= count <= MAX_GENERATE:
-        raise ValueError(f"count must be 1 to {MAX_GENERATE}")
+        raise BadInput(f"count must be 1 to {MAX_GENERATE}")
     puzzles = list(generate(level, count, seed=seed))
     target = Path(folder) / f"sudoku-{level}.pdf"
     write_pages(puzzles, level, target, 4)
