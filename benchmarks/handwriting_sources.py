@@ -11,7 +11,9 @@ handwriting faces of `HANDWRITING_FONTS` written into grids as
 - the shipped recipe (photo training crops and variants, faces, UCI) -> held-out faces;
 - a stored model's handwritten samples (``--model``, e.g. the previous one) -> held-out faces.
 
-    python benchmarks/handwriting_sources.py [--model FILE] [--no-uci]
+Each trained figure is given with and without the UCI digits.
+
+    python benchmarks/handwriting_sources.py [--model FILE] [--crops CACHE.npz]
 """
 
 from __future__ import annotations
@@ -69,28 +71,38 @@ def score(model: CellClassifier, crops: list, labels: list) -> tuple[float, Coun
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, action="append", default=[], help="stored model(s) to read the held-out faces with")
-    parser.add_argument("--no-uci", action="store_true", help="leave the UCI digits out of every training set")
+    parser.add_argument("--crops", type=Path, help="cache of the photo crops (.npz): read when there, else written")
     args = parser.parse_args()
-    crops, labels, training = photo_crops(INPROGRESS)
+    if args.crops and args.crops.exists():
+        with np.load(args.crops) as data:
+            cut = np.cumsum([0] + [h * w for h, w in data["shapes"]])
+            crops = [data["flat"][a:b].reshape(h, w) for a, b, (h, w) in zip(cut[:-1], cut[1:], data["shapes"])]
+            labels, training = list(data["labels"]), list(data["training"])
+    else:
+        crops, labels, training = photo_crops(INPROGRESS)
+        if args.crops:
+            np.savez(args.crops, flat=np.concatenate([c.ravel() for c in crops]),
+                     shapes=np.array([c.shape for c in crops]), labels=np.array(labels), training=np.array(training))
     faces, face_labels = render_handwriting(listed_fonts("handwriting"), HANDWRITING_VARIANTS, seed=2)
     held, held_labels = render_handwriting(listed_fonts("held_out_handwriting"), 12, seed=99)
-    uci, uci_labels = ([], []) if args.no_uci else uci_digits()
+    uci_all, uci_all_labels = uci_digits()
     train_crops = [c for c, t in zip(crops, training) if t]
     train_labels = [d for d, t in zip(labels, training) if t]
     variants, variant_labels = augment_crops(train_crops, train_labels, PHOTO_VARIANTS, seed=1)
     print(f"{len(crops)} photo crops ({len(train_crops)} training), {len(faces)} face digits, {len(held)} held-out "
-          f"face digits, {len(uci)} UCI digits")
+          f"face digits, {len(uci_all)} UCI digits")
 
     def report(name, result):
         share, confusions = result
         print(f"{name}: {100 * share:.2f}%  ({', '.join(f'{k} x{v}' for k, v in confusions.most_common(6))})")
 
-    report("faces + UCI -> all photo crops", accuracy(faces + uci, face_labels + uci_labels, crops, labels))
-    report("photo crops + variants + UCI -> held-out faces",
-           accuracy(train_crops + variants + uci, train_labels + variant_labels + uci_labels, held, held_labels))
-    report("shipped recipe -> held-out faces",
-           accuracy(train_crops + variants + faces + uci, train_labels + variant_labels + face_labels + uci_labels,
-                    held, held_labels))
+    for uci, uci_labels, tag in ((uci_all, uci_all_labels, "with UCI"), ([], [], "without UCI")):
+        report(f"faces ({tag}) -> all photo crops", accuracy(faces + uci, face_labels + uci_labels, crops, labels))
+        report(f"photo crops + variants ({tag}) -> held-out faces",
+               accuracy(train_crops + variants + uci, train_labels + variant_labels + uci_labels, held, held_labels))
+        report(f"shipped recipe ({tag}) -> held-out faces",
+               accuracy(train_crops + variants + faces + uci,
+                        train_labels + variant_labels + face_labels + uci_labels, held, held_labels))
     for path in args.model:
         report(f"{path} -> held-out faces", score(CellClassifier.load(path), held, held_labels))
     return 0
