@@ -14,7 +14,8 @@ JPEG, 960 x 720 BGR) and read by `snapsolve.pipeline.read_grids`,
 evidence, as `snapsolve.pipeline.read_puzzle` does).
 
 Reported: handwritten digits read right (the classifier's most probable class
-is "handwritten d" for a cell written d), printed versus written right (over
+is "handwritten d" for a cell written d), the handwritten-digit model alone
+(the most probable of h1-h9 is d, whatever the kind), printed versus written right (over
 every printed and written cell: the most probable kind), photos with every
 printed given right (after consistency repair), and false mistakes (an entry
 that is the solution's digit, reported as a mistake), unclear entries, and the
@@ -168,6 +169,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
                 totals["written"] += 1
                 read = int(np.argmax(p))  # handwritten d is column 9 + d
                 totals["written_right"] += read == 9 + written[cell]
+                totals["digit_right"] += int(np.argmax(p[10:19])) + 1 == written[cell]
                 if read != 9 + written[cell]:
                     confusions[f"h{written[cell]}->{CLASSES[read]}"] += 1
         if decision.solution is None:
@@ -210,6 +212,8 @@ def main() -> int:
         print(f"{name}:")
         print(f"  handwritten digits read right: {t['written_right']}/{t['written']} "
               f"({100 * t['written_right'] / max(t['written'], 1):.2f}%)")
+        print(f"  the handwritten-digit model alone (most probable of h1-h9): {t['digit_right']}/{t['written']} "
+              f"({100 * t['digit_right'] / max(t['written'], 1):.2f}%)")
         print(f"  printed vs written right: {t['kind_right']}/{t['marks']} ({100 * t['kind_right'] / max(t['marks'], 1):.2f}%)")
         print(f"  every printed given right: {t['givens_right']}/{t['photos']} photos "
               f"(no grid {t['no_grid']}, not solved {t['unsolved']})")
