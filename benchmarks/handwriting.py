@@ -10,14 +10,18 @@ and place. Most entries are the solution's digit; 0-2 per photo are
 deliberately wrong (recorded). The colour page is photographed like
 ``benchmarks/synthetic.py``'s level 1-2 (perspective, shadow, blur, noise,
 JPEG, 960 x 720 BGR) and read by `snapsolve.pipeline.read_grids`,
-`snapsolve.repair.choose_reading` and `read_entries` (with the model's entry
-evidence, as `snapsolve.pipeline.read_puzzle` does).
+`snapsolve.pipeline.decide` (`repair.choose_reading`, then
+`repair.separate_written`: givens unlike the grid's print taken for pen) and
+`repair.read_entries` (with the model's entry evidence, as
+`snapsolve.pipeline.read_puzzle` does).
 
 Reported: handwritten digits read right (the classifier's most probable class
 is "handwritten d" for a cell written d), the handwritten-digit model alone
 (the most probable of h1-h9 is d, whatever the kind), printed versus written right (over
-every printed and written cell: the most probable kind), photos with every
-printed given right (after consistency repair), and false mistakes (an entry
+every printed and written cell: the classifier's most probable kind, and
+after the per-grid decision: a cell is printed when it is among the decided
+givens), photos with every printed given right (after consistency repair and
+the per-grid decision), and false mistakes (an entry
 that is the solution's digit, reported as a mistake), unclear entries, and the
 deliberate wrong digits caught (called a mistake or unclear).
 
@@ -39,8 +43,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from snapsolve.pipeline import default_model, read_grids
-from snapsolve.repair import choose_reading, read_entries
+from snapsolve.pipeline import decide, default_model, read_grids
+from snapsolve.repair import read_entries
 from snapsolve.solver.dlx import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.digits import CLASSES, CellClassifier
@@ -155,7 +159,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
             continue
         reading = readings[0]
         probs = reading.probabilities
-        decision = choose_reading(reading.given_probabilities)
+        decision = decide(reading)
         totals["givens_right"] += decision.givens == photo["givens"]
         written, givens = photo["written"], photo["givens"]
         for cell in range(81):
@@ -165,6 +169,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
             printed_kind = p[1:10].sum() >= p[10:19].sum()
             totals["marks"] += 1
             totals["kind_right"] += printed_kind == bool(givens[cell])
+            totals["decided_kind_right"] += bool(decision.givens[cell]) == bool(givens[cell])
             if cell in written:
                 totals["written"] += 1
                 read = int(np.argmax(p))  # handwritten d is column 9 + d
@@ -176,7 +181,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
             totals["unsolved"] += 1
             continue
         entries = read_entries(probs, decision.givens, decision.solution,
-                               lambda cells: model.entry_evidence(reading.marks, cells))
+                               lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
         solution = decision.solution
         unclear = {u.cell for u in entries.unclear}
         for cell, digit in written.items():
@@ -214,7 +219,9 @@ def main() -> int:
               f"({100 * t['written_right'] / max(t['written'], 1):.2f}%)")
         print(f"  the handwritten-digit model alone (most probable of h1-h9): {t['digit_right']}/{t['written']} "
               f"({100 * t['digit_right'] / max(t['written'], 1):.2f}%)")
-        print(f"  printed vs written right: {t['kind_right']}/{t['marks']} ({100 * t['kind_right'] / max(t['marks'], 1):.2f}%)")
+        print(f"  printed vs written right: classifier {t['kind_right']}/{t['marks']} "
+              f"({100 * t['kind_right'] / max(t['marks'], 1):.2f}%), after the per-grid decision "
+              f"{t['decided_kind_right']}/{t['marks']} ({100 * t['decided_kind_right'] / max(t['marks'], 1):.2f}%)")
         print(f"  every printed given right: {t['givens_right']}/{t['photos']} photos "
               f"(no grid {t['no_grid']}, not solved {t['unsolved']})")
         print(f"  false mistakes: {t['false_mistakes']}; right entries asked about (unclear): "
