@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .vision.dataset import labelled_photos
-from .vision.training import build_model, font_files
+from .vision.training import build_model, font_files, listed_fonts
 
 from .models import digit_model_path, validation_names
 
@@ -30,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"training on {len(training)} photos ({len(photos) - len(training)} validation photos left out)",
           file=sys.stderr)
     fonts = font_files(args.fonts, system=not args.no_system_fonts)
-    model = build_model(training, fonts, k=args.k, progress=lambda msg: print(msg, file=sys.stderr))
+    handwriting = [] if args.no_system_fonts else listed_fonts("handwriting")
+    model = build_model(training, fonts, k=args.k, progress=lambda msg: print(msg, file=sys.stderr),
+                        handwriting=handwriting)
     output = args.output or digit_model_path()
     output.parent.mkdir(parents=True, exist_ok=True)
     model.save(output)

@@ -146,6 +146,21 @@ def test_printed_projection_keeps_the_nearest_digits(model, tmp_path):
     assert agree >= 0.99, agree  # 1.0 on the shipped model
 
 
+def test_handwritten_model_has_many_hands_in_its_own_axes(model, tmp_path):
+    """The shipped handwritten-digit model (issue 24): upright shapes of the photos' crops, their augmented
+    variants, handwriting faces and UCI digits (thousands, every digit), compared in orthonormal principal
+    axes that are saved and loaded with the model."""
+    from snapsolve.vision.digits import CellClassifier
+
+    axes = model.handwritten_projection
+    assert axes is not None and axes.shape[0] == model.handwritten_samples.shape[1] and axes.shape[1] < axes.shape[0]
+    assert np.allclose(axes.T @ axes, np.eye(axes.shape[1]), atol=1e-4)
+    counts = np.bincount(model.handwritten_labels, minlength=10)[1:]
+    assert counts.sum() > 5000 and counts.min() > 300
+    model.save(tmp_path / "m.npz")
+    assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").handwritten_projection, axes)
+
+
 def test_model_of_other_shape_features_is_refused(model, tmp_path):
     """A model file whose digit shapes have another length (an older version's features) is not loaded."""
     from snapsolve.vision.digits import CellClassifier

@@ -20,9 +20,11 @@ a blurred, small digit keeps when its gradients fade into noise: the open
 lower left of a 5 against a 6). Printed digits are compared in the principal
 axes of their samples that keep 99.5% of the variance
 (`CellClassifier.printed_projection`), for a neighbour search in about half
-the time; handwritten digits by HOG and aspect ratio alone
-(`handwritten_space`). The model is stored as features, labels and that
-projection (an ``.npz`` file, no pickle) and fitted when first queried:
+the time; handwritten digits are first deskewed by their image moments
+(`deskew`, as OpenCV's sample does: a hand slants its own way) and compared by
+the same three features in the principal axes of their own samples
+(`CellClassifier.handwritten_projection`). The model is stored as features,
+labels and those projections (an ``.npz`` file, no pickle) and fitted when first queried:
 fitting a KNN model only builds an index, but importing scikit-learn takes
 about a second, which a command can spend decoding and locating the photo
 meanwhile (`CellClassifier.build_index` in a background thread).
@@ -67,6 +69,10 @@ CANDIDATES_CLASS = 19
 
 #: Scale of each mark feature in the kind model's distance (the rest are shares of a cell, weight 1).
 KIND_SCALE = {"pieces": 0.25, "stroke_width": 10.0}
+#: A marked cell whose mark is most probably printed and handwritten with a probability below this is not
+#: shown to the handwritten-digit model (`CellClassifier.predict_proba`): its handwritten digits take the
+#: printed model's probabilities (the same shape), for a faster reading of printed grids.
+HANDWRITTEN_QUERY = 0.002
 #: Weight of the k nearest neighbours' votes in a probability; the rest is a
 #: softmax over the distance to each class's nearest sample, so that every
 #: class keeps a small probability ordered by similarity.
@@ -171,7 +177,23 @@ def ink_thumbnails(images: np.ndarray) -> np.ndarray:
     return thumbs * (THUMB_NORM / np.maximum(np.linalg.norm(thumbs, axis=1, keepdims=True), 1e-6))
 
 
-def features_of(crops: list) -> np.ndarray:
+def deskew(image: np.ndarray) -> np.ndarray:
+    """Undo the slant of a normalised digit by its image moments (OpenCV's ``samples/python/digits.py``).
+
+    The slant is mu11 / mu02 of the ink (second-order central moments); the
+    image is sheared by it about its centre so the digit's main axis is
+    upright. Input and output shape (NORM_SIZE, NORM_SIZE), uint8; an image
+    with no vertical spread is returned as is.
+    """
+    m = cv2.moments(image)
+    if abs(m["mu02"]) < 1e-2:
+        return image
+    skew = m["mu11"] / m["mu02"]
+    shear = np.float32([[1, skew, -0.5 * NORM_SIZE * skew], [0, 1, 0]])
+    return cv2.warpAffine(image, shear, (NORM_SIZE, NORM_SIZE), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
+
+
+def features_of(crops: list, upright: bool = False) -> np.ndarray:
     """Shape features of digit crops: HOG of the normalised crop, its aspect ratio and its ink thumbnail.
 
     Parameters
@@ -179,6 +201,9 @@ def features_of(crops: list) -> np.ndarray:
     crops : list of np.ndarray
         Each shape (h, w), uint8 ink strength (0 = paper), such as
         `vision.cells.CellMarks.crops`.
+    upright : bool
+        Deskew each normalised digit first (`deskew`): the handwritten
+        model's shapes, which a hand slants its own way.
 
     Returns
     -------
@@ -189,7 +214,8 @@ def features_of(crops: list) -> np.ndarray:
     """
     if not crops:
         return np.zeros((0, FEATURE_LENGTH), np.float32)
-    norm = np.stack([cv2.GaussianBlur(normalize_digit(c), (3, 3), 0) for c in crops])
+    straighten = deskew if upright else (lambda image: image)
+    norm = np.stack([cv2.GaussianBlur(straighten(normalize_digit(c)), (3, 3), 0) for c in crops])
     aspect = np.array([[c.shape[1] / c.shape[0] * 0.5] for c in crops], np.float32)
     return np.concatenate([hog(norm), aspect, ink_thumbnails(norm)], axis=1).astype(np.float32)
 
@@ -309,8 +335,9 @@ class CellClassifier:
         smudge), PRINTED, HANDWRITTEN or CANDIDATES.
     printed_samples, handwritten_samples : np.ndarray
         Shape (n2, FEATURE_LENGTH) and (n3, FEATURE_LENGTH), float32 shape
-        features (`features_of`); the handwritten model compares only their
-        `handwritten_space`.
+        features (`features_of`; the handwritten ones deskewed, ``upright=True``,
+        when the model has a `handwritten_projection`, else compared only in
+        their `handwritten_space`).
     printed_labels, handwritten_labels : np.ndarray
         Shape (n2,) and (n3,), int, digits 1..9.
     k : int
@@ -322,6 +349,12 @@ class CellClassifier:
         distances between shapes projected onto them, which keeps nearly all
         of their variance in d of FEATURE_LENGTH dimensions (a faster
         neighbour search); without it, in the full feature space.
+    handwritten_projection : np.ndarray, optional
+        Shape (FEATURE_LENGTH, d), float32: the same for the handwritten
+        samples (`vision.training.principal_axes` of the columns the
+        handwritten model compares, `HANDWRITTEN_COLUMNS`; the rows of the
+        other columns are zero). Without it, the handwritten model compares
+        `handwritten_space` (older models).
     """
 
     kind_samples: np.ndarray
@@ -332,12 +365,14 @@ class CellClassifier:
     handwritten_labels: np.ndarray
     k: int = 5
     printed_projection: np.ndarray | None = None
+    handwritten_projection: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         digits = np.arange(1, 10)
         self._kind = _Knn(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
         self._printed = _Knn(self._printed_space(self.printed_samples), self.printed_labels, digits, self.k)
-        self._handwritten = _Knn(handwritten_space(self.handwritten_samples), self.handwritten_labels, digits, self.k)
+        self._handwritten = _Knn(self._handwritten_space(self.handwritten_samples), self.handwritten_labels, digits,
+                                 self.k)
 
     def build_index(self) -> None:
         """Import scikit-learn and fit the three models now, rather than on the first query.
@@ -363,8 +398,10 @@ class CellClassifier:
         with np.load(path, allow_pickle=False) as data:
             try:
                 projection = data["printed_projection"] if "printed_projection" in data else None
+                written = data["handwritten_projection"] if "handwritten_projection" in data else None
                 model = cls(data["kind_samples"], data["kind_labels"], data["printed_samples"], data["printed_labels"],
-                            data["handwritten_samples"], data["handwritten_labels"], int(data["k"]), projection)
+                            data["handwritten_samples"], data["handwritten_labels"], int(data["k"]), projection,
+                            written)
             except KeyError as exc:
                 raise ValueError(f"{path} is not a snapsolve cell model (missing {exc}); "
                                  "rebuild it with 'snapsolve train'") from None
@@ -374,8 +411,10 @@ class CellClassifier:
         return model
 
     def save(self, path: str | Path) -> None:
-        """Write every sample, label, k and the printed projection (when there is one) to a compressed ``.npz`` file."""
+        """Write every sample, label, k and the projections (when there are) to a compressed ``.npz`` file."""
         extra = {} if self.printed_projection is None else {"printed_projection": self.printed_projection}
+        if self.handwritten_projection is not None:
+            extra["handwritten_projection"] = self.handwritten_projection
         np.savez_compressed(path, kind_samples=self.kind_samples, kind_labels=self.kind_labels,
                             printed_samples=self.printed_samples, printed_labels=self.printed_labels,
                             handwritten_samples=self.handwritten_samples,
@@ -385,6 +424,28 @@ class CellClassifier:
         """Shape features (m, FEATURE_LENGTH) as the printed-digit model compares them: (m, d) float32."""
         shapes = np.asarray(shapes, np.float32)
         return shapes if self.printed_projection is None else shapes @ np.asarray(self.printed_projection, np.float32)
+
+    def _handwritten_space(self, shapes: np.ndarray) -> np.ndarray:
+        """Shape features (m, FEATURE_LENGTH) as the handwritten-digit model compares them.
+
+        Projected onto `handwritten_projection` (m, d) when the model has one;
+        else `handwritten_space` (HOG and aspect ratio), float32.
+        """
+        if self.handwritten_projection is None:
+            return handwritten_space(shapes)
+        return np.asarray(shapes, np.float32) @ np.asarray(self.handwritten_projection, np.float32)
+
+    def _handwritten_query(self, crops: list, shapes: np.ndarray) -> np.ndarray:
+        """Marks' crops as the handwritten model compares them: (m, d) float32.
+
+        A model with a `handwritten_projection` holds upright shapes
+        (`features_of` with ``upright=True``), measured here from the crops;
+        an older one compares the printed `shapes` (m, FEATURE_LENGTH) in
+        `handwritten_space`.
+        """
+        if self.handwritten_projection is None:
+            return handwritten_space(shapes)
+        return self._handwritten_space(features_of(crops, upright=True))
 
     def predict_proba(self, marks: CellMarks, kind: np.ndarray | None = None, shapes: np.ndarray | None = None,
                       printed: np.ndarray | None = None) -> np.ndarray:
@@ -420,7 +481,15 @@ class CellClassifier:
             printed = self.printed_proba_and_nearest(shapes)[0]
         probs[cells, 0] = kind[:, EMPTY]
         probs[cells, 1:10] = kind[:, PRINTED, None] * printed
-        probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * self._handwritten.proba(handwritten_space(shapes))
+        # The handwritten model is asked about the marks that may be handwriting; a mark that is most probably
+        # print and almost surely not handwriting keeps its printed digit probabilities for its (tiny)
+        # handwritten share, which saves most of the handwritten neighbour search on a printed grid.
+        ask = (kind[:, HANDWRITTEN] >= HANDWRITTEN_QUERY) | (kind.argmax(axis=1) != PRINTED)
+        digits = printed.copy()
+        if ask.any():
+            crops = [marks.crops[i] for i in cells[ask]]
+            digits[ask] = self._handwritten.proba(self._handwritten_query(crops, shapes[ask]))
+        probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * digits
         probs[cells, CANDIDATES_CLASS] = kind[:, CANDIDATES]
         return probs
 
@@ -445,8 +514,9 @@ class CellClassifier:
         if not cells:
             empty = np.zeros((0, 9))
             return EntryEvidence(empty, empty, empty)
-        shapes = features_of([marks.crops[i] for i in cells])
-        space = handwritten_space(shapes)
+        crops = [marks.crops[i] for i in cells]
+        shapes = features_of(crops)
+        space = self._handwritten_query(crops, shapes)
         return EntryEvidence(self._handwritten.proba(space), self._handwritten.nearest_per_class(space),
                              self.printed_proba_and_nearest(shapes)[0])
 

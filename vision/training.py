@@ -35,6 +35,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .dataset import LabelledPhoto
 from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of
+from .handwriting import HANDWRITING_FONTS, HELD_OUT_HANDWRITING, augment_crops, render_handwriting, uci_digits
 from .locate import locate_grids
 from .rectify import CELL_SIZE, GRID_SIZE, rectify, rotate_cells
 
@@ -90,15 +91,22 @@ def installed_fonts() -> dict[str, Path]:
     return installed
 
 
+#: The font lists by name: print faces trained on and held out, handwriting faces
+#: (`vision.handwriting`) trained on and held out.
+FONT_LISTS = {"train": TRAINING_FONTS, "held_out": HELD_OUT_FONTS, "handwriting": HANDWRITING_FONTS,
+              "held_out_handwriting": HELD_OUT_HANDWRITING}
+
+
 def listed_fonts(which: str = "train") -> list[Path]:
-    """The installed files of `TRAINING_FONTS` (``which="train"``) or `HELD_OUT_FONTS` (``"held_out"``).
+    """The installed files of one of `FONT_LISTS`: ``"train"`` (`TRAINING_FONTS`), ``"held_out"``
+    (`HELD_OUT_FONTS`), ``"handwriting"`` (`HANDWRITING_FONTS`) or ``"held_out_handwriting"``.
 
     Raises
     ------
     FontListError
         Some listed file is in none of `FONT_DIRS`.
     """
-    table = TRAINING_FONTS if which == "train" else HELD_OUT_FONTS
+    table = FONT_LISTS[which]
     installed = installed_fonts()
     missing = sorted(package for package, names in table.items() if any(n not in installed for n in names))
     if missing:
@@ -109,6 +117,12 @@ def listed_fonts(which: str = "train") -> list[Path]:
 
 #: Share of the printed digits' shape-feature variance that the printed model's projection keeps (`principal_axes`).
 PRINTED_VARIANCE = 0.995
+#: The same for the handwritten digits' (upright) shape features.
+HANDWRITTEN_VARIANCE = 0.995
+#: Augmented variants (`vision.handwriting.augment_crops`) of each handwritten crop cut from a training photo.
+PHOTO_VARIANTS = 4
+#: Variants of each digit in each handwriting face (`vision.handwriting.render_handwriting`).
+HANDWRITING_VARIANTS = 24
 
 
 def principal_axes(features: np.ndarray, variance: float = PRINTED_VARIANCE) -> np.ndarray:
@@ -146,6 +160,9 @@ class Samples:
         Digit crops (uint8 ink strength, as `vision.cells.CellMarks.crops`).
     printed_labels, handwritten_labels : list of int
         Their digits, 1..9.
+    extra_handwritten_crops, extra_handwritten_labels : list
+        Handwritten digits from other sources (augmented photo crops,
+        handwriting faces, UCI digits): shape samples only, no kind sample.
     """
 
     kind_features: list = field(default_factory=list)
@@ -154,6 +171,8 @@ class Samples:
     printed_labels: list = field(default_factory=list)
     handwritten_crops: list = field(default_factory=list)
     handwritten_labels: list = field(default_factory=list)
+    extra_handwritten_crops: list = field(default_factory=list)
+    extra_handwritten_labels: list = field(default_factory=list)
 
     def add_cells(self, marks: CellMarks, cells: list[int]) -> None:
         """Add every marked cell of an upright grid with its true class (a column of `CLASSES`)."""
@@ -183,12 +202,13 @@ class Samples:
                              f"({len(self.kind_labels)} marks, {len(self.printed_labels)} printed, "
                              f"{len(self.handwritten_labels)} handwritten digits)")
         printed = features_of(self.printed_crops)
+        written = features_of(self.handwritten_crops + self.extra_handwritten_crops, upright=True)
         return CellClassifier(
             np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
             np.array(self.kind_labels, np.int64),
             printed, np.array(self.printed_labels, np.int64),
-            features_of(self.handwritten_crops), np.array(self.handwritten_labels, np.int64), k,
-            principal_axes(printed))
+            written, np.array(self.handwritten_labels + self.extra_handwritten_labels, np.int64), k,
+            principal_axes(printed), principal_axes(written, HANDWRITTEN_VARIANCE))
 
 
 def best_rotation(marks: CellMarks, cells: list[int], reference: KNeighborsClassifier | None = None) -> int:
@@ -379,8 +399,11 @@ def build_model(
     fonts: list[Path],
     k: int = 5,
     progress: Callable[[str], None] | None = None,
+    handwriting: list[Path] = (),
+    uci: bool = True,
+    photo_variants: int = PHOTO_VARIANTS,
 ) -> CellClassifier:
-    """Fit the cell classifier from training photos and rendered fonts.
+    """Fit the cell classifier from training photos, rendered fonts and handwriting from many writers.
 
     Parameters
     ----------
@@ -392,6 +415,15 @@ def build_model(
         Neighbours of each KNN model.
     progress : callable, optional
         Called with a short status line now and then.
+    handwriting : list of Path
+        Handwriting faces written into grids for the handwritten-digit model
+        (`vision.handwriting.render_handwriting`, HANDWRITING_VARIANTS of each
+        digit per face; may be empty).
+    uci : bool
+        Add scikit-learn's bundled UCI handwritten digits 1-9 (`vision.handwriting.uci_digits`).
+    photo_variants : int
+        Augmented variants of each handwritten crop cut from the photos
+        (`vision.handwriting.augment_crops`).
 
     Returns
     -------
@@ -418,6 +450,20 @@ def build_model(
             samples.add_cells(marks, photo.cells)
         if progress and (i + 1) % 20 == 0:
             progress(f"cut cells from {i + 1}/{len(photos)} photos ({len(samples.kind_labels)} marks in all)")
+    if photo_variants and samples.handwritten_crops:
+        crops, labels = augment_crops(samples.handwritten_crops, samples.handwritten_labels, photo_variants, seed=1)
+        samples.extra_handwritten_crops += crops
+        samples.extra_handwritten_labels += labels
+    if handwriting:
+        crops, labels = render_handwriting(list(handwriting), HANDWRITING_VARIANTS, seed=2)
+        samples.extra_handwritten_crops += crops
+        samples.extra_handwritten_labels += labels
+        if progress:
+            progress(f"wrote {len(crops)} digits in {len(handwriting)} handwriting faces")
+    if uci:
+        crops, labels = uci_digits()
+        samples.extra_handwritten_crops += crops
+        samples.extra_handwritten_labels += labels
     if progress:
         counts = np.bincount(np.array(samples.kind_labels, np.int64), minlength=4)
         progress("marks: " + ", ".join(f"{n} {name}" for n, name in zip(counts, ("empty", "printed", "handwritten",

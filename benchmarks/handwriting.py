@@ -1,0 +1,235 @@
+"""Puzzles started in pen by hands the model never saw, photographed and read by the whole pipeline.
+
+Each photo is a printed puzzle of top1465 (``../shared/puzzles``, else the
+fixture in ``tests/data/puzzles``) in a print face (matplotlib's DejaVu Sans or
+Serif), with 30-60% of its empty cells written in by "a player": one
+held-out handwriting face (`vision.handwriting.HELD_OUT_HANDWRITING`, never
+trained on) and one pen (blue or black ballpoint) per photo, each digit given
+`vision.handwriting.augment_glyph`'s stroke changes and `write_digit`'s size
+and place. Most entries are the solution's digit; 0-2 per photo are
+deliberately wrong (recorded). The colour page is photographed like
+``benchmarks/synthetic.py``'s level 1-2 (perspective, shadow, blur, noise,
+JPEG, 960 x 720 BGR) and read by `snapsolve.pipeline.read_grids`,
+`snapsolve.pipeline.decide` (`repair.choose_reading`, then
+`repair.separate_written`: givens unlike the grid's print taken for pen) and
+`repair.read_entries` (with the model's entry evidence, as
+`snapsolve.pipeline.read_puzzle` does).
+
+Reported: handwritten digits read right (the classifier's most probable class
+is "handwritten d" for a cell written d), the handwritten-digit model alone
+(the most probable of h1-h9 is d, whatever the kind), printed versus written right (over
+every printed and written cell: the classifier's most probable kind, and
+after the per-grid decision: a cell is printed when it is among the decided
+givens), photos with every printed given right (after consistency repair and
+the per-grid decision), and false mistakes (an entry
+that is the solution's digit, reported as a mistake), unclear entries, and the
+deliberate wrong digits caught (called a mistake or unclear).
+
+    python benchmarks/handwriting.py [--photos 60] [--seed 24] [--model FILE ...]
+
+Seeded: the same arguments give the same photos. With several ``--model``
+files, each reads the same photos (to compare models in one run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from snapsolve.pipeline import decide, default_model, read_grids
+from snapsolve.repair import read_entries
+from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.grid import parse_puzzle
+from snapsolve.vision.digits import CLASSES, CellClassifier
+from snapsolve.vision.handwriting import INKS, augment_glyph, glyph_of, write_digit
+from snapsolve.vision.training import FontListError, listed_fonts
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT.parent / "shared" / "puzzles" / "top1465.txt"
+FIXTURE_PUZZLES = ROOT / "tests" / "data" / "puzzles" / "top1465.txt"
+PRINT_FACES = ("DejaVuSans.ttf", "DejaVuSerif.ttf")
+SIZE = (960, 720)
+
+
+def started_puzzle(givens: list[int], solution: list[int], hand: Path, rng: np.random.Generator
+                   ) -> tuple[np.ndarray, np.ndarray, dict[int, int], set[int]]:
+    """A printed puzzle with some cells written in pen, as a clean colour page.
+
+    Returns
+    -------
+    (np.ndarray, np.ndarray, dict, set)
+        The page (H, W, 3) uint8 BGR, the grid's corners (4, 2) float32, the
+        written cells {cell: digit written}, and the cells written wrong.
+    """
+    import matplotlib
+
+    cell, margin = 60, 50
+    side = 9 * cell + 2 * margin
+    face = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / PRINT_FACES[int(rng.integers(len(PRINT_FACES)))]
+    page = Image.new("RGB", (side, side), (245, 245, 242))
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.truetype(str(face), int(cell * 0.65))
+    for k in range(10):
+        width = 3 if k % 3 == 0 else 1
+        p = margin + k * cell
+        draw.line([(p, margin), (p, side - margin)], fill=(20, 20, 20), width=width)
+        draw.line([(margin, p), (side - margin, p)], fill=(20, 20, 20), width=width)
+    for i, d in enumerate(givens):
+        if d:
+            r, c = divmod(i, 9)
+            draw.text((margin + (c + 0.5) * cell, margin + (r + 0.5) * cell), str(d), fill=(15, 15, 15), font=font,
+                      anchor="mm")
+    canvas = np.asarray(page, np.float32)[..., ::-1].copy()  # BGR
+    empty = [i for i in range(81) if not givens[i]]
+    chosen = rng.choice(empty, size=int(round(rng.uniform(0.3, 0.6) * len(empty))), replace=False)
+    wrong = set(int(c) for c in rng.choice(chosen, size=int(rng.integers(0, 3)), replace=False))
+    pen = ("blue", "black")[int(rng.integers(2))]
+    colour = INKS[pen][int(rng.integers(len(INKS[pen])))]
+    hand_font = ImageFont.truetype(str(hand), 56)
+    written = {}
+    for c in sorted(int(x) for x in chosen):
+        digit = solution[c]
+        if c in wrong:
+            digit = int(rng.choice([d for d in range(1, 10) if d != solution[c]]))
+        r, col = divmod(c, 9)
+        glyph = augment_glyph(glyph_of(hand_font, digit), rng)
+        write_digit(canvas, glyph, (margin + r * cell, margin + col * cell, cell), colour, rng)
+        written[c] = digit
+    corners = np.float32([[margin, margin], [side - margin, margin], [side - margin, side - margin],
+                          [margin, side - margin]])
+    return np.clip(canvas, 0, 255).astype(np.uint8), corners, written, wrong
+
+
+def photographed(page: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A phone photo of a colour page: perspective (corners moved up to 6% of the frame), a shadow down to
+    60% light, blur sigma 0.4-1.0, noise sigma 3-8, JPEG quality 60-90; shape (720, 960, 3) uint8 BGR."""
+    w, h = SIZE
+    grid_side = float(np.linalg.norm(corners[1] - corners[0]))
+    scale = 0.8 * h / grid_side
+    centre = corners.mean(axis=0)
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    src = np.array([centre + (p - [w / 2, h / 2]) / scale for p in frame], np.float32)
+    dst = (frame + rng.uniform(-0.06, 0.06, (4, 2)) * [w, h]).astype(np.float32)
+    warp = cv2.getPerspectiveTransform(src, dst)
+    photo = cv2.warpPerspective(page, warp, (w, h), flags=cv2.INTER_AREA, borderValue=(200, 200, 200))
+    photo = photo.astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ramp = (np.cos(angle) * (xx - w / 2) + np.sin(angle) * (yy - h / 2)) / max(w, h) + 0.5
+    photo *= (1.0 - rng.uniform(0, 0.4) * np.clip(ramp, 0, 1))[..., None]
+    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.4, 1.0))
+    photo += rng.normal(0, rng.uniform(3, 8), photo.shape).astype(np.float32)
+    photo = np.clip(photo, 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(60, 91))])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def make_photos(count: int, seed: int) -> list[dict]:
+    """`count` photos: each {"image", "givens", "solution", "written", "wrong", "hand"}."""
+    source = PUZZLES if PUZZLES.exists() else FIXTURE_PUZZLES
+    lines = [line[:81] for line in source.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    hands = listed_fonts("held_out_handwriting")
+    rng = np.random.default_rng(seed)
+    photos = []
+    for i in range(count):
+        givens = parse_puzzle(lines[int(rng.integers(len(lines)))])
+        solution = solve_unique(givens).solution
+        hand = hands[i % len(hands)]
+        page, corners, written, wrong = started_puzzle(givens, solution, hand, rng)
+        photos.append({"image": photographed(page, corners, rng), "givens": givens, "solution": solution,
+                       "written": written, "wrong": wrong, "hand": hand.name})
+    return photos
+
+
+def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
+    """Totals over the photos read by `model`, and the handwritten confusions ("true->read")."""
+    totals, confusions = Counter(), Counter()
+    for photo in photos:
+        totals["photos"] += 1
+        readings = read_grids(photo["image"], model)
+        if not readings:
+            totals["no_grid"] += 1
+            continue
+        reading = readings[0]
+        probs = reading.probabilities
+        decision = decide(reading)
+        totals["givens_right"] += decision.givens == photo["givens"]
+        written, givens = photo["written"], photo["givens"]
+        for cell in range(81):
+            if not givens[cell] and cell not in written:
+                continue
+            p = probs[cell]
+            printed_kind = p[1:10].sum() >= p[10:19].sum()
+            totals["marks"] += 1
+            totals["kind_right"] += printed_kind == bool(givens[cell])
+            totals["decided_kind_right"] += bool(decision.givens[cell]) == bool(givens[cell])
+            if cell in written:
+                totals["written"] += 1
+                read = int(np.argmax(p))  # handwritten d is column 9 + d
+                totals["written_right"] += read == 9 + written[cell]
+                totals["digit_right"] += int(np.argmax(p[10:19])) + 1 == written[cell]
+                if read != 9 + written[cell]:
+                    confusions[f"h{written[cell]}->{CLASSES[read]}"] += 1
+        if decision.solution is None:
+            totals["unsolved"] += 1
+            continue
+        entries = read_entries(probs, decision.givens, decision.solution,
+                               lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
+        solution = decision.solution
+        unclear = {u.cell for u in entries.unclear}
+        for cell, digit in written.items():
+            mistake = bool(entries.sure[cell]) and entries.sure[cell] != solution[cell]
+            if digit == solution[cell]:
+                totals["false_mistakes"] += mistake
+                totals["unclear_right_entries"] += cell in unclear
+            else:
+                totals["wrong_written"] += 1
+                totals["wrong_caught"] += mistake or cell in unclear
+                totals["wrong_called_mistake"] += mistake
+    return totals, confusions
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--model", type=Path, action="append", default=[],
+                        help="model file to read with (repeatable; default: the installed model)")
+    args = parser.parse_args()
+    try:
+        start = time.perf_counter()
+        photos = make_photos(args.photos, args.seed)
+    except FontListError as exc:
+        print(f"handwriting.py: {exc}", file=sys.stderr)
+        return 1
+    print(f"{len(photos)} photos, {sum(len(p['written']) for p in photos)} written digits "
+          f"({sum(len(p['wrong']) for p in photos)} deliberately wrong), made in {time.perf_counter() - start:.0f} s")
+    models = [(str(path), CellClassifier.load(path)) for path in args.model] or [("installed", default_model())]
+    for name, model in models:
+        t, confusions = score(photos, model)
+        print(f"{name}:")
+        print(f"  handwritten digits read right: {t['written_right']}/{t['written']} "
+              f"({100 * t['written_right'] / max(t['written'], 1):.2f}%)")
+        print(f"  the handwritten-digit model alone (most probable of h1-h9): {t['digit_right']}/{t['written']} "
+              f"({100 * t['digit_right'] / max(t['written'], 1):.2f}%)")
+        print(f"  printed vs written right: classifier {t['kind_right']}/{t['marks']} "
+              f"({100 * t['kind_right'] / max(t['marks'], 1):.2f}%), after the per-grid decision "
+              f"{t['decided_kind_right']}/{t['marks']} ({100 * t['decided_kind_right'] / max(t['marks'], 1):.2f}%)")
+        print(f"  every printed given right: {t['givens_right']}/{t['photos']} photos "
+              f"(no grid {t['no_grid']}, not solved {t['unsolved']})")
+        print(f"  false mistakes: {t['false_mistakes']}; right entries asked about (unclear): "
+              f"{t['unclear_right_entries']}; wrong digits caught: {t['wrong_caught']}/{t['wrong_written']} "
+              f"({t['wrong_called_mistake']} called mistakes)")
+        print("  confusions: " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(10)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

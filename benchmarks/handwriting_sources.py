@@ -1,0 +1,112 @@
+"""Leave-one-source-out accuracy of the handwritten-digit model alone (P(digit | handwritten)).
+
+Sources: the handwritten crops of the in-progress photos (one writer; all 80
+photos, validation included, read at their ground-truth corners), the
+handwriting faces of `HANDWRITING_FONTS` written into grids as
+`snapsolve train` does, scikit-learn's UCI digits, and the held-out faces of
+`HELD_OUT_HANDWRITING` (never trained on), written into grids with another seed.
+
+- faces + UCI (no photo crop) -> every photo crop;
+- photo crops (+ their augmented variants) + UCI (no face) -> held-out faces;
+- the shipped recipe (photo training crops and variants, faces, UCI) -> held-out faces;
+- a stored model's handwritten samples (``--model``, e.g. the previous one) -> held-out faces.
+
+Each trained figure is given with and without the UCI digits.
+
+    python benchmarks/handwriting_sources.py [--model FILE] [--crops CACHE.npz]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from snapsolve.models import validation_names
+from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, features_of, kind_of
+from snapsolve.vision.dataset import labelled_photos
+from snapsolve.vision.handwriting import augment_crops, render_handwriting, uci_digits
+from snapsolve.vision.training import (HANDWRITING_VARIANTS, HANDWRITTEN_VARIANCE, PHOTO_VARIANTS, listed_fonts,
+                                       photo_marks, principal_axes)
+
+ROOT = Path(__file__).resolve().parent.parent
+INPROGRESS = ROOT.parent / "shared" / "datasets" / "sudoku-photos-inprogress-train"
+
+
+def photo_crops(folder: Path) -> tuple[list, list, list]:
+    """Handwritten crops of every labelled photo in `folder`: crops, digits, and whether each is a training photo's."""
+    held = validation_names()
+    crops, labels, training = [], [], []
+    for photo in labelled_photos(folder):
+        marks = photo_marks(photo)
+        for i in np.flatnonzero(marks.present):
+            if kind_of(photo.cells[i]) == HANDWRITTEN:
+                crops.append(marks.crops[i])
+                labels.append(photo.cells[i] - 9)
+                training.append(photo.name not in held)
+    return crops, labels, training
+
+
+def accuracy(train_crops: list, train_labels: list, test_crops: list, test_labels: list) -> tuple[float, Counter]:
+    """Share of `test_crops` read right by a handwritten model of `train_crops` (as `Samples.classifier` builds it)."""
+    shapes = features_of(train_crops, upright=True)
+    axes = principal_axes(shapes, HANDWRITTEN_VARIANCE)
+    model = CellClassifier(np.zeros((1, 9), np.float32), np.zeros(1, np.int64), shapes[:1], np.ones(1, np.int64),
+                           shapes, np.array(train_labels), 5, None, axes)
+    return score(model, test_crops, test_labels)
+
+
+def score(model: CellClassifier, crops: list, labels: list) -> tuple[float, Counter]:
+    """Share of `crops` whose most probable handwritten digit is the label, and the confusions."""
+    shapes = features_of(crops)
+    read = model._handwritten.proba(model._handwritten_query(crops, shapes)).argmax(axis=1) + 1
+    truth = np.array(labels)
+    confusions = Counter(f"{t}->{r}" for t, r in zip(truth, read) if t != r)
+    return float((read == truth).mean()), confusions
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, action="append", default=[], help="stored model(s) to read the held-out faces with")
+    parser.add_argument("--crops", type=Path, help="cache of the photo crops (.npz): read when there, else written")
+    args = parser.parse_args()
+    if args.crops and args.crops.exists():
+        with np.load(args.crops) as data:
+            cut = np.cumsum([0] + [h * w for h, w in data["shapes"]])
+            crops = [data["flat"][a:b].reshape(h, w) for a, b, (h, w) in zip(cut[:-1], cut[1:], data["shapes"])]
+            labels, training = list(data["labels"]), list(data["training"])
+    else:
+        crops, labels, training = photo_crops(INPROGRESS)
+        if args.crops:
+            np.savez(args.crops, flat=np.concatenate([c.ravel() for c in crops]),
+                     shapes=np.array([c.shape for c in crops]), labels=np.array(labels), training=np.array(training))
+    faces, face_labels = render_handwriting(listed_fonts("handwriting"), HANDWRITING_VARIANTS, seed=2)
+    held, held_labels = render_handwriting(listed_fonts("held_out_handwriting"), 12, seed=99)
+    uci_all, uci_all_labels = uci_digits()
+    train_crops = [c for c, t in zip(crops, training) if t]
+    train_labels = [d for d, t in zip(labels, training) if t]
+    variants, variant_labels = augment_crops(train_crops, train_labels, PHOTO_VARIANTS, seed=1)
+    print(f"{len(crops)} photo crops ({len(train_crops)} training), {len(faces)} face digits, {len(held)} held-out "
+          f"face digits, {len(uci_all)} UCI digits")
+
+    def report(name, result):
+        share, confusions = result
+        print(f"{name}: {100 * share:.2f}%  ({', '.join(f'{k} x{v}' for k, v in confusions.most_common(6))})")
+
+    for uci, uci_labels, tag in ((uci_all, uci_all_labels, "with UCI"), ([], [], "without UCI")):
+        report(f"faces ({tag}) -> all photo crops", accuracy(faces + uci, face_labels + uci_labels, crops, labels))
+        report(f"photo crops + variants ({tag}) -> held-out faces",
+               accuracy(train_crops + variants + uci, train_labels + variant_labels + uci_labels, held, held_labels))
+        report(f"shipped recipe ({tag}) -> held-out faces",
+               accuracy(train_crops + variants + faces + uci,
+                        train_labels + variant_labels + face_labels + uci_labels, held, held_labels))
+    for path in args.model:
+        report(f"{path} -> held-out faces", score(CellClassifier.load(path), held, held_labels))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

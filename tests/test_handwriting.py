@@ -1,0 +1,81 @@
+"""Handwriting for the handwritten-digit model: augmentation, faces written into grids, UCI digits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from snapsolve.vision.digits import FEATURE_LENGTH, NORM_SIZE, deskew, features_of
+from snapsolve.vision.handwriting import (HANDWRITING_FONTS, HELD_OUT_HANDWRITING, augment_crops, augment_glyph,
+                                          elastic, render_handwriting, slant, uci_digits)
+from snapsolve.vision.training import FontListError, listed_fonts
+
+
+def bar(height: int = 50, width: int = 8) -> np.ndarray:
+    """A vertical stroke (a 1) on paper: uint8 ink strength."""
+    img = np.zeros((height + 20, width + 40), np.uint8)
+    img[10 : 10 + height, 20 : 20 + width] = 255
+    return img
+
+
+def test_elastic_distortion_moves_ink_but_keeps_it():
+    img = bar()
+    out = elastic(img, np.random.default_rng(0), alpha=3.0, sigma=5.0)
+    assert out.shape == img.shape and out.dtype == np.uint8
+    assert not np.array_equal(out, img)
+    assert abs(int((out > 127).sum()) - int((img > 127).sum())) < 0.3 * (img > 127).sum()
+
+
+def test_slant_leans_the_top_right():
+    out = slant(bar(), 0.3)
+    assert out.shape[1] > bar().shape[1]
+    ys, xs = np.nonzero(out > 127)
+    assert xs[ys < ys.mean()].mean() > xs[ys > ys.mean()].mean() + 5  # top further right than bottom
+
+
+def test_deskew_undoes_a_slant():
+    """OpenCV's moment deskew makes a slanted stroke upright again."""
+    norm = np.zeros((NORM_SIZE, NORM_SIZE), np.uint8)
+    for y in range(4, 24):
+        x = 14 + (14 - y) * 0.3
+        norm[y, int(x) - 1 : int(x) + 2] = 255
+    straight = deskew(norm)
+    ys, xs = np.nonzero(straight > 127)
+    assert abs(xs[ys < 14].mean() - xs[ys >= 14].mean()) < 1.5
+
+
+def test_augment_glyph_and_crops_keep_labels_and_shapes():
+    rng = np.random.default_rng(1)
+    glyph = augment_glyph(bar(), rng)
+    assert glyph.ndim == 2 and glyph.dtype == np.uint8 and glyph.shape[0] >= 40
+    crops = [bar(30, 5), bar(34, 6)]
+    out, labels = augment_crops(crops, [1, 7], variants=3, seed=0)
+    assert labels == [1, 1, 1, 7, 7, 7]
+    assert all(c.ndim == 2 and c.dtype == np.uint8 and 20 <= c.shape[0] <= 45 for c in out)
+    assert features_of(out, upright=True).shape == (6, FEATURE_LENGTH)
+
+
+def test_uci_digits_are_one_to_nine():
+    crops, labels = uci_digits()
+    assert len(crops) == len(labels) > 1500
+    assert set(labels) == set(range(1, 10))
+    assert all(c.dtype == np.uint8 and c.ndim == 2 and c.max() > 128 for c in crops[:50])
+
+
+def test_faces_are_split_by_design():
+    trained = {name for names in HANDWRITING_FONTS.values() for name in names}
+    held_out = {name for names in HELD_OUT_HANDWRITING.values() for name in names}
+    assert not trained & held_out and len(trained) >= 15 and len(held_out) >= 6
+
+
+def test_handwriting_faces_written_into_grids_are_cut_with_their_labels():
+    try:
+        face = listed_fonts("handwriting")[0]
+    except FontListError as exc:
+        pytest.skip(str(exc))
+    crops, labels = render_handwriting([face], per_digit_per_font=2, seed=3)
+    assert len(crops) >= 16  # of 18: a digit the cell pipeline misses is left out
+    assert set(labels) == set(range(1, 10))
+    assert all(c.ndim == 2 and c.dtype == np.uint8 and c.shape[0] >= 10 for c in crops)
+    # written smaller than a cell (64 pixels), as people write
+    assert max(c.shape[0] for c in crops) < 64
