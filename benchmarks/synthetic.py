@@ -21,7 +21,8 @@ LEVELS = {
 
 
 def distort(page: np.ndarray, corners: np.ndarray, level: int, rng: np.random.Generator,
-            size: tuple[int, int] = (640, 480)) -> tuple[np.ndarray, np.ndarray]:
+            size: tuple[int, int] = (640, 480),
+            strength: tuple[float, float, float, float, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A phone-like photo of a rendered page.
 
     Parameters
@@ -36,6 +37,8 @@ def distort(page: np.ndarray, corners: np.ndarray, level: int, rng: np.random.Ge
         Source of randomness.
     size : (int, int)
         Output width and height, pixels.
+    strength : tuple, optional
+        A LEVELS entry to use instead of `level`'s (for harder photos than level 3).
 
     Returns
     -------
@@ -43,7 +46,7 @@ def distort(page: np.ndarray, corners: np.ndarray, level: int, rng: np.random.Ge
         Photo of shape (size[1], size[0], 3) uint8 BGR (JPEG-decoded), and the
         grid's corners in it (4, 2) float32.
     """
-    shift, shadow, blur, noise, quality = LEVELS[level]
+    shift, shadow, blur, noise, quality = strength or LEVELS[level]
     w, h = size
     # Fit the grid to about 80% of the frame height, then move each frame corner at random.
     side = float(np.linalg.norm(corners[1] - corners[0]))

@@ -100,10 +100,10 @@ class Decision:
 #: CONFIDENCE_SLOPE * log_probability))), fitted by ``python
 #: benchmarks/calibration.py --fit`` on synthetic photos of development seeds
 #: (never on the photos its reliability table reports); see `docs/DESIGN.md`.
-CONFIDENCE_INTERCEPT = 4.0
-CONFIDENCE_SLOPE = 0.5
+CONFIDENCE_INTERCEPT = 4.072
+CONFIDENCE_SLOPE = 0.3265
 #: The same for a grid whose reading is unsure or has no single solution (the log odds lowered by this).
-CONFIDENCE_NOT_SOLVED = 4.0
+CONFIDENCE_NOT_SOLVED = 3.172
 
 
 def calibrated_confidence(log_probability: float, status: str) -> float:
