@@ -262,6 +262,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--queue", type=int, default=web.DEFAULT_QUEUE_PER_WORKER, metavar="N",
                        help="requests that may wait for a busy worker, per worker; more get 503 with "
                             "Retry-After (default: %(default)s)")
+    serve.add_argument("--certfile", metavar="PEM", help="HTTPS with this certificate (with --keyfile); off the "
+                                                          "loopback a self-signed one is made and kept in "
+                                                          "~/.config/snapsolve otherwise")
+    serve.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
+    serve.add_argument("--http", action="store_true",
+                       help="plain HTTP off the loopback (phone browsers then refuse the live camera)")
+    serve.add_argument("--no-token", action="store_true",
+                       help="no access token off the loopback: anyone on the network can use the API")
     serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser
 
