@@ -21,8 +21,8 @@ FPS = 30
 FRAMES = 120
 #: Frames showing no grid: the camera starts on the table, and wanders off once.
 NO_GRID = set(range(0, 4)) | set(range(64, 76))
-#: Frames blurred by motion.
-BLURRED = {20, 21, 45, 46, 47, 90}
+#: Frames blurred by motion: frame -> length of the sideways shake, pixels (15 hides the grid).
+BLURRED = {20: 15, 21: 15, 45: 9, 46: 9, 47: 9, 90: 15}
 
 
 def _table(shape: tuple[int, int], seed: int) -> np.ndarray:
@@ -78,8 +78,9 @@ def make_frames(photo: Path, frames: int = FRAMES, size: tuple[int, int] = (640,
         inside = cv2.warpPerspective(np.full(image.shape[:2], 255, np.uint8), h, size) > 0
         frame = np.where(inside[..., None], frame, table)  # the page lies on the table
         if n in BLURRED:
-            kernel = np.zeros((15, 15), np.float32)
-            kernel[7, :] = 1 / 15  # a sideways shake
+            k = BLURRED[n]
+            kernel = np.zeros((k, k), np.float32)
+            kernel[k // 2, :] = 1 / k  # a sideways shake
             frame = cv2.filter2D(frame, -1, kernel)
         out.append(frame)
     return out

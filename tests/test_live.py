@@ -186,8 +186,12 @@ def test_live_socket_locks_on_the_clip(clip, solution):
         assert grid["givens"] == GIVENS and grid["solution"] == solution and valid_solution(GIVENS, solution)
         assert len(grid["cell_quads"]) == 81 and answer["frame_size"] == [640, 480]
         assert "image" not in grid and "steps" not in grid  # nothing a frame does not need
-        ws.send_bytes(jpeg(clip[min(BLURRED)]))  # a blurred frame still follows the locked puzzle
-        assert ws.receive_json()["grid"]["solution"] == solution
+        ws.send_bytes(jpeg(clip[45]))  # a blurred frame still follows the locked puzzle
+        answer = ws.receive_json()
+        assert BLURRED[45] and answer["follows"] and answer["grid"]["solution"] == solution
+        ws.send_bytes(jpeg(clip[20]))  # blurred beyond reading: no grid, the lock stays
+        answer = ws.receive_json()
+        assert BLURRED[20] and answer["grid"] is None and answer["locked"]
 
 
 # ---- the real server: HTTPS with the generated certificate, the token, the page with the fake camera -----------------
