@@ -41,6 +41,17 @@ IMAGE1 = SAMPLES / "image1.jpg"
 GIVENS = dat_givens(SAMPLES / "image1.dat")
 
 
+#: Polled by the browser test: pause the video; true once an answer to a frame sent after the pause drew digits
+#: (a paused table frame is let go on after a moment).
+HOLD_STILL = """() => {
+  const live = window.snapsolveLive, video = document.querySelector('#live-video');
+  if (!video.paused) { video.pause(); live.pausedAt = live.sent; live.pausedTime = Date.now(); return false; }
+  if (live.lastFrame > live.pausedAt + 1 && Object.keys(live.drawn).length) return true;
+  if (live.lastFrame > live.pausedAt + 1 || Date.now() - live.pausedTime > 20000) video.play();
+  return false;
+}"""
+
+
 def serve_args(*options: str):
     return build_parser().parse_args(["serve", *options])
 
@@ -284,7 +295,11 @@ def test_live_camera_in_chromium(secure_server, tmp_path, solution):
             assert drawn == expected  # every missing digit, in its own cell; the givens left alone
             assert live["answer"]["grid"]["givens"] == GIVENS and "Locked" in live["status"]
             assert page.is_visible("#live-lock")
+            # The screenshot: the video held still until a frame sent after the pause is answered with the
+            # digits, so that the overlay and the picture under it are the same frame.
+            page.wait_for_function(HOLD_STILL, timeout=120000, polling=200)
             page.screenshot(path=str(shots / "web-phone-live.png"))
+            page.evaluate("document.querySelector('#live-video').play()")
             # the table stretch of the clip: said plainly
             page.wait_for_function("window.snapsolveLive.status.startsWith('No grid in view')", timeout=60000)
             assert page.is_visible("#live-lock")  # the lock stays while the grid is out of view
