@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "pip install 'snapsolve[web]'.")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: %(default)s, this computer only; 0.0.0.0 opens the "
-                            "page to the local network and prints its address and a QR code)")
+                            "page to the local network over HTTPS with an access token, and prints the address and a QR code)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
     serve.add_argument("--workers", type=int, default=web.DEFAULT_WORKERS, metavar="N",
                        help="processes reading photos (default: %(default)s; about 190 MiB each)")
