@@ -58,7 +58,7 @@ def decode_frame(data: bytes) -> np.ndarray:
     return gray
 
 
-def read_frame(gray: np.ndarray, model=None) -> dict:
+def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dict:
     """Locate, read and solve the main grid of one frame.
 
     Parameters
@@ -67,6 +67,11 @@ def read_frame(gray: np.ndarray, model=None) -> dict:
         Shape (H, W), uint8: the frame (see `decode_frame`).
     model : CellClassifier, optional
         Defaults to the process's warm model (`pipeline.default_model`).
+    rotation : int, optional
+        Read the grid turned this many degrees (0, 90, 180, 270) instead of
+        deciding its orientation from the marks (which classifies the cells
+        up to three times): the live view passes the locked grid's rotation
+        while the frames follow it.
 
     Returns
     -------
@@ -87,7 +92,7 @@ def read_frame(gray: np.ndarray, model=None) -> dict:
     answer = {"frame_size": [int(gray.shape[1]), int(gray.shape[0])], "grid": None}
     candidates = locate_grids(gray, max_grids=1)
     if candidates:
-        reading = read_grid(gray, candidates[0].corners, model)
+        reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
         grid, _ = read_puzzle(reading, FRAME_OPTIONS)
         data = grid.to_json()
         data.pop("cell_confidence", None)  # 81 numbers the live view does not use
@@ -97,12 +102,12 @@ def read_frame(gray: np.ndarray, model=None) -> dict:
     return answer
 
 
-def frame_task(data: bytes) -> dict:
-    """`read_frame` of an encoded frame: the task the server's worker processes run for ``/api/live``.
+def frame_task(data: bytes, rotation: int | None = None) -> dict:
+    """`read_frame` of an encoded frame (`rotation` as there): the task the server's workers run for ``/api/live``.
 
     Raises
     ------
     BadFrame
         The bytes are not an image.
     """
-    return read_frame(decode_frame(data))
+    return read_frame(decode_frame(data), rotation=rotation)

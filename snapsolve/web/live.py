@@ -41,6 +41,9 @@ puzzle (its printed digits differ from the locked ones in at most
 FOLLOW_CELLS cells, the damage a blurred frame does) is answered with the
 locked solution at the frame's own corners. A different puzzle read solved
 LOCK_FRAMES times in a row takes the lock over; frames with no grid keep it.
+While the frames follow the lock, the next one is read at the locked grid's
+rotation (no orientation search: about half of a frame's reading); a frame
+that does not follow sends the next one back to deciding it.
 """
 
 from __future__ import annotations
@@ -131,6 +134,11 @@ class LiveLock:
         self.locked: dict | None = None  # givens, solution, level, score, entries, mistakes, progress
         self._candidate: str | None = None
         self.streak = 0
+        self.rotation: int | None = None  # of the last frame that followed the lock
+
+    def hint(self) -> int | None:
+        """The rotation to read the next frame at: the locked grid's while the frames follow it, else None (decide)."""
+        return self.rotation
 
     def update(self, grid: dict | None) -> dict:
         """Take one frame's grid (or None); the answer's ``grid``, ``locked``, ``streak``, ``follows``.
@@ -157,6 +165,7 @@ class LiveLock:
             if self.streak >= self.frames and (self.locked is None or self.locked["givens"] != givens):
                 self.locked = {k: grid.get(k) for k in ("givens", "solution", "level", "score", "needs_search")}
         follows = False
+        self.rotation = None
         if self.locked is not None and grid is not None:
             locked = self.locked
             if grid["givens"] == locked["givens"] and grid.get("status") == "solved":
@@ -166,6 +175,8 @@ class LiveLock:
             elif _differing(grid["givens"], locked["givens"]) <= FOLLOW_CELLS:
                 grid = dict(grid, status="solved", **locked)  # the frame's corners, the locked reading
                 follows = True
+        if follows:
+            self.rotation = grid.get("rotation")
         return {"grid": grid, "locked": self.locked is not None, "streak": self.streak, "follows": follows,
                 "lock_frames": self.frames}
 
@@ -210,7 +221,8 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                 number, data = item
                 error = None
                 try:
-                    answer = await asyncio.wrap_future(pool.schedule(frame_task, args=(data,), timeout=frame_timeout))
+                    answer = await asyncio.wrap_future(pool.schedule(frame_task, args=(data, lock.hint()),
+                                                                   timeout=frame_timeout))
                 except BadFrame as exc:
                     answer, error = {"grid": None}, str(exc)
                 except concurrent.futures.TimeoutError:
