@@ -93,7 +93,7 @@ def test_latest_frame_wins():
 
 
 def _grid(givens: str, solution: str | None = "x" * 81, status: str = "solved") -> dict:
-    return {"givens": givens, "solution": solution, "status": status, "corners": [[0, 0]] * 4,
+    return {"givens": givens, "solution": solution, "status": status, "corners": [[0, 0]] * 4, "rotation": 90,
             "entries": "." * 81, "mistakes": []}
 
 
@@ -108,10 +108,12 @@ def test_lock_after_k_equal_readings_then_follow(solution):
     answer = lock.update(_grid(blurred, None, "multiple_solutions"))  # two printed digits lost to blur
     assert answer["follows"] and answer["grid"]["solution"] == solution and answer["grid"]["givens"] == GIVENS
     assert answer["grid"]["status"] == "solved" and answer["streak"] == 0
+    assert lock.hint() == 90  # following: the next frame is read at the locked rotation
     # another puzzle read LOCK_FRAMES times in a row takes the lock over
     far = "".join(ch if i % 2 else "." for i, ch in enumerate("123456789" * 9))
     for _ in range(LOCK_FRAMES - 1):
         assert not lock.update(_grid(far, "y" * 81))["follows"]
+        assert lock.hint() is None  # not following: the next frame decides its orientation
     assert lock.update(_grid(far, "y" * 81))["grid"]["solution"] == "y" * 81 and lock.locked["givens"] == far
     # one different reading does not
     lock.update(_grid(other, solution))
