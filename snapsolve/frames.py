@@ -80,7 +80,8 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
         coordinate), ``seconds`` (time to read), and ``grid``: None when no
         grid is in view, else the grid object of the JSON contract
         (``docs/DESIGN.md``: ``corners``, ``rotation``, ``givens``,
-        ``status``, ``solution``, ``entries``, ``mistakes``, ...; no steps)
+        ``status``, ``solution``, ``entries``, ``mistakes``,
+        ``unclear_entries``, ...; no steps)
         plus ``cell_quads`` (81 quadrilaterals, see `web.work.cell_quads`).
     """
     from .pipeline import default_model, read_puzzle
@@ -93,7 +94,7 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
     candidates = locate_grids(gray, max_grids=1)
     if candidates:
         reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
-        grid, _ = read_puzzle(reading, FRAME_OPTIONS)
+        grid, _ = read_puzzle(reading, FRAME_OPTIONS, model)
         data = grid.to_json()
         data.pop("cell_confidence", None)  # 81 numbers the live view does not use
         data["cell_quads"] = cell_quads(data["corners"], data["rotation"])

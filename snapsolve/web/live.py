@@ -11,7 +11,7 @@ with one JSON text message::
     {"frame": 12, "received": 14, "dropped": 3, "seconds": 0.031,
      "frame_size": [640, 480], "error": null,
      "grid": null | {"corners", "rotation", "cell_quads", "givens", "status",
-                     "solution", "entries", "mistakes", "progress", ...},
+                     "solution", "entries", "mistakes", "unclear_entries", ...},
      "locked": true, "streak": 5, "lock_frames": 3, "follows": true}
 
 ``frame`` is the number of the frame answered, ``received`` how many came in
@@ -170,7 +170,7 @@ class LiveLock:
             locked = self.locked
             if grid["givens"] == locked["givens"] and grid.get("status") == "solved":
                 locked.update(entries=grid.get("entries"), mistakes=grid.get("mistakes"),
-                              progress=grid.get("progress"))
+                              unclear_entries=grid.get("unclear_entries", []), progress=grid.get("progress"))
                 follows = True
             elif _differing(grid["givens"], locked["givens"]) <= FOLLOW_CELLS:
                 grid = dict(grid, status="solved", **locked)  # the frame's corners, the locked reading

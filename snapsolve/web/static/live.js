@@ -21,6 +21,7 @@ const live = window.snapsolveLive = {
   locked: false,
   drawn: {},       // cell -> digit drawn over the video by the last answer
   marked: [],      // cells ringed as mistakes by the last answer
+  unclear: [],     // cells of entries read without certainty (an amber "?")
   status: "",
   timer: null,
   canvas: document.createElement("canvas"),  // where frames are reduced before encoding
@@ -116,9 +117,10 @@ function liveAnswer(answer) {
   else if (grid.status !== "solved") liveSay("Reading the puzzle… hold the phone still over it.");
   else if (!live.locked) liveSay(`Reading… the same puzzle ${answer.streak} of ${answer.lock_frames} times.`);
   else {
-    const mistakes = (grid.mistakes || []).length;
+    const mistakes = (grid.mistakes || []).length, unclear = (grid.unclear_entries || []).length;
     liveSay(mistakes ? `Locked. ${mistakes} mistake${mistakes > 1 ? "s" : ""} ringed in red.`
-                     : "Locked: the answers follow the grid. Freeze to step through them.");
+      : unclear ? `Locked. ${unclear} entr${unclear > 1 ? "ies" : "y"} unclear (?): Freeze to check ${unclear > 1 ? "them" : "it"}.`
+      : "Locked: the answers follow the grid. Freeze to step through them.");
   }
   liveDraw(grid, answer.frame_size);
   liveTick();
@@ -138,6 +140,7 @@ function liveDraw(grid, frameSize) {
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   live.drawn = {};
   live.marked = [];
+  live.unclear = [];
   if (!grid || !grid.solution || !grid.cell_quads || !frameSize || !video.videoWidth) return;
   // The frame's pixels -> the video's displayed content box (object-fit: contain) -> canvas pixels.
   const fit = Math.min(w / video.videoWidth, h / video.videoHeight);
@@ -146,6 +149,8 @@ function liveDraw(grid, frameSize) {
   const at = ([x, y]) => [ox + x * sx, oy + y * sy];
   const entries = grid.entries || "";
   const wrong = new Map((grid.mistakes || []).map((m) => [m.cell, m.solution]));
+  // accuse only when sure: an entry read without certainty gets an amber "?", never a red ring
+  const unclear = new Set((grid.unclear_entries || []).map((u) => u.cell));
   for (let c = 0; c < 81; c++) {
     const given = grid.givens[c] !== ".", entered = entries[c] && entries[c] !== ".";
     if (given) continue;
@@ -165,6 +170,15 @@ function liveDraw(grid, frameSize) {
       ctx.textBaseline = "top";
       ctx.fillText(String(wrong.get(c)), 94, 6);
       live.marked.push(c);
+      continue;
+    }
+    if (unclear.has(c)) {
+      ctx.fillStyle = "#d97706";
+      ctx.font = "700 40px system-ui, sans-serif";
+      ctx.textAlign = "right";
+      ctx.textBaseline = "top";
+      ctx.fillText("?", 94, 4);
+      live.unclear.push(c);
       continue;
     }
     if (entered) continue;
