@@ -8,7 +8,7 @@ may send the text message ``{"reset": true}`` to drop the lock. The server
 numbers the binary messages it receives (1, 2, ...) and answers frames, each
 with one JSON text message::
 
-    {"frame": 12, "received": 14, "dropped": 3, "seconds": 0.031,
+    {"frame": 12, "received": 14, "dropped": 3, "seconds": 0.031, "cpu_seconds": 0.029,
      "frame_size": [640, 480], "error": null,
      "grid": null | {"corners", "rotation", "cell_quads", "givens", "status",
                      "solution", "entries", "mistakes", "unclear_entries", ...},
@@ -16,9 +16,10 @@ with one JSON text message::
 
 ``frame`` is the number of the frame answered, ``received`` how many came in
 so far, ``dropped`` how many were skipped in all (stale), ``seconds`` the
-worker's time on the frame. ``grid`` is the frame's main grid (the grid object
-of ``docs/DESIGN.md`` with ``cell_quads``, coordinates in the frame's
-pixels) or null when none is in view. Once locked, ``grid`` carries the
+worker's time on the frame (``cpu_seconds`` its processor time). ``grid``
+is the frame's main grid (the grid object of ``docs/DESIGN.md`` with
+``cell_quads``, coordinates in the frame's pixels) or null when none is in
+view. Once locked, ``grid`` carries the
 locked ``givens`` and ``solution`` whenever the frame shows the same puzzle
 (``follows``), however blurred the frame's own digits are.
 
@@ -231,7 +232,8 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                     log.warning("live frame failed: %s: %s", type(exc).__name__, exc)
                     answer, error = {"grid": None}, "reading the frame failed; the next one goes on"
                 reply = {"frame": number, "received": slot.received, "dropped": slot.dropped,
-                         "seconds": answer.get("seconds"), "frame_size": answer.get("frame_size"), "error": error}
+                         "seconds": answer.get("seconds"), "cpu_seconds": answer.get("cpu_seconds"),
+                         "frame_size": answer.get("frame_size"), "error": error}
                 reply.update(lock.update(answer.get("grid")))
                 await websocket.send_json(reply)
         except (WebSocketDisconnect, RuntimeError):
