@@ -207,6 +207,35 @@ def test_live_socket_locks_on_the_clip(clip, solution):
         assert BLURRED[20] and answer["grid"] is None and answer["locked"]
 
 
+def test_stale_frames_dropped_and_connections_take_turns(clip):
+    """A flooding connection gets its first and latest frames read, the rest dropped; a second one is not starved."""
+    frame = jpeg(clip[10])
+    received: dict[str, list] = {"a": [], "b": []}
+
+    def drain(ws, name: str, count: int) -> None:
+        for _ in range(count):
+            answer = ws.receive_json()
+            received[name].append((time.perf_counter(), answer))
+
+    with TestClient(create_app(Settings(workers=1))) as client, \
+            client.websocket_connect("/api/live") as a, client.websocket_connect("/api/live") as b:
+        a.send_bytes(frame)
+        a.receive_json()  # the worker is warm
+        for _ in range(10):  # frames 2..11 come in while frame 2 is read: 3..10 are stale
+            a.send_bytes(frame)
+        b.send_bytes(frame)
+        readers = [threading.Thread(target=drain, args=(a, "a", 2)), threading.Thread(target=drain, args=(b, "b", 1))]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join(120)
+    (_, a2), (a_last_time, a_last) = received["a"]
+    [(b_time, b1)] = received["b"]
+    assert (a2["frame"], a_last["frame"], a_last["dropped"], a_last["received"]) == (2, 11, 8, 11)
+    assert (b1["frame"], b1["dropped"]) == (1, 0)
+    assert b_time < a_last_time  # b's one frame went before a's next: the pool is shared in turns
+
+
 # ---- the real server: HTTPS with the generated certificate, the token, the page with the fake camera -----------------
 
 @pytest.fixture(scope="module")
