@@ -17,12 +17,12 @@ Routes
 ``WebSocket /api/live``
     The live camera: JPEG frames in, one JSON reading per frame out (see
     `snapsolve.web.live`).
+``GET /docs``
+    OpenAPI documentation.
 
 With a token (`Settings.token`, made by ``snapsolve serve`` off the
 loopback), every ``/api/`` call without it is refused with 401 (see
 `snapsolve.web.auth`).
-``GET /docs``
-    OpenAPI documentation.
 
 Limits and safety: an upload over MAX_UPLOAD_BYTES (counted while it
 streams in) or over 100 megapixels (from its header, or once decoded) is
