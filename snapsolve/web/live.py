@@ -31,7 +31,8 @@ before (`LatestFrame`): latency never builds up, and the stale frames are
 counted in ``dropped``. The frames of all connections go through the server's
 one worker pool, in arrival order; as each connection has at most one frame
 there, connections take turns (round robin) and a busy one cannot starve the
-others.
+others. Frames do not count towards ``Settings.max_pending`` (the bound of
+``/api/solve``): each connection holds at most one place in the pool.
 
 Lock
 ----
