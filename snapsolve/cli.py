@@ -253,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "pip install 'snapsolve[web]'.")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: %(default)s, this computer only; 0.0.0.0 opens the "
-                            "page to the local network and prints its address and a QR code)")
+                            "page to the local network over HTTPS with an access token, and prints the address and a QR code)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
     serve.add_argument("--workers", type=int, default=web.DEFAULT_WORKERS, metavar="N",
                        help="processes reading photos (default: %(default)s; about 190 MiB each)")
@@ -262,6 +262,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--queue", type=int, default=web.DEFAULT_QUEUE_PER_WORKER, metavar="N",
                        help="requests that may wait for a busy worker, per worker; more get 503 with "
                             "Retry-After (default: %(default)s)")
+    serve.add_argument("--certfile", metavar="PEM", help="HTTPS with this certificate (with --keyfile); off the "
+                                                          "loopback a self-signed one is made and kept in "
+                                                          "~/.config/snapsolve otherwise")
+    serve.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
+    serve.add_argument("--http", action="store_true",
+                       help="plain HTTP off the loopback (phone browsers then refuse the live camera)")
+    serve.add_argument("--no-token", action="store_true",
+                       help="no access token off the loopback: anyone on the network can use the API")
     serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser
 

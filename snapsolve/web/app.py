@@ -14,8 +14,15 @@ Routes
     A printable PDF of new puzzles.
 ``GET /api/health``
     ``{"status": "ok", ...}``.
+``WebSocket /api/live``
+    The live camera: JPEG frames in, one JSON reading per frame out (see
+    `snapsolve.web.live`).
 ``GET /docs``
     OpenAPI documentation.
+
+With a token (`Settings.token`, made by ``snapsolve serve`` off the
+loopback), every ``/api/`` call without it is refused with 401 (see
+`snapsolve.web.auth`).
 
 Limits and safety: an upload over MAX_UPLOAD_BYTES (counted while it
 streams in) or over 100 megapixels (from its header, or once decoded) is
@@ -55,6 +62,8 @@ from ..batch import warm_worker
 from ..solver.grading import LEVELS
 from ..vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES, MAX_PIXELS
 from . import DEFAULT_QUEUE_PER_WORKER, DEFAULT_TIMEOUT, DEFAULT_WORKERS, work
+from .auth import TokenGate
+from .live import add_live_route
 
 log = logging.getLogger("snapsolve.web")
 
@@ -83,11 +92,15 @@ class Settings:
     queue_per_worker : int
         Requests that may wait for a busy worker, per worker; beyond them a new
         request gets 503 with ``Retry-After`` before its body is read.
+    token : str or None
+        The access token every ``/api/`` call must carry (401 otherwise; see
+        `snapsolve.web.auth`); None leaves the API open (the loopback default).
     """
 
     workers: int = DEFAULT_WORKERS
     timeout: float = DEFAULT_TIMEOUT
     queue_per_worker: int = DEFAULT_QUEUE_PER_WORKER
+    token: str | None = None
 
     @property
     def max_pending(self) -> int:
@@ -456,4 +469,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_live_route(app)  # /api/live: the live camera's frames (snapsolve.web.live)
+    if settings.token:
+        app.add_middleware(TokenGate, token=settings.token)
     return app

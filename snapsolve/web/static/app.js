@@ -44,6 +44,7 @@ function post(body, contentType) {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", "/api/solve");
     xhr.responseType = "json";
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
     if (contentType) xhr.setRequestHeader("Content-Type", contentType);
     xhr.upload.onprogress = (e) => {
       if (!e.lengthComputable) return;
@@ -530,7 +531,8 @@ async function makePdf() {
   $("gen").disabled = true;
   $("gen-text").textContent = `Making ${count} ${level} puzzle${count > 1 ? "s" : ""}…`;
   try {
-    const response = await fetch(`/api/generate?level=${encodeURIComponent(level)}&count=${count}`);
+    const response = await fetch(`/api/generate?level=${encodeURIComponent(level)}&count=${count}`,
+                                 { headers: authHeaders() });
     if (!response.ok) throw new Error((await response.json()).detail || `the server answered ${response.status}`);
     const url = URL.createObjectURL(await response.blob());
     const link = document.createElement("a");

@@ -1,0 +1,243 @@
+"""The live camera: ``/api/live``, a WebSocket taking the phone's frames and answering each with its reading.
+
+Protocol
+--------
+The client sends each frame as one binary message (a JPEG of about
+`frames.FRAME_SIDE` pixels on its longer side; at most MAX_FRAME_BYTES), and
+may send the text message ``{"reset": true}`` to drop the lock. The server
+numbers the binary messages it receives (1, 2, ...) and answers frames, each
+with one JSON text message::
+
+    {"frame": 12, "received": 14, "dropped": 3, "seconds": 0.031, "cpu_seconds": 0.029,
+     "frame_size": [640, 480], "error": null,
+     "grid": null | {"corners", "rotation", "cell_quads", "givens", "status",
+                     "solution", "entries", "mistakes", "unclear_entries", ...},
+     "locked": true, "streak": 5, "lock_frames": 3, "follows": true}
+
+``frame`` is the number of the frame answered, ``received`` how many came in
+so far, ``dropped`` how many were skipped in all (stale), ``seconds`` the
+worker's time on the frame (``cpu_seconds`` its processor time). ``grid``
+is the frame's main grid (the grid object of ``docs/DESIGN.md`` with
+``cell_quads``, coordinates in the frame's pixels) or null when none is in
+view. Once locked, ``grid`` carries the
+locked ``givens`` and ``solution`` whenever the frame shows the same puzzle
+(``follows``), however blurred the frame's own digits are.
+
+Flow
+----
+At most one frame per connection is in a worker at a time; frames that come
+in meanwhile wait in a one-frame slot where the latest replaces the one
+before (`LatestFrame`): latency never builds up, and the stale frames are
+counted in ``dropped``. The frames of all connections go through the server's
+one worker pool, in arrival order; as each connection has at most one frame
+there, connections take turns (round robin) and a busy one cannot starve the
+others. Frames do not count towards ``Settings.max_pending`` (the bound of
+``/api/solve``): each connection holds at most one place in the pool.
+
+Lock
+----
+`LiveLock`: the reading locks once the same solved givens were read in
+LOCK_FRAMES frames in a row (3: about 0.2 s at 15 frames a second; one misread
+frame seldom repeats three times). Locked, each frame that shows the same
+puzzle (its printed digits differ from the locked ones in at most
+FOLLOW_CELLS cells, the damage a blurred frame does) is answered with the
+locked solution at the frame's own corners. A different puzzle read solved
+LOCK_FRAMES times in a row takes the lock over; frames with no grid keep it.
+While the frames follow the lock, the next one is read at the locked grid's
+rotation (no orientation search: about half of a frame's reading); a frame
+that does not follow sends the next one back to deciding it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import logging
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from ..frames import BadFrame, frame_task
+
+log = logging.getLogger("snapsolve.web")
+
+#: Frames in a row with the same solved givens that lock the reading.
+LOCK_FRAMES = 3
+#: Cells whose printed digit may differ from the locked puzzle in a frame that still shows it.
+FOLLOW_CELLS = 4
+#: Largest frame accepted, in bytes (a 640 px JPEG is some 30 to 80 KB).
+MAX_FRAME_BYTES = 2 * 1024 * 1024
+#: Seconds one frame may take in a worker before it is stopped.
+FRAME_TIMEOUT = 10.0
+
+
+class LatestFrame:
+    """A one-frame slot: `put` never waits and replaces a frame not yet taken (latest frame wins).
+
+    Attributes
+    ----------
+    received : int
+        Frames put so far; each frame's number is its position in this count (from 1).
+    dropped : int
+        Frames replaced before they were taken (stale).
+    """
+
+    def __init__(self):
+        self._frame: tuple[int, bytes] | None = None
+        self._ready = asyncio.Event()
+        self._closed = False
+        self.received = 0
+        self.dropped = 0
+
+    def put(self, data: bytes) -> int:
+        """Offer a frame; returns its number."""
+        self.received += 1
+        if self._frame is not None:
+            self.dropped += 1
+        self._frame = (self.received, data)
+        self._ready.set()
+        return self.received
+
+    async def get(self) -> tuple[int, bytes] | None:
+        """The latest frame not yet taken, waiting for one; None once closed and empty."""
+        while self._frame is None:
+            if self._closed:
+                return None
+            self._ready.clear()
+            await self._ready.wait()
+        frame, self._frame = self._frame, None
+        return frame
+
+    def close(self) -> None:
+        """No more frames: `get` returns what is left, then None."""
+        self._closed = True
+        self._ready.set()
+
+
+def _differing(a: str, b: str) -> int:
+    return sum(x != y for x, y in zip(a, b))
+
+
+class LiveLock:
+    """The lock of one connection: which puzzle is in view, once read the same way LOCK_FRAMES times in a row.
+
+    Parameters
+    ----------
+    frames : int
+        Frames in a row that lock (LOCK_FRAMES).
+    """
+
+    def __init__(self, frames: int = LOCK_FRAMES):
+        self.frames = frames
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the lock and the streak."""
+        self.locked: dict | None = None  # givens, solution, level, score, entries, mistakes, progress
+        self._candidate: str | None = None
+        self.streak = 0
+        self.rotation: int | None = None  # of the last frame that followed the lock
+
+    def hint(self) -> int | None:
+        """The rotation to read the next frame at: the locked grid's while the frames follow it, else None (decide)."""
+        return self.rotation
+
+    def update(self, grid: dict | None) -> dict:
+        """Take one frame's grid (or None); the answer's ``grid``, ``locked``, ``streak``, ``follows``.
+
+        Parameters
+        ----------
+        grid : dict or None
+            The frame's grid object (`frames.read_frame`).
+
+        Returns
+        -------
+        dict
+            ``grid`` (the frame's grid, given the locked puzzle's givens,
+            solution and grade when it follows it), ``locked`` (bool),
+            ``streak`` (frames in a row read the same, solved), ``follows``
+            (the frame shows the locked puzzle).
+        """
+        if grid is None or grid.get("status") != "solved":
+            self._candidate, self.streak = None, 0
+        else:
+            givens = grid["givens"]
+            self.streak = self.streak + 1 if givens == self._candidate else 1
+            self._candidate = givens
+            if self.streak >= self.frames and (self.locked is None or self.locked["givens"] != givens):
+                self.locked = {k: grid.get(k) for k in ("givens", "solution", "level", "score", "needs_search")}
+        follows = False
+        self.rotation = None
+        if self.locked is not None and grid is not None:
+            locked = self.locked
+            if grid["givens"] == locked["givens"] and grid.get("status") == "solved":
+                locked.update(entries=grid.get("entries"), mistakes=grid.get("mistakes"),
+                              unclear_entries=grid.get("unclear_entries", []), progress=grid.get("progress"))
+                follows = True
+            elif _differing(grid["givens"], locked["givens"]) <= FOLLOW_CELLS:
+                grid = dict(grid, status="solved", **locked)  # the frame's corners, the locked reading
+                follows = True
+        if follows:
+            self.rotation = grid.get("rotation")
+        return {"grid": grid, "locked": self.locked is not None, "streak": self.streak, "follows": follows,
+                "lock_frames": self.frames}
+
+
+def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
+    """Add the ``/api/live`` WebSocket to `app`; frames run in ``app.state.work["pool"]`` (see `app.create_app`)."""
+    @app.websocket("/api/live")
+    async def live(websocket: WebSocket):
+        """Frames in (binary JPEG), one JSON answer per frame read; stale frames dropped (see `snapsolve.web.live`)."""
+        await websocket.accept()
+        slot, lock = LatestFrame(), LiveLock()
+
+        async def receive() -> None:
+            try:
+                while True:
+                    message = await websocket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    data, text = message.get("bytes"), message.get("text")
+                    if data is not None:
+                        if len(data) > MAX_FRAME_BYTES:
+                            await websocket.send_json({"error": f"frame over {MAX_FRAME_BYTES // 2**20} MB skipped",
+                                                       "frame": None, "grid": None})
+                            continue
+                        slot.put(data)
+                    elif text:
+                        try:
+                            command = json.loads(text)
+                        except ValueError:
+                            command = None
+                        if isinstance(command, dict) and command.get("reset"):
+                            lock.reset()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            finally:
+                slot.close()
+
+        receiver = asyncio.create_task(receive())
+        pool = app.state.work["pool"]
+        try:
+            while (item := await slot.get()) is not None:
+                number, data = item
+                error = None
+                try:
+                    answer = await asyncio.wrap_future(pool.schedule(frame_task, args=(data, lock.hint()),
+                                                                   timeout=frame_timeout))
+                except BadFrame as exc:
+                    answer, error = {"grid": None}, str(exc)
+                except concurrent.futures.TimeoutError:
+                    answer, error = {"grid": None}, f"the frame took longer than {frame_timeout:g} s and was skipped"
+                except Exception as exc:  # a worker that died: this frame is lost, the next one goes on
+                    log.warning("live frame failed: %s: %s", type(exc).__name__, exc)
+                    answer, error = {"grid": None}, "reading the frame failed; the next one goes on"
+                reply = {"frame": number, "received": slot.received, "dropped": slot.dropped,
+                         "seconds": answer.get("seconds"), "cpu_seconds": answer.get("cpu_seconds"),
+                         "frame_size": answer.get("frame_size"), "error": error}
+                reply.update(lock.update(answer.get("grid")))
+                await websocket.send_json(reply)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            receiver.cancel()
