@@ -15,7 +15,7 @@ import argparse
 import statistics
 import time
 
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.generator import generate
 from snapsolve.solver.grading import LEVELS
 from snapsolve.solver.solve import solve_puzzle

@@ -30,7 +30,7 @@ import random
 import statistics
 import time
 
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.generator import dig, generate, minimal_puzzle, random_solution
 from snapsolve.solver.grading import LEVELS
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from snapsolve.pipeline import default_model, read_grids
 from snapsolve.repair import choose_reading
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.render import render_puzzle
 from puzzle_files import SHARED  # benchmarks/puzzle_files.py, beside this script

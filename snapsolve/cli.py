@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from .solver.exact import DEFAULT_SEARCH, SEARCHES
 from .solver.grading import LEVELS
 from .solver.grid import cell_name, format_board
 
@@ -116,7 +117,8 @@ def print_human(result: InputResult, options: Options) -> None:
 
 def run_solve(args: argparse.Namespace) -> int:
     """The main job over every input; returns the exit status."""
-    options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint)
+    options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint,
+                      search=args.search)
     if options.output_dir:
         options.output_dir.mkdir(parents=True, exist_ok=True)
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
@@ -186,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("-o", "--output", type=Path, metavar="DIR", help="write annotated images into DIR (default: beside each input)")
     solve.add_argument("--explain", action="store_true", help="list every logical step of the solution")
     solve.add_argument("--hint", action="store_true", help="give only the next logical step (drawn on photos)")
+    solve.add_argument("--search", choices=SEARCHES, default=DEFAULT_SEARCH,
+                       help="exact search for what logic leaves: bitmask (Algorithm X on candidate bitmasks, faster) or "
+                            "dlx (Knuth's Dancing Links); same results (default: %(default)s)")
     solve.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
                        help="processes to use (default: all %(default)s cores; never more than inputs); results "
                             "are printed in input order as soon as all before them are done")

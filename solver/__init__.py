@@ -3,7 +3,7 @@
 Knows nothing of pixels; works on 81-value grids (0 for empty).
 """
 
-from .dlx import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, solve_unique
+from .exact import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, solve_unique
 from .grid import InvalidPuzzleError, format_board, format_puzzle, parse_puzzle
 from .position import Finished, Mistake, UnclearEntry, find_mistakes, parse_position, progress, remaining_steps
 from .solve import LogicError, Solution, solve_puzzle

@@ -25,7 +25,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .dlx import search_solutions
+from .exact import search_solutions
 from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, box_of, initial_candidates
 from .solve import Solution, solve_puzzle
 from .techniques import LEVELS, rank

@@ -6,7 +6,7 @@ import pytest
 
 from snapsolve.cli import main
 from snapsolve.pipeline import Options, solve_image
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.generator import generate
 from snapsolve.solver.grid import format_puzzle, parse_puzzle
 

@@ -3,7 +3,7 @@
 import pytest
 
 from snapsolve.solver import logic
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.solve import LogicError, solve_puzzle
 from snapsolve.solver.steps import Step

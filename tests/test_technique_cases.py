@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from snapsolve.solver.board import Board
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.grid import cell_name
 from snapsolve.solver.techniques import BY_NAME, TECHNIQUES
 
