@@ -62,7 +62,7 @@ def changed_houses(before: int, after: int) -> list[int]:
     return out
 
 
-def _house_field_list(board: "Board") -> list[int]:
+def _house_field_list(board: Board) -> list[int]:
     """The 243 fields of the board's `house_fields` as ints, field 9 * h + d - 1 at that index."""
     fields = board.house_fields
     if _LITTLE:  # native unsigned shorts are little-endian here: one C-level conversion
@@ -70,7 +70,7 @@ def _house_field_list(board: "Board") -> list[int]:
     return [fields >> s & 511 for s in range(0, 3888, 16)]
 
 
-def _positions(board: "Board") -> list[list[int]]:
+def _positions(board: Board) -> list[list[int]]:
     """positions[d][h]: the 9-bit mask of places for digit d (1..9) in house h (`Board.house_positions`)."""
     flat = board.cached("fields", _house_field_list)
     return [[]] + [flat[d::9] for d in range(9)]

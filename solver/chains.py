@@ -247,7 +247,7 @@ class ChainFound(NamedTuple):
     chain: list[int]
     first_weak: bool = False
 
-    def beats(self, other: "ChainFound | None") -> bool:
+    def beats(self, other: ChainFound | None) -> bool:
         """Ranks above `other` (`outranks`)."""
         return outranks(self.victims, self.length, other)
 
@@ -385,7 +385,7 @@ class _DigitGraph(NamedTuple):
     weak: list[int]  # per cell (81), the cells of `starts` that see it
 
     @classmethod
-    def of(cls, board: Board, digit: int) -> "_DigitGraph":
+    def of(cls, board: Board, digit: int) -> _DigitGraph:
         strong = [0] * 81
         paired = 0
         for _, a, b in conjugate_pairs(board, digit):
@@ -448,7 +448,7 @@ class _BivalueGraph(NamedTuple):
     with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
 
     @classmethod
-    def of(cls, board: Board) -> "_BivalueGraph":
+    def of(cls, board: Board) -> _BivalueGraph:
         cands = board.candidates
         nodes = []
         with_digit = [0] * 10
@@ -526,7 +526,7 @@ class _StrongGraph(NamedTuple):
     in_peers: dict[int, int]  # per cell with nodes, the nodes in the cells that see it
 
     @classmethod
-    def of(cls, board: Board) -> "_StrongGraph":
+    def of(cls, board: Board) -> _StrongGraph:
         cands = board.candidates
         bivalue = board.bivalue_cells()
         pairs = [()] + [conjugate_pairs(board, d) for d in range(1, 10)]

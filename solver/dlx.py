@@ -13,26 +13,34 @@ tests compare the two engines' solutions and solution counts.
 
 The matrix (Sudoku as exact cover): 729 rows, one per candidate ``(cell,
 digit)`` with index ``cell * 9 + digit - 1``, and 324 columns, four families
-of 81: cell ``r,c`` is filled; row ``r`` holds ``d``; column ``c`` holds
-``d``; box ``b`` holds ``d``. Each row has exactly four 1s.
+of 81: cell ``r,c`` is filled
+row ``r`` holds ``d``
+column ``c`` holds
+``d``
+box ``b`` holds ``d``. Each row has exactly four 1s.
 
 The links live in flat lists of ints indexed by node number (the paper's
 fields of a data object, one list per field):
 
-- node 0 is the root ``h``; nodes 1..324 are the column headers (column ``k``,
-  0..323, is node ``k + 1``); candidate ``r`` has the four nodes
+- node 0 is the root ``h``
+nodes 1..324 are the column headers (column ``k``,
+  0..323, is node ``k + 1``)
+  candidate ``r`` has the four nodes
   ``325 + 4 * r + f`` for its columns of family ``f`` (cell, row-digit,
   column-digit, box-digit);
-- ``L``, ``R``: left and right links (the header list through the root; the
+- ``L``, ``R``: left and right links (the header list through the root
+the
   four nodes of a row);
 - ``U``, ``D``: up and down links (a column's nodes through its header);
 - ``C``: the header node of each node's column (never changes);
 - ``S``: per header node, the column's size (rows still linked in it);
 - ``ROW``: per row node, its candidate index (the paper's row name);
 - ``OTHERS``: per row node, the row's other three nodes with their headers
-  (read-only; used by `search_solutions`, see below).
+  (read-only
+  used by `search_solutions`, see below).
 
-The full matrix is built once, on the first search, as a template; each
+The full matrix is built once, on the first search, as a template
+each
 puzzle copies the five changing lists (``L``, ``R``, ``U``, ``D``, ``S``;
 list slicing) and covers its givens on the copy, as the paper's Algorithm X
 would select them.
@@ -55,16 +63,19 @@ Two searches share the structure:
     empty a column all of whose rows are in it, which the row selected next
     covers). Before a column is chosen, ``pending`` is popped: a column still
     open has its one row selected at once (in a loop, not a recursive call,
-    and not counted as a branch; undone from a trail when the call returns).
+    and not counted as a branch
+    undone from a trail when the call returns).
     Entries may be stale (the column covered since): they are checked when
     read, never removed while covering;
   * cheaper column choice: with the list empty no open column has fewer than
     two rows, so the walk of the header list (Knuth's S heuristic) stops once
-    eight columns of size 2 have been met; of those it takes the one whose
+    eight columns of size 2 have been met
+    of those it takes the one whose
     two rows delete the most rows (the sizes of their other columns, summed),
     not simply the leftmost (a tie-break the paper leaves open);
   * flatter inner loops: a row's other three nodes (what ``R`` reaches from a
-    node; row links never change, only header and column links do) are read
+    node
+    row links never change, only header and column links do) are read
     with their column headers as one precomputed tuple per node
     (``OTHERS[x] = (a, C[a], b, C[b], e, C[e])``), and ``cover``/``uncover``
     of a column unlink those three nodes without an inner loop;
@@ -90,7 +101,10 @@ N_NODES = FIRST_ROW_NODE + 4 * 729  # 3,241
 
 
 def _columns_of(candidate: int) -> tuple[int, int, int, int]:
-    """The four columns (0..323) of candidate ``cell * 9 + d`` (d = digit - 1): cell, row-digit, col-digit, box-digit."""
+    """The four columns (0..323) of candidate ``cell * 9 + d`` (d = digit - 1).
+
+    Cell, row-digit, column-digit and box-digit, in that order.
+    """
     cell, d = divmod(candidate, 9)
     r, c = divmod(cell, 9)
     b = r // 3 * 3 + c // 3
@@ -133,7 +147,7 @@ def _template():
 
 
 def _paper_operations(L, R, U, D, S, C):
-    """The paper's ``cover`` and ``uncover`` of a column (section 3), on these link and size lists (closures: fast locals)."""
+    """The paper's ``cover`` and ``uncover`` of a column (section 3) on these link and size lists (closures)."""
 
     def cover(c):
         L[R[c]] = L[c]
@@ -216,7 +230,8 @@ def _grid_of(chosen: list[int]) -> list[int]:
 def search_textbook(grid: list[int], candidates: list[int] | None = None, limit: int = 2) -> list[list[int]]:
     """Up to `limit` solutions by the paper's ``search(k)`` as written (S heuristic, recursion per column).
 
-    Slower than `search_solutions` (no singles propagated); kept as the
+    Slower than `search_solutions` (no singles propagated)
+    kept as the
     paper's procedure to check the faster one against. Parameters and
     result as for `search_solutions`.
     """
@@ -274,12 +289,15 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
     ----------
     grid : list of int
         81 values, 0 for empty, 1..9 for givens. Givens that clash (two in
-        one house) give no solution; nothing is raised.
+        one house) give no solution
+        nothing is raised.
     candidates : list of int, optional
         81 candidate bitmasks (bit d-1 for digit d) restricting the empty
-        cells, for example after logical eliminations; ignored for givens.
+        cells, for example after logical eliminations
+        ignored for givens.
     limit : int
-        Stop after this many solutions (1: the first solution; 2: enough to
+        Stop after this many solutions (1: the first solution
+        2: enough to
         tell unique from not).
 
     Returns
@@ -301,23 +319,35 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
     trail: list[int] = []  # nodes of the rows taken as singles, in order (undone in reverse)
 
     def cover(c):
-        l = L[c]
-        r = R[c]
-        R[l] = r
-        L[r] = l
+        left = L[c]
+        right = R[c]
+        R[left] = right
+        L[right] = left
         i = D[c]
         while i != c:
             a, ha, b, hb, e, he = OTHERS[i]
-            u = U[a]; d = D[a]; D[u] = d; U[d] = u
-            s = S[ha] - 1; S[ha] = s
+            u = U[a]
+            d = D[a]
+            D[u] = d
+            U[d] = u
+            s = S[ha] - 1
+            S[ha] = s
             if s < 2:
                 push(ha) if s else zero(ha)
-            u = U[b]; d = D[b]; D[u] = d; U[d] = u
-            s = S[hb] - 1; S[hb] = s
+            u = U[b]
+            d = D[b]
+            D[u] = d
+            U[d] = u
+            s = S[hb] - 1
+            S[hb] = s
             if s < 2:
                 push(hb) if s else zero(hb)
-            u = U[e]; d = D[e]; D[u] = d; U[d] = u
-            s = S[he] - 1; S[he] = s
+            u = U[e]
+            d = D[e]
+            D[u] = d
+            U[d] = u
+            s = S[he] - 1
+            S[he] = s
             if s < 2:
                 push(he) if s else zero(he)
             i = D[i]
@@ -326,9 +356,15 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
         i = U[c]
         while i != c:
             a, ha, b, hb, e, he = OTHERS[i]  # the paper walks L from i: e, b, a
-            S[he] += 1; U[D[e]] = e; D[U[e]] = e
-            S[hb] += 1; U[D[b]] = b; D[U[b]] = b
-            S[ha] += 1; U[D[a]] = a; D[U[a]] = a
+            S[he] += 1
+            U[D[e]] = e
+            D[U[e]] = e
+            S[hb] += 1
+            U[D[b]] = b
+            D[U[b]] = b
+            S[ha] += 1
+            U[D[a]] = a
+            D[U[a]] = a
             i = U[i]
         R[L[c]] = c
         L[R[c]] = c

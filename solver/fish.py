@@ -208,7 +208,7 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
         for size, bases in enumerate(naked_subsets_of(tuple(positions)), 2):
             for base, union in bases:
                 # Does any other line hold the digit in a cover line?
-                if any(positions[l] & union for l in range(9) if l not in base):
+                if any(positions[line] & union for line in range(9) if line not in base):
                     found[size - 2].append((base, union, 0, FISH_NAMES[size]))
         return found
     lines = [i for i in range(9) if _FINNED_LINE[positions[i]]]

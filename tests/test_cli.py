@@ -148,7 +148,9 @@ def test_non_image_and_no_grid_give_one_line_error(tmp_path, capsys):
 def test_console_script_exit_statuses(tmp_path):
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"")
-    run = lambda *a: subprocess.run([sys.executable, "-m", "snapsolve.cli", *a], capture_output=True, text=True)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "snapsolve.cli", *a], capture_output=True, text=True)
+
     bad = run(str(junk))
     assert bad.returncode == 1 and bad.stderr.strip() == f"snapsolve: {junk}: cannot read image: empty file"
     assert bad.stdout == ""

@@ -127,7 +127,8 @@ def test_photo_solved_with_annotated_image(client):
 
 
 def test_quads_follow_rotation(client, tmp_path):
-    """Turned a quarter, the photo reads upright, and the answers are drawn exactly in the cells the givens leave empty."""
+    """Turned a quarter, the photo reads upright, and the answers are drawn exactly in the cells the givens leave
+    empty."""
     import cv2
     import numpy as np
 
