@@ -99,7 +99,7 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
                 print(f"{n:3d}. {step.text}", file=out)
         searched = ", finished by search" if grid.needs_search else ""
         print(f"solution (level {grid.level}, score {grid.score}{searched}):", file=out)
-        print(format_board(grid.solution), file=out)
+        print(format_board(grid.solution or []), file=out)
     if grid.output:
         print(f"wrote {grid.output}", file=out)
 
@@ -122,7 +122,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if options.output_dir:
         options.output_dir.mkdir(parents=True, exist_ok=True)
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
-    items = expand_inputs(args.inputs) if args.cluster else list(expand_inputs(args.inputs))
+    inputs = expand_inputs(args.inputs)
+    items = [] if args.cluster else list(inputs)
     store = ResultStore(args.db) if args.db else None
     start = time.perf_counter()
     counts = {"inputs": 0, "grids": 0, "solved": 0, "failed": 0, "skipped": 0}
@@ -132,7 +133,7 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.cluster:
             from .cluster import run_cluster_batch, stderr_log
 
-            batch = run_cluster_batch(items, options, args.cluster, store, on_done=lambda item, result: bar.update(),
+            batch = run_cluster_batch(inputs, options, args.cluster, store, on_done=lambda item, result: bar.update(),
                                       send_bytes=args.send_bytes, log=stderr_log, stop=stop)
         else:
             batch = run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update(), stop=stop)

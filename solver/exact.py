@@ -69,6 +69,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from . import dlx
 from .grid import (ALL_DIGITS, HOUSE_SEGMENTS, HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, POPCOUNT, SEGMENTS,
@@ -177,9 +178,9 @@ def _make_choose():
 
 #: The generated covering functions, house scan and column choice, built on the first search (not at import:
 #: commands that never search do not pay for generating them).
-_COVER_CELL: tuple | None = None
-_SCAN = None
-_CHOOSE = None
+_COVER_CELL: Any = None
+_SCAN: Any = None
+_CHOOSE: Any = None
 
 
 def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:

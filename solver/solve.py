@@ -128,6 +128,7 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
         exact = count()
         if exact.status != SOLVED:
             return Solution(list(givens), exact.status, placed=placed)
+        assert exact.solution is not None  # a solved search carries its solution
         solution = exact.solution
         check_steps(logic.steps, solution)  # names the first false step
         if logic.board.is_broken():
