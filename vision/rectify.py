@@ -338,7 +338,7 @@ def turn_lattice(lattice: np.ndarray, rotation: int) -> np.ndarray:
     return np.rot90(lattice, k=(rotation // 90) % 4, axes=(0, 1)).copy()
 
 
-def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int = GRID_SIZE,
+def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0,
             lattice: np.ndarray | None = None) -> Rectified:
     """Warp the grid inside `corners` to an upright square with a regular ruling.
 
@@ -351,8 +351,6 @@ def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int 
     rotation : int
         Degrees (0, 90, 180, 270) the photo is turned: the grid is read after
         turning it back by this much, counter-clockwise.
-    size : int
-        Side of the output square in pixels, a multiple of 9.
     lattice : np.ndarray, optional
         Shape (10, 10, 2): crossings as seen (from `find_lattice`), when the
         caller already has them.
@@ -360,6 +358,7 @@ def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int 
     Returns
     -------
     Rectified
+        Its image is GRID_SIZE x GRID_SIZE pixels (cells of CELL_SIZE).
 
     Raises
     ------
@@ -370,10 +369,9 @@ def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int 
         raise ValueError(f"rotation must be a multiple of 90 degrees, got {rotation}")
     seen = find_lattice(gray, corners) if lattice is None else lattice
     upright = turn_lattice(seen, rotation)
-    cell = size // 9
     grid_side = float(np.linalg.norm(upright[0, 9] - upright[0, 0]))
-    reduced, scale = reduce_for(gray, grid_side, size)
-    map_x, map_y = lattice_maps(upright * scale, cell)
+    reduced, scale = reduce_for(gray, grid_side, GRID_SIZE)
+    map_x, map_y = lattice_maps(upright * scale, CELL_SIZE)
     image = cv2.remap(reduced, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return Rectified.from_lattice(image, upright)
 
