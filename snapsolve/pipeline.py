@@ -177,7 +177,7 @@ def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options:
                              list(hint.eliminations), in_place=in_place)
         return image
     pencil = {m["cell"] for m in grid.pencil_marks}
-    missing = {i: d for i, d in enumerate(grid.solution) if not grid.givens[i] and not grid.entries[i]}
+    missing = {i: d for i, d in enumerate(grid.solution or []) if not grid.givens[i] and not grid.entries[i]}
     out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place)
     if grid.mistakes:
         out = draw_mistakes(out, inverse, corners, {m.cell: m.solution for m in grid.mistakes}, in_place=True)

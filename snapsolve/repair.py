@@ -153,7 +153,7 @@ def _readings_by_cost(options: list[tuple[float, int, int]]):
     """Subsets of `options` (at most MAX_CHANGES, one per cell) in order of total cost."""
     if not options:
         return
-    heap = [(options[0][0], (0,))]
+    heap: list[tuple[float, tuple[int, ...]]] = [(options[0][0], (0,))]
     while heap:
         cost, chosen = heapq.heappop(heap)
         cells = [options[i][1] for i in chosen]
@@ -418,6 +418,7 @@ def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[in
     unclear = []
     doubtful = [c for c in kinds if solution and entries[c] != solution[c]]
     if doubtful:
+        assert solution is not None  # entries differ from a solution only when there is one
         seen = evidence(doubtful) if evidence is not None else None
         for row, cell in enumerate(doubtful):
             read, right = entries[cell], solution[cell]

@@ -209,15 +209,16 @@ def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]
             fits.append(None)
             continue
         degree = 2 if len(x) >= 5 else 1 if len(x) >= 2 else 0
-        coef = np.polyfit(x, y, degree)
+        fit = np.polyfit(x, y, degree)
         for _ in range(3):  # drop strips where a digit stroke or a shadow edge was taken for the line
-            keep = np.abs(np.polyval(coef, x) - y) < 0.1 * cell
+            keep = np.abs(np.polyval(fit, x) - y) < 0.1 * cell
             if keep.all() or keep.sum() <= degree + 1:
                 break
             x, y = x[keep], y[keep]
-            coef = np.polyfit(x, y, degree)
-        fits.append(coef)
-    known = [k for k, f in enumerate(fits) if f is not None]
+            fit = np.polyfit(x, y, degree)
+        fits.append(fit)
+    fitted = {k: f for k, f in enumerate(fits) if f is not None}
+    known = list(fitted)
     out = []
     for k, coef in enumerate(fits):
         if coef is None:
@@ -227,12 +228,12 @@ def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]
                 y = np.full(9, first + k * cell)
             elif below and above:
                 a, b = below[-1], above[0]
-                ya, yb = np.polyval(fits[a], along), np.polyval(fits[b], along)
+                ya, yb = np.polyval(fitted[a], along), np.polyval(fitted[b], along)
                 y = ya + (yb - ya) * (k - a) / (b - a)
             elif below:
-                y = np.polyval(fits[below[-1]], along) + (k - below[-1]) * cell
+                y = np.polyval(fitted[below[-1]], along) + (k - below[-1]) * cell
             else:
-                y = np.polyval(fits[above[0]], along) - (above[0] - k) * cell
+                y = np.polyval(fitted[above[0]], along) - (above[0] - k) * cell
             coef = np.polyfit(along, y, 2)
         out.append(coef)
     return out
