@@ -158,6 +158,7 @@ def run_solve(args: argparse.Namespace) -> int:
             if store:
                 store.close()
     if stop:
+        assert stop.signum is not None  # a stop records its signal
         name = signal.Signals(stop.signum).name
         print(f"snapsolve: stopped by {name}: {counts['inputs']} inputs finished and reported"
               f"{' and stored' if store else ''}, the rest not started", file=sys.stderr)

@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             bar.update()
             if fmt == "txt":
                 print(format_puzzle(made.givens), file=sink, flush=True)
+                assert made.solution.solution is not None  # a generated puzzle is solved
                 solutions.append(format_puzzle(made.solution.solution))
             elif fmt == "json":
                 s = made.solution

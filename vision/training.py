@@ -23,7 +23,7 @@ printed in them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -400,7 +400,7 @@ def build_model(
     fonts: list[Path],
     k: int = 5,
     progress: Callable[[str], None] | None = None,
-    handwriting: list[Path] = (),
+    handwriting: Sequence[Path] = (),
     uci: bool = True,
     photo_variants: int = PHOTO_VARIANTS,
 ) -> CellClassifier:
