@@ -1,25 +1,26 @@
-"""Exact search side by side: our Dancing Links (solver/dlx.py, pure Python) and the C extension exact-cover.
+"""Exact search side by side: both engines of the solver (pure Python) and the C extension exact-cover.
 
 Usage:
   pip install -e '.[bench]'
-  python benchmarks/exact_search.py [--n 1465] [--runs 5] [--links]
+  python benchmarks/exact_search.py [--n 1465] [--runs 5] [--textbook]
 
-For each collection (top1465, and the same number of 17-clue puzzles), both
-solvers find the first solution of every puzzle; the figure is puzzles per
-second, the median over --runs runs, the two solvers alternating run by run
-so that both see the same machine load. Ours also counts to two (what
-`solve_unique` does) and the ratio of that time to the first-solution time is
-printed. exact-cover gets the same matrix Dancing Links starts from: one row
-per candidate left by the givens, one column per open constraint, built with
-NumPy (included in its time, as building ours is included in ours).
-Times are CPU seconds of this process (time.process_time), not wall time.
-
-With --links, a third solver joins the same runs: textbook Dancing Links in
-pure Python (benchmarks/dancing_links.py: the paper's linked lists in flat
-lists, cover/uncover, singles propagated, S heuristic), first solution and
-counting to two; exact-cover then also counts to two (get_all_solutions with
-max_count=2). It answers the same as ours on every timed puzzle before either
-is timed. Off by default: it roughly doubles the run.
+The engines (``snapsolve --search NAME``): ``bitmask``, solver/exact.py
+(Algorithm X on candidate bitmasks, the default) and ``dlx``, solver/dlx.py
+(Knuth's Dancing Links, the paper's linked lists). For each collection
+(top1465, and the same number of 17-clue puzzles), each solver finds the
+first solution of every puzzle and counts to two (what `solve_unique` does);
+the figure is puzzles per second, the median over --runs runs, the solvers
+alternating run by run so that all see the same machine load; the ratios
+beside the exact-cover peer are taken run by run, then their median (less
+noisy than a ratio of medians on a busy machine). exact-cover gets the same
+matrix Dancing Links starts from: one row per candidate left by the givens,
+one column per open constraint, built with NumPy (included in its time, as
+building ours is included in ours); it counts to two with get_all_solutions
+(max_count=2). Before anything is timed, both engines give the same unique
+solution of every timed puzzle, and exact-cover the same first solution on
+the first 50. With --textbook, the paper's search(k) as written
+(`solver.dlx.search_textbook`, no singles propagated) joins the first-solution
+runs. Times are CPU seconds of this process (time.process_time), not wall time.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ import time
 
 import numpy as np
 
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver import dlx
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.grid import box_of, initial_candidates, is_valid_solution, parse_puzzle
-from dancing_links import search_links  # benchmarks/dancing_links.py, beside this script
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
 #: Per candidate (cell * 9 + digit - 1), its four exact-cover columns, 0..323: cell, row-digit,
@@ -78,58 +79,62 @@ def exact_cover_count_two(grid: list[int]) -> int:
 
 def rate(fn, grids) -> float:
     """Puzzles per second of this process's CPU time (time.process_time: on a machine shared with other
-    jobs, wall time counts their work too; both solvers run in this one thread, so both are timed alike)."""
+    jobs, wall time counts their work too; all solvers run in this one thread, so all are timed alike)."""
     start = time.process_time()
     for g in grids:
         fn(g)
     return len(grids) / (time.process_time() - start)
 
 
+#: The timed solvers: name -> (first solution, count to two).
+SOLVERS = {
+    "bitmask": (lambda g: search_solutions(g, limit=1), lambda g: search_solutions(g, limit=2)),
+    "dlx": (lambda g: dlx.search_solutions(g, limit=1), lambda g: dlx.search_solutions(g, limit=2)),
+    "exact-cover": (exact_cover_solve, exact_cover_count_two),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1465, help="puzzles per collection")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--links", action="store_true",
-                        help="also time textbook Dancing Links in pure Python (benchmarks/dancing_links.py) and "
-                             "exact-cover counting to two")
+    parser.add_argument("--textbook", action="store_true",
+                        help="also time the paper's search(k) as written (solver.dlx.search_textbook), first solution")
     args = parser.parse_args()
     collections = {"top1465": read_puzzles(SHARED / "top1465.txt")[: args.n],
                    "17clue": read_puzzles(SHARED / "17clue.txt")[: args.n]}
+    solvers = dict(SOLVERS)
+    if args.textbook:
+        solvers["textbook dlx"] = (lambda g: dlx.search_textbook(g, limit=1), None)
     for name, lines in collections.items():
-        grids = [parse_puzzle(l) for l in lines]
-        for g in grids[:50]:  # both answer right before either is timed
-            ours, theirs = search_solutions(g, limit=1)[0], exact_cover_solve(g)
-            assert ours == theirs and is_valid_solution(g, ours)
-        if args.links:  # every timed puzzle: the same unique solution, and exact-cover counts one
-            for g in grids:
-                ours = search_solutions(g, limit=2)
-                assert len(ours) == 1 and search_links(g, 1) == ours and search_links(g, 2) == ours
-            assert all(exact_cover_count_two(g) == 1 for g in grids[:50])
-        ours_first, ours_two, theirs = [], [], []
-        links_first, links_two, theirs_two = [], [], []
+        grids = [parse_puzzle(line) for line in lines]
+        for g in grids:  # the engines answer alike before any is timed
+            ours = search_solutions(g, limit=2)
+            assert len(ours) == 1 and is_valid_solution(g, ours[0]) and dlx.search_solutions(g, limit=2) == ours
+        for g in grids[:50]:
+            assert exact_cover_solve(g) == search_solutions(g, limit=1)[0] and exact_cover_count_two(g) == 1
+        first: dict[str, list[float]] = {s: [] for s in solvers}
+        two: dict[str, list[float]] = {s: [] for s in solvers}
         for _ in range(args.runs):
-            ours_first.append(rate(lambda g: search_solutions(g, limit=1), grids))
-            theirs.append(rate(exact_cover_solve, grids))
-            ours_two.append(rate(lambda g: search_solutions(g, limit=2), grids))
-            if args.links:
-                links_first.append(rate(lambda g: search_links(g, 1), grids))
-                theirs_two.append(rate(exact_cover_count_two, grids))
-                links_two.append(rate(lambda g: search_links(g, 2), grids))
-        f, t, two = statistics.median(ours_first), statistics.median(theirs), statistics.median(ours_two)
-        print(f"{name} ({len(grids)} puzzles, median of {args.runs} runs): first solution ours {f:,.0f}/s, "
-              f"exact-cover {t:,.0f}/s (ours/theirs {f / t:.2f}x); counting to two ours {two:,.0f}/s, "
-              f"time ratio two/first {f / two:.2f}")
-        if args.links:
-            lf, lt, tt = statistics.median(links_first), statistics.median(links_two), statistics.median(theirs_two)
-            # same-run ratios, run by run, then their median (less noisy than a ratio of medians on a busy machine)
-            r_first = statistics.median(o / l for o, l in zip(ours_first, links_first))
-            r_ec = statistics.median(e / l for e, l in zip(theirs, links_first))
-            r_two = statistics.median(o / l for o, l in zip(ours_two, links_two))
-            r_ec_two = statistics.median(e / l for e, l in zip(theirs_two, links_two))
-            print(f"  textbook links (benchmarks/dancing_links.py): first solution {lf:,.0f}/s "
-                  f"(ours/links {r_first:.2f}x, exact-cover/links {r_ec:.2f}x); counting to two {lt:,.0f}/s "
-                  f"(ours {two:,.0f}/s, {r_two:.2f}x; exact-cover {tt:,.0f}/s, {r_ec_two:.2f}x); "
-                  f"time ratio two/first links {lf / lt:.2f}, exact-cover {t / tt:.2f}")
+            for solver, (find_first, count_two) in solvers.items():
+                first[solver].append(rate(find_first, grids))
+                if count_two is not None:
+                    two[solver].append(rate(count_two, grids))
+        print(f"{name} ({len(grids)} puzzles, median of {args.runs} runs, puzzles per CPU second):")
+        peer_first, peer_two = first["exact-cover"], two["exact-cover"]
+        for solver in solvers:
+            f = statistics.median(first[solver])
+            line = (f"  {solver:12s} first solution {f:7,.0f}/s "
+                    f"({statistics.median(a / b for a, b in zip(first[solver], peer_first)):.2f}x exact-cover)")
+            if two[solver]:
+                t = statistics.median(two[solver])
+                line += (f"; counting to two {t:7,.0f}/s "
+                         f"({statistics.median(a / b for a, b in zip(two[solver], peer_two)):.2f}x exact-cover), "
+                         f"time ratio two/first {f / t:.2f}")
+            print(line)
+        ratio = statistics.median(a / b for a, b in zip(first["bitmask"], first["dlx"]))
+        ratio_two = statistics.median(a / b for a, b in zip(two["bitmask"], two["dlx"]))
+        print(f"  bitmask/dlx: {ratio:.2f}x first solution, {ratio_two:.2f}x counting to two")
 
 
 if __name__ == "__main__":

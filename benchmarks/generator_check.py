@@ -15,7 +15,7 @@ import argparse
 import statistics
 import time
 
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.generator import generate
 from snapsolve.solver.grading import LEVELS
 from snapsolve.solver.solve import solve_puzzle
@@ -44,7 +44,8 @@ def main() -> None:
             within += args.max_givens is None or givens[-1] <= args.max_givens
             last = time.perf_counter()
         print(f"{level}: {args.count} puzzles, {unique} unique, {at_level} at the level, givens "
-              f"{min(givens)}/{statistics.median(givens):.0f}/{max(givens)} (min/median/max), {within} within --max-givens, "
+              f"{min(givens)}/{statistics.median(givens):.0f}/{max(givens)} (min/median/max), "
+              f"{within} within --max-givens, "
               f"seconds per puzzle median {statistics.median(seconds):.2f}, "
               f"90th percentile {sorted(seconds)[int(0.9 * len(seconds))]:.2f}, max {max(seconds):.2f}", flush=True)
 

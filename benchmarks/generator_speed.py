@@ -30,7 +30,7 @@ import random
 import statistics
 import time
 
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.generator import dig, generate, minimal_puzzle, random_solution
 from snapsolve.solver.grading import LEVELS
 
@@ -95,7 +95,8 @@ def main() -> None:
         assert _givens(puzzle) <= 22 and search_solutions(puzzle, limit=2) == [solution]
     ours_mean = statistics.mean(low)
     print(f"\n22 or fewer givens, ours (dig + reduce_givens), {len(low)} puzzles: "
-          f"median {1000 * statistics.median(low):.0f} ms, 90th percentile {1000 * sorted(low)[int(0.9 * len(low))]:.0f} ms, "
+          f"median {1000 * statistics.median(low):.0f} ms, "
+          f"90th percentile {1000 * sorted(low)[int(0.9 * len(low))]:.0f} ms, "
           f"max {1000 * max(low):.0f} ms, mean {1000 * ours_mean:.0f} ms")
     if hodoku_dig is not None:
         found, digs = 0, 0

@@ -181,7 +181,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
             totals["unsolved"] += 1
             continue
         entries = read_entries(probs, decision.givens, decision.solution,
-                               lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
+                               lambda cells, reading=reading: model.entry_evidence(reading.marks, cells), decision.written)
         solution = decision.solution
         unclear = {u.cell for u in entries.unclear}
         for cell, digit in written.items():

@@ -1,6 +1,7 @@
 """Make the level-agreement sample: puzzles from hodoku-py's own generator at each level.
 
-Usage: python benchmarks/make_hodoku_levels.py [--per-level 40] [--max-minutes 10] [-o benchmarks/data/hodoku_levels.txt]
+Usage:
+  python benchmarks/make_hodoku_levels.py [--per-level 40] [--max-minutes 10] [-o benchmarks/data/hodoku_levels.txt]
 
 hodoku-py (a benchmark-only dependency: pip install -e '.[bench]') generates
 symmetric puzzles and rates them until one has the requested level; medium

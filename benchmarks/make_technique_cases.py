@@ -146,8 +146,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     top = read_puzzles(SHARED / "top1465.txt")
     if args.puzzles == "levels":
-        puzzles = [l.split()[0] for l in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
-                   if l.strip() and not l.startswith("#")]
+        puzzles = [line.split()[0] for line in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
+                   if line.strip() and not line.startswith("#")]
         puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
     elif args.puzzles == "hardest":
         puzzles = read_puzzles(SHARED / "forum_hardest_1106_part.txt")

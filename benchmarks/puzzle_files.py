@@ -21,4 +21,4 @@ def read_puzzles(path: Path) -> list[str]:
     OSError
         The file cannot be read.
     """
-    return [l.strip()[:81] for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
+    return [line.strip()[:81] for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]

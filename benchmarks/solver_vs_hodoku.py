@@ -2,7 +2,8 @@
 
 Usage:
   pip install -e '.[bench]'
-  python benchmarks/solver_vs_hodoku.py [--top1465 40] [--clue17 300] [--share 0] [--per-level 0] [--levels benchmarks/data/hodoku_levels.txt]
+  python benchmarks/solver_vs_hodoku.py [--top1465 40] [--clue17 300] [--share 0] [--per-level 0]
+                                        [--levels benchmarks/data/hodoku_levels.txt]
 
 Reports, for our solver:
 - share of top1465 and of a 17-clue sample solved without search, ms per puzzle;
@@ -72,7 +73,8 @@ def main() -> None:
             times.append(t)
             logical += not result.needs_search
         print(f"{name}: solved without search {logical}/{len(lines)} ({100 * logical / len(lines):.1f}%), "
-              f"mean {1000 * statistics.mean(times):.1f} ms, median {1000 * statistics.median(times):.1f} ms per puzzle")
+              f"mean {1000 * statistics.mean(times):.1f} ms, "
+              f"median {1000 * statistics.median(times):.1f} ms per puzzle")
 
     compare: list[tuple[str, str]] = [(p, "") for p in rng.sample(top, args.top1465)]
     if args.levels.exists():
@@ -91,7 +93,8 @@ def main() -> None:
         rating = hodoku.rate(puzzle)
         hod_t = time.perf_counter() - start
         rows.append((puzzle, ours.level, rating.level.name.lower(), ours_t, hod_t, ours.score, rating.score))
-    print(f"\ncompared on {len(rows)} puzzles ({args.top1465} from top1465, {len(rows) - args.top1465} from the level sample)")
+    print(f"\ncompared on {len(rows)} puzzles ({args.top1465} from top1465, "
+          f"{len(rows) - args.top1465} from the level sample)")
     if not rows:
         return
     total_ours, total_hod = sum(r[3] for r in rows), sum(r[4] for r in rows)
@@ -119,7 +122,7 @@ def main() -> None:
           f"mean score difference {statistics.mean(abs(r[5] - r[6]) for r in rows):.0f}")
     table = Counter((r[2], r[1]) for r in rows)
     print("\nconfusion (rows: hodoku-py level, columns: ours)")
-    print(f"{'':>9}" + "".join(f"{l:>9}" for l in LEVELS))
+    print(f"{'':>9}" + "".join(f"{level:>9}" for level in LEVELS))
     for h in LEVELS:
         print(f"{h:>9}" + "".join(f"{table[(h, o)]:>9}" for o in LEVELS))
 

@@ -61,7 +61,7 @@ def main() -> None:
     reference = args.compare.read_text().rstrip("\n").split("\n")
     ours = "\n".join(paths).split("\n")
     if ours == reference:
-        print(f"identical: {len(paths)} puzzles, {sum(l.startswith('  ') for l in ours)} steps")
+        print(f"identical: {len(paths)} puzzles, {sum(line.startswith('  ') for line in ours)} steps")
         return
     first = next((i for i, (a, b) in enumerate(zip(ours, reference)) if a != b), min(len(ours), len(reference)))
     print(f"DIFFERENT from line {first + 1}:\n  was: {reference[first] if first < len(reference) else '(end)'}\n"

@@ -20,7 +20,7 @@ import numpy as np
 
 from snapsolve.pipeline import default_model, read_grids
 from snapsolve.repair import choose_reading
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.render import render_puzzle
 from puzzle_files import SHARED  # benchmarks/puzzle_files.py, beside this script
@@ -43,8 +43,8 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     pick = random.Random(args.seed)
-    lines = [l.strip()[:81] for name in ("17clue.txt", "top1465.txt")
-             for l in (SHARED / name).read_text().splitlines()[:3000] if l.strip() and not l.startswith("#")]
+    lines = [line.strip()[:81] for name in ("17clue.txt", "top1465.txt")
+             for line in (SHARED / name).read_text().splitlines()[:3000] if line.strip() and not line.startswith("#")]
     font_list = fonts()
     model = default_model()
     print(f"{'level':>5} {'photos':>6} {'perfect':>8} {'cell err':>9} {'no grid':>8} {'solved':>7} "

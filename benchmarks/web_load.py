@@ -166,7 +166,7 @@ def main() -> int:
             server.kill()
 
     right = entries_right = 0
-    for path, (status, data, seconds) in zip(photos, answers):
+    for path, (status, data, _) in zip(photos, answers):
         givens, entries = label(path.with_suffix(".cells"))
         grid = (data.get("grids") or [{}])[0]
         ok = (status == 200 and not data.get("error") and grid.get("givens") == givens
@@ -182,7 +182,8 @@ def main() -> int:
             print(f"  entries differ: {path.name}: {', '.join(diff)}")
     latencies = sorted(a[2] for a in answers)
     mib = 2 ** 20
-    print(f"{len(photos)} concurrent uploads of 12.2-megapixel photos ({sum(p.stat().st_size for p in photos) / mib:.0f} MiB), "
+    size = sum(p.stat().st_size for p in photos) / mib
+    print(f"{len(photos)} concurrent uploads of 12.2-megapixel photos ({size:.0f} MiB), "
           f"{args.workers} workers: {wall:.1f} s for all, {len(photos) / wall:.2f} photos/s")
     print(f"  latency: median {statistics.median(latencies):.1f} s, max {latencies[-1]:.1f} s")
     print(f"  answered right: {right} of {len(photos)} (status 200, printed givens as labelled, valid solution); "

@@ -374,8 +374,8 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
             for index, item in enumerate(items):
                 if slots[index] is None and not stop:
                     finish(index, task(item, options))
-                if slots[index] is not None:
-                    yield item, slots[index]
+                if (done := slots[index]) is not None:
+                    yield item, done
         return
 
     next_out = 0
@@ -425,10 +425,11 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
                 result = _run_alone(task, items[index], options, load_model, stop_event)
                 if result is not None:
                     finish(index, result)
-            while next_out < len(items) and slots[next_out] is not None:
-                yield items[next_out], slots[next_out]
+            while next_out < len(items) and (done := slots[next_out]) is not None:
+                yield items[next_out], done
                 next_out += 1
         if stop:  # wind down: start nothing more, finish what the workers hold, report every finished result
+            assert stop_event is not None  # made whenever there is a stop to watch
             stop_event.set()
             for future in [f for f in in_flight if f.cancel()]:
                 del in_flight[future]
@@ -436,8 +437,8 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
                 for future in wait(in_flight, return_when=FIRST_COMPLETED)[0]:
                     collect(future)
             for index in range(next_out, len(items)):
-                if slots[index] is not None:
-                    yield items[index], slots[index]
+                if (done := slots[index]) is not None:
+                    yield items[index], done
         # Every task is done: wait for the pool to wind down. Left running (shutdown(wait=False)), its
         # manager thread can race the interpreter's exit and print "OSError: [Errno 9] Bad file descriptor"
         # (CPython issue 83279); that is kept for an interrupted batch, which should not wait.

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from .solver.exact import DEFAULT_SEARCH, SEARCHES
 from .solver.grading import LEVELS
 from .solver.grid import cell_name, format_board
 
@@ -98,7 +99,7 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
                 print(f"{n:3d}. {step.text}", file=out)
         searched = ", finished by search" if grid.needs_search else ""
         print(f"solution (level {grid.level}, score {grid.score}{searched}):", file=out)
-        print(format_board(grid.solution), file=out)
+        print(format_board(grid.solution or []), file=out)
     if grid.output:
         print(f"wrote {grid.output}", file=out)
 
@@ -116,11 +117,13 @@ def print_human(result: InputResult, options: Options) -> None:
 
 def run_solve(args: argparse.Namespace) -> int:
     """The main job over every input; returns the exit status."""
-    options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint)
+    options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint,
+                      search=args.search)
     if options.output_dir:
         options.output_dir.mkdir(parents=True, exist_ok=True)
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
-    items = expand_inputs(args.inputs) if args.cluster else list(expand_inputs(args.inputs))
+    inputs = expand_inputs(args.inputs)
+    items = [] if args.cluster else list(inputs)
     store = ResultStore(args.db) if args.db else None
     start = time.perf_counter()
     counts = {"inputs": 0, "grids": 0, "solved": 0, "failed": 0, "skipped": 0}
@@ -130,7 +133,7 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.cluster:
             from .cluster import run_cluster_batch, stderr_log
 
-            batch = run_cluster_batch(items, options, args.cluster, store, on_done=lambda item, result: bar.update(),
+            batch = run_cluster_batch(inputs, options, args.cluster, store, on_done=lambda item, result: bar.update(),
                                       send_bytes=args.send_bytes, log=stderr_log, stop=stop)
         else:
             batch = run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update(), stop=stop)
@@ -155,6 +158,7 @@ def run_solve(args: argparse.Namespace) -> int:
             if store:
                 store.close()
     if stop:
+        assert stop.signum is not None  # a stop records its signal
         name = signal.Signals(stop.signum).name
         print(f"snapsolve: stopped by {name}: {counts['inputs']} inputs finished and reported"
               f"{' and stored' if store else ''}, the rest not started", file=sys.stderr)
@@ -186,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("-o", "--output", type=Path, metavar="DIR", help="write annotated images into DIR (default: beside each input)")
     solve.add_argument("--explain", action="store_true", help="list every logical step of the solution")
     solve.add_argument("--hint", action="store_true", help="give only the next logical step (drawn on photos)")
+    solve.add_argument("--search", choices=SEARCHES, default=DEFAULT_SEARCH,
+                       help="exact search for what logic leaves: bitmask (Algorithm X on candidate bitmasks, faster) or "
+                            "dlx (Knuth's Dancing Links); same results (default: %(default)s)")
     solve.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
                        help="processes to use (default: all %(default)s cores; never more than inputs); results "
                             "are printed in input order as soon as all before them are done")

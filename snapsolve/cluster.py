@@ -320,7 +320,7 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
             if item is None:
                 exhausted = True
                 break
-            entry = [item, None]
+            entry: list = [item, None]  # the item, then its result when done
             window.append(entry)
             cached = store.done(item) if store else None
             if cached is not None:

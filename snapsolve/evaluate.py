@@ -18,6 +18,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -51,9 +52,9 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         and ``unclear`` / ``unclear_right``.
     """
     start = time.perf_counter()
-    entry = {"photo": photo.name, "error": None, "truth": photo.cells, "read": None, "wrong_cells": [],
-             "givens_right": False, "status": None, "solved_right": False, "solved_wrong": False,
-             "rotation": None, "corner_error": None, **_judge_entries(photo, None, None, model)}
+    entry: dict[str, Any] = {"photo": photo.name, "error": None, "truth": photo.cells, "read": None, "wrong_cells": [],
+                             "givens_right": False, "status": None, "solved_right": False, "solved_wrong": False,
+                             "rotation": None, "corner_error": None, **_judge_entries(photo, None, None, model)}
     try:
         image = read_image(photo.image_path)
     except (ImageReadError, OSError) as exc:

@@ -92,9 +92,11 @@ def run(args: argparse.Namespace) -> int:
             bar.update()
             if fmt == "txt":
                 print(format_puzzle(made.givens), file=sink, flush=True)
+                assert made.solution.solution is not None  # a generated puzzle is solved
                 solutions.append(format_puzzle(made.solution.solution))
             elif fmt == "json":
                 s = made.solution
+                assert s.solution is not None  # a generated puzzle is solved
                 print(json.dumps({"puzzle": format_puzzle(made.givens), "solution": format_puzzle(s.solution),
                                   "level": s.level, "score": s.score, "givens": sum(1 for d in made.givens if d),
                                   "techniques": s.techniques}), file=sink, flush=True)

@@ -99,14 +99,14 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     return readings
 
 
-def decide(reading: GridReading) -> Decision:
+def decide(reading: GridReading, search: str = "bitmask") -> Decision:
     """The puzzle a reading shows: the most probable printed givens with exactly one solution (or unsure).
 
     Givens unlike the grid's own print (another height) that the puzzle does
     not need are taken for the player's pen (`repair.separate_written`).
     """
     heights = reading.marks.features[:, MARK_FEATURES.index("height")] * reading.marks.present
-    return separate_written(choose_reading(reading.given_probabilities), heights)
+    return separate_written(choose_reading(reading.given_probabilities, search=search), heights, search=search)
 
 
 def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | None = None
@@ -135,7 +135,7 @@ def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | 
     (GridResult, Solution or None)
         The grid's result, and the solver's result when the puzzle was solved.
     """
-    decision = decide(reading)
+    decision = decide(reading, options.search)
     model = model or default_model()
     read = read_entries(reading.probabilities, decision.givens, decision.solution,
                         lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
@@ -149,7 +149,8 @@ def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | 
         grid = GridResult(decision.givens, decision.status, entries=read.entries, hint_requested=options.hint,
                           **photo_fields)
         return grid, None
-    solution = solve_puzzle(decision.givens, known=decision.count, placed=read.sure)
+    solution = solve_puzzle(decision.givens, known=decision.count, placed=read.sure,
+                            search=options.search)
     return solved_grid(solution, options, read.unclear, **photo_fields), solution
 
 
@@ -176,7 +177,7 @@ def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options:
                              list(hint.eliminations), in_place=in_place)
         return image
     pencil = {m["cell"] for m in grid.pencil_marks}
-    missing = {i: d for i, d in enumerate(grid.solution) if not grid.givens[i] and not grid.entries[i]}
+    missing = {i: d for i, d in enumerate(grid.solution or []) if not grid.givens[i] and not grid.entries[i]}
     out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place)
     if grid.mistakes:
         out = draw_mistakes(out, inverse, corners, {m.cell: m.solution for m in grid.mistakes}, in_place=True)

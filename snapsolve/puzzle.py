@@ -15,6 +15,7 @@ from pathlib import Path
 from .results import GridResult, InputResult
 from .solver import (SOLVED, Finished, InvalidPuzzleError, Mistake, Solution, Step, UnclearEntry, parse_position,
                      solve_puzzle)
+from .solver.exact import DEFAULT_SEARCH
 
 
 @dataclass
@@ -31,12 +32,17 @@ class Options:
         Include every logical step from the player's position in the result.
     hint : bool
         Only the next step (or the first mistake): draw it instead of the solution.
+    search : str
+        The exact search's engine (``--search``): ``"bitmask"`` (default,
+        `solver.exact`) or ``"dlx"`` (Knuth's Dancing Links, `solver.dlx`);
+        both give the same results.
     """
 
     write_image: bool = True
     output_dir: Path | None = None
     explain: bool = False
     hint: bool = False
+    search: str = DEFAULT_SEARCH
 
 
 def solved_grid(solution: Solution, options: Options, unclear: list[UnclearEntry] | None = None,
@@ -116,7 +122,7 @@ def solve_text(label: str, line: str, options: Options) -> InputResult:
         givens, placed = parse_position(line)
     except InvalidPuzzleError as exc:
         return InputResult.failed(label, str(exc), time.perf_counter() - start)
-    grid = solved_grid(solve_puzzle(givens, placed=placed), options)
+    grid = solved_grid(solve_puzzle(givens, placed=placed, search=options.search), options)
     error = None if grid.solved else grid.status.replace("_", " ")
     return InputResult(label, error, round(time.perf_counter() - start, 4), [grid])
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .solver import SOLVED, InvalidPuzzleError
-from .solver.dlx import SearchResult, solve_unique
+from .solver.exact import SearchResult, solve_unique
 from .solver.grid import check_givens
 from .solver.position import UnclearEntry
 
@@ -153,7 +153,7 @@ def _readings_by_cost(options: list[tuple[float, int, int]]):
     """Subsets of `options` (at most MAX_CHANGES, one per cell) in order of total cost."""
     if not options:
         return
-    heap = [(options[0][0], (0,))]
+    heap: list[tuple[float, tuple[int, ...]]] = [(options[0][0], (0,))]
     while heap:
         cost, chosen = heapq.heappop(heap)
         cells = [options[i][1] for i in chosen]
@@ -172,7 +172,7 @@ def _describe(changes) -> str:
     return ", ".join(f"r{c // 9 + 1}c{c % 9 + 1} read as {name(a)}, taken as {name(b)}" for c, a, b in changes)
 
 
-def choose_reading(probabilities: np.ndarray) -> Decision:
+def choose_reading(probabilities: np.ndarray, search: str = "bitmask") -> Decision:
     """The most probable reading with exactly one solution, or an honest failure.
 
     Parameters
@@ -180,6 +180,8 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
     probabilities : np.ndarray
         Shape (81, 10), float: per cell, probability of no printed digit
         (column 0) and of printed digits 1..9.
+    search : str
+        The exact search's engine (``"bitmask"`` or ``"dlx"``, see `solver.exact.search_engine`).
 
     Returns
     -------
@@ -190,7 +192,7 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
     """
     best = [int(v) for v in probabilities.argmax(axis=1)]
     options = _alternatives(probabilities)
-    first = solve_unique(best)  # conflicting givens count as no solution
+    first = solve_unique(best, search=search)  # conflicting givens count as no solution
     searches = 1
     found: list[tuple[float, tuple[int, ...], SearchResult]] = []
     if first.status == SOLVED:
@@ -206,7 +208,7 @@ def choose_reading(probabilities: np.ndarray) -> Decision:
         if _breaks_rules(reading):
             continue  # cheap to rule out, and not worth a search
         searches += 1
-        count = solve_unique(reading)
+        count = solve_unique(reading, search=search)
         if count.status == SOLVED:
             if found and count.solution == found[0][2].solution:
                 continue  # same answer: a given read as an entry (or back) changes nothing
@@ -242,7 +244,7 @@ PEN_HEIGHT = 0.2
 MIN_POPULATION = 12
 
 
-def separate_written(decision: Decision, heights: np.ndarray) -> Decision:
+def separate_written(decision: Decision, heights: np.ndarray, search: str = "bitmask") -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
     A printed digit is decided per grid, not cell by cell alone: a given whose
@@ -260,6 +262,8 @@ def separate_written(decision: Decision, heights: np.ndarray) -> Decision:
     heights : np.ndarray
         Shape (81,) float: each upright cell's mark height as a share of a
         cell (`vision.cells.MARK_FEATURES` "height"; 0 where there is no mark).
+    search : str
+        The exact search's engine (``"bitmask"`` or ``"dlx"``, see `solver.exact.search_engine`).
 
     Returns
     -------
@@ -279,7 +283,7 @@ def separate_written(decision: Decision, heights: np.ndarray) -> Decision:
     if not odd:
         return decision
     givens = [0 if c in odd else d for c, d in enumerate(decision.givens)]
-    count = solve_unique(givens)
+    count = solve_unique(givens, search=search)
     if count.status != SOLVED or count.solution != decision.solution:
         return decision
     return Decision(givens, SOLVED, count, decision.changes, decision.warning, decision.log_probability,
@@ -414,6 +418,7 @@ def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[in
     unclear = []
     doubtful = [c for c in kinds if solution and entries[c] != solution[c]]
     if doubtful:
+        assert solution is not None  # entries differ from a solution only when there is one
         seen = evidence(doubtful) if evidence is not None else None
         for row, cell in enumerate(doubtful):
             read, right = entries[cell], solution[cell]

@@ -146,7 +146,7 @@ class GridResult:
             hint = (mistakes[0] if hint["technique"] == "mistake" and mistakes else asked[0] if asked
                     else Finished() if hint["technique"] == "solved" else _step_from_json(hint))
         return cls(
-            givens=_digits(data["givens"]), status=data["status"], solution=_digits(data.get("solution")),
+            givens=_digits(data["givens"]) or [], status=data["status"], solution=_digits(data.get("solution")),
             level=data.get("level"), score=data.get("score"), techniques=data.get("techniques", {}),
             needs_search=data.get("needs_search", False), entries=_digits(data.get("entries")) or [0] * 81,
             pencil_marks=data.get("pencil_marks", []),

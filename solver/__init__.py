@@ -3,14 +3,14 @@
 Knows nothing of pixels; works on 81-value grids (0 for empty).
 """
 
-from .dlx import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, solve_unique
+from .exact import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, solve_unique
 from .grid import InvalidPuzzleError, format_board, format_puzzle, parse_puzzle
-from .position import Finished, Mistake, UnclearEntry, find_mistakes, parse_position, progress, remaining_steps
+from .position import Finished, Mistake, UnclearEntry, find_mistakes, parse_position, remaining_steps
 from .solve import LogicError, Solution, solve_puzzle
 from .steps import Step
 
 __all__ = [
     "Finished", "InvalidPuzzleError", "LogicError", "MULTIPLE_SOLUTIONS", "Mistake", "NO_SOLUTION", "SOLVED", "Solution", "Step",
-    "find_mistakes", "format_board", "format_puzzle", "parse_position", "parse_puzzle", "progress",
+    "find_mistakes", "format_board", "format_puzzle", "parse_position", "parse_puzzle",
     "remaining_steps", "solve_puzzle", "solve_unique", "UnclearEntry",
 ]

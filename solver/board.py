@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
+from typing import Any, TypeVar
 
 from .grid import HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, PEER_BITS, digit_bit, digits_of, initial_candidates
 from .steps import Step
+
+#: What a single-digit finder keeps per digit (`Board.digit_steps`): steps, or records that become steps.
+T = TypeVar("T")
 
 #: The house fields of a board (`Board.house_fields`): one int of 243 16-bit fields, field 9 * h + d - 1
 #: holding digit d's 9-bit position mask in house h (bit i: the i-th cell of HOUSES[h]); house h is the
@@ -62,7 +66,7 @@ def changed_houses(before: int, after: int) -> list[int]:
     return out
 
 
-def _house_field_list(board: "Board") -> list[int]:
+def _house_field_list(board: Board) -> list[int]:
     """The 243 fields of the board's `house_fields` as ints, field 9 * h + d - 1 at that index."""
     fields = board.house_fields
     if _LITTLE:  # native unsigned shorts are little-endian here: one C-level conversion
@@ -70,7 +74,7 @@ def _house_field_list(board: "Board") -> list[int]:
     return [fields >> s & 511 for s in range(0, 3888, 16)]
 
 
-def _positions(board: "Board") -> list[list[int]]:
+def _positions(board: Board) -> list[list[int]]:
     """positions[d][h]: the 9-bit mask of places for digit d (1..9) in house h (`Board.house_positions`)."""
     flat = board.cached("fields", _house_field_list)
     return [[]] + [flat[d::9] for d in range(9)]
@@ -189,7 +193,7 @@ class Board:
         self._per_house[key] = fields, results
         return results
 
-    def digit_steps(self, key, steps_of) -> Iterator[Step]:
+    def digit_steps(self, key: Any, steps_of: Callable[[Board, int], Iterable[T]]) -> Iterator[T]:
         """The steps ``steps_of(self, d)`` yields, for digits d = 1..9 in turn. Each digit's steps are kept on
         this board (per `key`) until its cells change, so `steps_of` must depend on that digit's cells only
         (finders of single-digit patterns: most digits are unchanged from one step to the next). The items
@@ -197,7 +201,8 @@ class Board:
         steps by house first, patterns for one that makes only the step the ladder asks for."""
         kept = self._per_digit.get(key)
         if kept is None:  # per digit: its cells when its steps were found (-1: never), its steps
-            kept = self._per_digit[key] = [0] + [-1] * 9, [()] * 10
+            none: list[tuple[T, ...]] = [()] * 10
+            kept = self._per_digit[key] = [0] + [-1] * 9, none
         seen, steps = kept
         cells = self._digit_cells
         if seen == cells:  # no digit changed since the last call (finders that share a key, in one pass)

@@ -247,7 +247,7 @@ class ChainFound(NamedTuple):
     chain: list[int]
     first_weak: bool = False
 
-    def beats(self, other: "ChainFound | None") -> bool:
+    def beats(self, other: ChainFound | None) -> bool:
         """Ranks above `other` (`outranks`)."""
         return outranks(self.victims, self.length, other)
 
@@ -361,7 +361,8 @@ def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
         found = _X_CHAINS.get(key, _X_CHAINS)  # one read: another thread's new Board may empty the table
         if found is _X_CHAINS:
             found = _X_CHAINS[key] = _best_digit_x_chain(_DigitGraph.of(board, d), max_length)
-        if found is not None and (found.beats(best) or (not best.beats(found) and found.chain[0] < best.chain[0])):
+        if found is not None and (found.beats(best) or (best is not None and not best.beats(found)
+                                                         and found.chain[0] < best.chain[0])):
             best = found
     return best
 
@@ -385,7 +386,7 @@ class _DigitGraph(NamedTuple):
     weak: list[int]  # per cell (81), the cells of `starts` that see it
 
     @classmethod
-    def of(cls, board: Board, digit: int) -> "_DigitGraph":
+    def of(cls, board: Board, digit: int) -> _DigitGraph:
         strong = [0] * 81
         paired = 0
         for _, a, b in conjugate_pairs(board, digit):
@@ -448,9 +449,9 @@ class _BivalueGraph(NamedTuple):
     with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
 
     @classmethod
-    def of(cls, board: Board) -> "_BivalueGraph":
+    def of(cls, board: Board) -> _BivalueGraph:
         cands = board.candidates
-        nodes = []
+        nodes: list[int] = []
         with_digit = [0] * 10
         in_house_with = [0] * 243  # per house h and digit d, at 9 * h + d - 1: its nodes of that digit
         for c in set_bits(board.bivalue_cells()):
@@ -526,7 +527,7 @@ class _StrongGraph(NamedTuple):
     in_peers: dict[int, int]  # per cell with nodes, the nodes in the cells that see it
 
     @classmethod
-    def of(cls, board: Board) -> "_StrongGraph":
+    def of(cls, board: Board) -> _StrongGraph:
         cands = board.candidates
         bivalue = board.bivalue_cells()
         pairs = [()] + [conjugate_pairs(board, d) for d in range(1, 10)]
@@ -539,7 +540,7 @@ class _StrongGraph(NamedTuple):
         node_cells = bivalue
         for cells in linked_cells:
             node_cells |= cells
-        nodes = []
+        nodes: list[int] = []
         in_cell = {}  # per cell with nodes, its nodes
         with_digit = [0] * 10
         in_cells_with = [0] * 10
@@ -623,7 +624,7 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                     victims = end_victims(board, cell, a, end_cell, b, seen_with_a, end == start)
                     if not victims or not outranks(victims, depth, best):
                         continue
-                path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, closes)
+                path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, bool(closes))
                 if path is None:
                     continue
                 chain = [nodes[i] for i in path]
@@ -661,7 +662,7 @@ def end_victims(board: Board, cell: int, a: int, end_cell: int, b: int, seen_wit
 
 
 #: Each cell as an 81-bit set: the cells of the X-Chain space's nodes (a node is its cell).
-_CELL_BITS = tuple(1 << c for c in range(81))
+_CELL_BITS = [1 << c for c in range(81)]
 #: Most nodes `_simple_chain` expands for one pair of ends (a pathological graph gives up, not hangs).
 _SIMPLE_CHAIN_BUDGET = 20000
 

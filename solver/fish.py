@@ -205,10 +205,10 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
     line outside the base (in the fin box when finned)."""
     found: list[list[tuple[tuple[int, ...], int, int, str]]] = [[], [], []]
     if not finned:  # N lines whose places lie in N cover lines: the lines' naked subsets
-        for size, bases in enumerate(naked_subsets_of(tuple(positions)), 2):
-            for base, union in bases:
+        for size, subsets in enumerate(naked_subsets_of(tuple(positions)), 2):
+            for base, union in subsets:
                 # Does any other line hold the digit in a cover line?
-                if any(positions[l] & union for l in range(9) if l not in base):
+                if any(positions[line] & union for line in range(9) if line not in base):
                     found[size - 2].append((base, union, 0, FISH_NAMES[size]))
         return found
     lines = [i for i in range(9) if _FINNED_LINE[positions[i]]]

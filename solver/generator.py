@@ -25,7 +25,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .dlx import search_solutions
+from .exact import search_solutions
 from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, box_of, initial_candidates
 from .solve import Solution, solve_puzzle
 from .techniques import LEVELS, rank
@@ -276,7 +276,7 @@ def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random
     target = LEVELS.index(level)
     current = list(puzzle)
     graded = solve_puzzle(current)
-    while LEVELS.index(graded.level) > target:
+    while LEVELS.index(str(graded.level)) > target:  # a generated puzzle is unique: it has a level
         # Give back the cell whose digit the hardest step of the path was about.
         empty = [c for c in range(81) if not current[c]]
         hard_step = max(graded.steps, key=lambda s: rank(s.technique), default=None)

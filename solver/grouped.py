@@ -157,7 +157,7 @@ def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound |
                 victims = 0  # a continuous loop's victims need the chain
             if not closes and not victims or victims and not outranks(victims, depth, best):
                 continue
-            path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, closes)
+            path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, bool(closes))
             if path is None:
                 continue
             if end != start and closes:

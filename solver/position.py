@@ -156,9 +156,3 @@ def remaining_steps(givens: list[int], placed: list[int], unique: Callable[[], b
     """
     position = [g or p for g, p in zip(givens, placed)]
     return solve_logically(position, unique=unique).steps
-
-
-def progress(givens: list[int], placed: list[int]) -> dict:
-    """How far the player is: ``{"entered": digits placed, "to_fill": cells the givens leave empty}``."""
-    return {"entered": sum(1 for g, p in zip(givens, placed) if p and not g),
-            "to_fill": sum(1 for g in givens if not g)}

@@ -31,7 +31,8 @@ def find_full_house(board: Board) -> Iterator[Step]:
                 placements=((cell, missing),),
                 cells=(cell,),
                 houses=(h,),
-                text=f"{title('full_house')}: {cell_name(cell)} is the last empty cell of {house_name(h)}, so it is {missing}",
+                text=f"{title('full_house')}: {cell_name(cell)} is the last empty cell of {house_name(h)}, "
+                f"so it is {missing}",
             )
 
 

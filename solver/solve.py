@@ -1,4 +1,4 @@
-"""Solving a puzzle end to end: logic first, exact search (`dlx`) when it is needed.
+"""Solving a puzzle end to end: logic first, exact search (`exact`) when it is needed.
 
 Uniqueness techniques are only sound on a puzzle with exactly one solution, so
 HoDoKu counts solutions before it solves. Counting costs more than solving an
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .dlx import NO_SOLUTION, SOLVED, SearchResult, solve_unique
+from .exact import DEFAULT_SEARCH, NO_SOLUTION, SOLVED, SearchResult, solve_unique
 from .grid import InvalidPuzzleError, cell_name, check_givens, is_valid_solution
 from .grading import grade, technique_counts
 from .logic import solve_logically
@@ -73,7 +73,8 @@ class Solution:
         return technique_counts(self.steps)
 
 
-def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: list[int] | None = None) -> Solution:
+def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: list[int] | None = None,
+                 search: str = DEFAULT_SEARCH) -> Solution:
     """Solve logically, counting solutions by exact search only when needed, with search fallback.
 
     Parameters
@@ -88,6 +89,9 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
         change the puzzle, its status or its grade; they are checked against
         the solution (`Solution.mistakes`) and the `remaining` steps start
         from them.
+    search : str
+        The exact search's engine, ``"bitmask"`` or ``"dlx"`` (see
+        `exact.search_engine`); the result is the same with either.
 
     Returns
     -------
@@ -95,6 +99,8 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
 
     Raises
     ------
+    ValueError
+        `search` names no engine.
     LogicError
         A logical step contradicted the unique solution (a finder's bug):
         see `check_steps`. The exact search's solution never replaces a
@@ -109,7 +115,7 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
 
     def count() -> SearchResult:
         if not counted:
-            counted.append(solve_unique(givens))
+            counted.append(solve_unique(givens, search=search))
         return counted[0]
 
     logic = solve_logically(givens, unique=lambda: count().status == SOLVED)
@@ -122,6 +128,7 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
         exact = count()
         if exact.status != SOLVED:
             return Solution(list(givens), exact.status, placed=placed)
+        assert exact.solution is not None  # a solved search carries its solution
         solution = exact.solution
         check_steps(logic.steps, solution)  # names the first false step
         if logic.board.is_broken():

@@ -112,7 +112,7 @@ def _groups_by_house(board: Board, hidden: bool) -> list[tuple]:
     return board.per_house("naked subsets", _naked_house_groups)
 
 
-def _naked_house_groups(board: Board, house: int) -> tuple:
+def _naked_house_groups(board: Board, house: int) -> tuple | None:
     """Per size (2, 3, 4), the naked subsets of a house (`naked_subsets_of` of its cells' candidates), each as
     `_naked_subset` gives them; None for none."""
     groups = naked_subsets_of(HOUSE_GETTERS[house](board.candidates))
@@ -167,7 +167,7 @@ def _others(houses: tuple[int, ...], cells: tuple[int, ...]) -> int:
     return total
 
 
-def _hidden_house_groups(board: Board, house: int) -> tuple:
+def _hidden_house_groups(board: Board, house: int) -> tuple | None:
     """Per size (2, 3, 4), the hidden subsets of a house (`naked_subsets_of` of its digits' places), each as (its
     cells, its digits as a mask, the bits of `Board.house_fields` of the other digits in those cells); None
     for none."""

@@ -181,7 +181,9 @@ def ladder() -> list[tuple[str, Finder]]:
         if t.finder_path is None or t.finder_path in seen:
             continue
         seen.add(t.finder_path)
-        out.append((t.name, t.finder))
+        finder = t.finder
+        assert finder is not None  # a finder path names a finder
+        out.append((t.name, finder))
     return out
 
 

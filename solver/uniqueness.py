@@ -22,7 +22,7 @@ from .steps import Step
 from .techniques import title
 
 
-def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, tuple[int, int, int, int]]]:
+def _find_rectangles(board: Board) -> list[tuple[tuple[int, ...], int, int, tuple[int, int, int, int]]]:
     """The possible deadly patterns in HoDoKu's search order (UniquenessSolver): from each bivalue cell in turn
     (corner 1, digits a and b), each cell of its box in its row or column that allows both (corner 2, in box
     order), then the cells along the two corners' columns (or rows) outside the box that allow both (corners 3
@@ -37,7 +37,7 @@ def _find_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int,
     for cell in compress(range(81), values):
         blocked[values[cell]] |= PEER_BITS[cell]
     empty = board.empty_cells
-    seen: set[tuple[int, int, int, int]] = set()
+    seen: set[tuple[int, ...]] = set()
     found = []
     for first in set_bits(board.bivalue_cells()):
         a, b = digits_of(cands[first])

@@ -62,7 +62,8 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
                                                        & board.digit_cells(z)))
                 if elims:
                     yield Step("xyz_wing", eliminations=elims, cells=(pivot, a, b),
-                               text=f"{title('xyz_wing')}: pivot {cell_name(pivot)} ({'/'.join(map(str, digits_of(pm)))}) with "
+                               text=f"{title('xyz_wing')}: pivot {cell_name(pivot)} "
+                                    f"({'/'.join(map(str, digits_of(pm)))}) with "
                                     f"pincers {cell_name(a)} and {cell_name(b)}; one of the three is {z}")
 
 

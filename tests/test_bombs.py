@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from snapsolve.cli import main
-from snapsolve.vision.formats import MAX_PIXELS, ImageReadError
+from snapsolve.vision.formats import ImageReadError
 from snapsolve.vision.image_io import header_size, read_image, reduction_for, render_pdf_page
 
 from .conftest import SAMPLES

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from snapsolve.cli import main
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import PEERS, is_valid_solution, parse_puzzle
 from snapsolve.vision.dataset import read_ground_truth
 from snapsolve.vision.locate import locate_grids
@@ -148,7 +148,9 @@ def test_non_image_and_no_grid_give_one_line_error(tmp_path, capsys):
 def test_console_script_exit_statuses(tmp_path):
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"")
-    run = lambda *a: subprocess.run([sys.executable, "-m", "snapsolve.cli", *a], capture_output=True, text=True)
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "snapsolve.cli", *a], capture_output=True, text=True)
+
     bad = run(str(junk))
     assert bad.returncode == 1 and bad.stderr.strip() == f"snapsolve: {junk}: cannot read image: empty file"
     assert bad.stdout == ""
@@ -202,3 +204,31 @@ def test_explain_steps_replay_to_the_solution(capsys, monkeypatch):
             values[c] = d
     assert not grid["needs_search"] and values == [int(c) for c in grid["solution"]]
     assert sum(grid["techniques"].values()) == len(grid["steps"])
+
+
+def test_search_dlx_gives_the_same_results_as_the_default(tmp_path, capsys, monkeypatch):
+    # Puzzles that logic finishes, that need search (the hardest list), with two solutions and with none.
+    lines = read_collection("top1465.txt")[7:10] + read_collection("forum_hardest_1106_part.txt")[1:3]
+    lines += [read_collection("serg_benchmark.txt")[0], "55" + PUZZLE[2:]]
+    f = tmp_path / "puzzles.txt"
+    f.write_text("\n".join(lines) + "\n")
+    outputs = {}
+    calls = []
+    from snapsolve.solver import dlx
+
+    search = dlx.search_solutions
+    monkeypatch.setattr(dlx, "search_solutions", lambda *a, **k: calls.append(1) or search(*a, **k))
+    for engine in ("bitmask", "dlx"):
+        args = [str(f), "--json", "--workers", "1"] + (["--search", engine] if engine == "dlx" else [])
+        assert main(args) == 1  # the multi-solution and clashing lines fail, the others are solved
+        results = _json_lines(capsys.readouterr().out)
+        for r in results:
+            r.pop("seconds")
+        outputs[engine] = results
+        if engine == "bitmask":
+            assert not calls  # the default never runs Dancing Links
+    assert calls  # --search dlx reached the exact search
+    assert outputs["dlx"] == outputs["bitmask"]
+    statuses = [r["grids"][0]["status"] if r["grids"] else r["error"] for r in outputs["dlx"]]
+    assert statuses[:5] == ["solved"] * 5 and statuses[5] == "multiple_solutions"
+    assert any(r["grids"][0]["needs_search"] for r in outputs["dlx"][:5])

@@ -24,9 +24,8 @@ import cloudpickle  # noqa: E402  (a dependency of distributed)
 import dask  # noqa: E402
 
 from snapsolve import cluster as snapsolve_cluster  # noqa: E402
-from snapsolve.batch import ResultStore  # noqa: E402
+from snapsolve.batch import WINDOW_PER_WORKER, ResultStore  # noqa: E402
 from snapsolve.cli import main  # noqa: E402
-from snapsolve.batch import WINDOW_PER_WORKER  # noqa: E402
 from snapsolve.cluster import run_cluster_batch, solve_on_worker  # noqa: E402
 from snapsolve.inputs import WorkItem, expand_inputs  # noqa: E402
 from snapsolve.puzzle import Options  # noqa: E402
@@ -200,7 +199,7 @@ def test_inputs_are_streamed_with_a_bounded_window(two_workers):
             yield WorkItem("puzzle", f"p:{n}", "", line)
 
     batch = run_cluster_batch(many(), Options(), address)
-    for count, (item, result) in enumerate(batch, start=1):
+    for count, (_, result) in enumerate(batch, start=1):
         assert result.error is None
         if count == 40:
             break

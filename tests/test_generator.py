@@ -6,7 +6,7 @@ import pytest
 
 from snapsolve.cli import main
 from snapsolve.pipeline import Options, solve_image
-from snapsolve.solver.dlx import search_solutions
+from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.generator import generate
 from snapsolve.solver.grid import format_puzzle, parse_puzzle
 
@@ -104,9 +104,9 @@ def test_symmetric_and_minimal():
 def test_generate_command_formats(tmp_path, capsys):
     assert main(["generate", "--level", "easy", "--count", "2", "--seed", "1"]) == 0
     lines = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("#")]  # the answer key
-    assert len(lines) == 2 and all(len(parse_puzzle(l)) == 81 for l in lines)
+    assert len(lines) == 2 and all(len(parse_puzzle(line)) == 81 for line in lines)
     assert main(["generate", "--level", "easy", "--count", "2", "--seed", "1", "--format", "json"]) == 0
-    objs = [json.loads(l) for l in capsys.readouterr().out.splitlines()]
+    objs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [o["puzzle"] for o in objs] == lines and all(o["level"] == "easy" for o in objs)
 
 
@@ -177,7 +177,7 @@ def test_generate_max_givens_command(capsys):
     contradictory requests end with a one-line error and exit 2."""
     assert main(["generate", "--level", "hard", "--count", "2", "--minimal", "--max-givens", "22", "--seed", "4",
                  "--format", "json"]) == 0
-    for obj in (json.loads(l) for l in capsys.readouterr().out.splitlines()):
+    for obj in (json.loads(line) for line in capsys.readouterr().out.splitlines()):
         givens = parse_puzzle(obj["puzzle"])
         assert obj["level"] == "hard" and obj["givens"] <= 22
         assert count_solutions(givens) == 1

@@ -3,7 +3,7 @@
 import pytest
 
 from snapsolve.solver import logic
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.solve import LogicError, solve_puzzle
 from snapsolve.solver.steps import Step
@@ -46,7 +46,7 @@ def test_false_step_on_a_logically_solved_puzzle_raises(monkeypatch, placement):
 
 def test_false_elimination_on_a_puzzle_that_needs_search_raises(monkeypatch):
     """Logic gets stuck, the search finishes; the false step must still raise, not be papered over."""
-    line = next(l for l in read_collection("top1465.txt")[:50] if solve_puzzle(parse_puzzle(l)).needs_search)
+    line = next(p for p in read_collection("top1465.txt")[:50] if solve_puzzle(parse_puzzle(p)).needs_search)
     givens = parse_puzzle(line)
     truth = solve_unique(givens).solution
     cell = next(c for c in range(81) if not givens[c])

@@ -6,7 +6,7 @@ from snapsolve.pipeline import decide, read_grids
 from snapsolve.repair import UNSURE, choose_reading, read_entries, separate_written
 from snapsolve.solver.position import UnclearEntry
 from snapsolve.vision.digits import EntryEvidence
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.image_io import read_image

@@ -6,7 +6,7 @@ runs check fixed samples; ``pytest -m slow`` checks whole collections.
 
 import pytest
 
-from snapsolve.solver.dlx import MULTIPLE_SOLUTIONS, solve_unique
+from snapsolve.solver.exact import MULTIPLE_SOLUTIONS, solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.logic import solve_logically
 from snapsolve.solver.solve import solve_puzzle

@@ -4,7 +4,7 @@ import pytest
 
 from snapsolve.solver import grading, logic
 from snapsolve.solver.steps import Step
-from snapsolve.solver.techniques import BY_NAME, LEVELS, TECHNIQUES, UNIQUENESS_TECHNIQUES, ladder, title
+from snapsolve.solver.techniques import BY_NAME, LEVELS, TECHNIQUES, UNIQUENESS_TECHNIQUES, title
 
 
 def test_table_matches_hodoku_step_config_row_by_row():
@@ -46,7 +46,15 @@ def test_hodoku_order_fixed_points():
 def test_ladder_grading_uniqueness_and_titles_come_from_the_table():
     finders = [t.finder for t in TECHNIQUES if t.finder is not None]
     assert [f for _, f in logic.LADDER] == list(dict.fromkeys(finders))
-    assert logic.LADDER == ladder()
+    # each finder under the name of its first row, in the table's (HoDoKu's) order
+    rows = [t.name for t in TECHNIQUES]
+    names = [name for name, _ in logic.LADDER]
+    assert [name for name, finder in logic.LADDER] == [next(t.name for t in TECHNIQUES if t.finder is finder)
+                                                       for _, finder in logic.LADDER]
+    assert [rows.index(n) for n in names] == sorted(rows.index(n) for n in names)
+    assert names[:8] == ["full_house", "naked_single", "hidden_single", "locked_pair", "locked_triple",
+                         "locked_candidates_pointing", "locked_candidates_claiming", "naked_pair"]
+    assert names[-2:] == ["forcing_chain", "forcing_net"]
     assert UNIQUENESS_TECHNIQUES == {f"unique_rectangle_{k}" for k in range(1, 7)} | {"hidden_rectangle",
                                                                                       "bug_plus_1"} \
         | {f"avoidable_rectangle_{k}" for k in (1, 2)}

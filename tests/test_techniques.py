@@ -11,7 +11,7 @@ import pytest
 
 from snapsolve.solver import als, chains, coloring, fish, forcing, intersections, single_digit, subsets, uniqueness, wings
 from snapsolve.solver.board import Board
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import HOUSE_GETTERS, initial_candidates, parse_puzzle
 from snapsolve.solver.logic import next_step
 from snapsolve.solver.singles import find_full_house, find_hidden_single, find_naked_single

@@ -83,15 +83,15 @@ def test_lattice_follows_a_bent_page():
     bent = cv2.remap(flat, xs - dx, ys - dy, cv2.INTER_LINEAR, borderValue=235)
     truth = np.zeros((10, 10, 2))
     for k in range(10):
-        for l in range(10):
-            x, y = origin + l * side / 9, origin + k * side / 9
+        for j in range(10):
+            x, y = origin + j * side / 9, origin + k * side / 9
             ox, oy = bend(x, y)  # inverse of the remap to first order: the bend is smooth and small
-            truth[k, l] = (x + ox, y + oy)
+            truth[k, j] = (x + ox, y + oy)
     corners = np.array([truth[0, 0], truth[0, 9], truth[9, 9], truth[9, 0]], np.float32)
     found = find_lattice(bent, corners)
     assert np.abs(found - truth).max() < 1.5
     # the four corners alone (a homography) miss the middle crossings by several pixels
-    square = np.array([[l * CELL_SIZE, k * CELL_SIZE] for k in range(10) for l in range(10)], np.float64)
+    square = np.array([[j * CELL_SIZE, k * CELL_SIZE] for k in range(10) for j in range(10)], np.float64)
     H = cv2.getPerspectiveTransform(np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]],
                                              np.float32), corners)
     straight = cv2.perspectiveTransform(square.reshape(-1, 1, 2), H).reshape(10, 10, 2)

@@ -127,7 +127,8 @@ def test_photo_solved_with_annotated_image(client):
 
 
 def test_quads_follow_rotation(client, tmp_path):
-    """Turned a quarter, the photo reads upright, and the answers are drawn exactly in the cells the givens leave empty."""
+    """Turned a quarter, the photo reads upright, and the answers are drawn exactly in the cells the givens leave
+    empty."""
     import cv2
     import numpy as np
 
@@ -363,7 +364,8 @@ def test_phone_page_in_chromium(server, tmp_path):
             page.click("#prev")
             assert page.text_content("#step-text").startswith(f"Step 2 of {len(expected['steps'])}")
 
-            # Correct a cell: give the first empty cell its digit, say it is printed, solve again; the puzzle sent has it.
+            # Correct a cell: give the first empty cell its digit, say it is printed, solve again; the puzzle sent
+            # has it.
             cell = expected["givens"].index(".")
             box = page.locator(f'#grid input[data-cell="{cell}"]')
             box.fill(expected["solution"][cell])

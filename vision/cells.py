@@ -228,7 +228,7 @@ def _pieces(strokes: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarr
     votes = np.bincount(pixel_labels * 81 + cell_of_pixel, minlength=count * 81).reshape(count, 81)
     cell = votes.argmax(axis=1)
     darkness = np.bincount(pixel_labels, weights=gray.ravel()[kept].astype(np.float64), minlength=count)
-    darkness /= np.maximum(area, 1)
+    darkness = darkness / np.maximum(area, 1)
     cell[noise] = -1
     return labels, stats, cell, darkness
 

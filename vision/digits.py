@@ -35,6 +35,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -189,7 +190,7 @@ def deskew(image: np.ndarray) -> np.ndarray:
     if abs(m["mu02"]) < 1e-2:
         return image
     skew = m["mu11"] / m["mu02"]
-    shear = np.float32([[1, skew, -0.5 * NORM_SIZE * skew], [0, 1, 0]])
+    shear = np.array([[1, skew, -0.5 * NORM_SIZE * skew], [0, 1, 0]], np.float32)
     return cv2.warpAffine(image, shear, (NORM_SIZE, NORM_SIZE), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
 
 
@@ -413,7 +414,7 @@ class CellClassifier:
 
     def save(self, path: str | Path) -> None:
         """Write every sample, label, k and the projections (when there are) to a compressed ``.npz`` file."""
-        extra = {} if self.printed_projection is None else {"printed_projection": self.printed_projection}
+        extra: dict[str, Any] = {} if self.printed_projection is None else {"printed_projection": self.printed_projection}
         if self.handwritten_projection is not None:
             extra["handwritten_projection"] = self.handwritten_projection
         np.savez_compressed(path, kind_samples=self.kind_samples, kind_labels=self.kind_labels,

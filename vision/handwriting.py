@@ -108,7 +108,7 @@ def slant(glyph: np.ndarray, shear: float) -> np.ndarray:
     """
     h, w = glyph.shape
     extra = int(np.ceil(abs(shear) * h))
-    m = np.float32([[1, -shear, shear * h / 2 + extra / 2], [0, 1, 0]])
+    m = np.array([[1, -shear, shear * h / 2 + extra / 2], [0, 1, 0]], np.float32)
     return cv2.warpAffine(glyph, m, (w + extra, h), flags=cv2.INTER_LINEAR, borderValue=0)
 
 
@@ -243,7 +243,8 @@ def photographed(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     img = img * (1.0 - rng.uniform(0.0, 0.25) * ramp)[..., None]
     img = np.clip(img + rng.normal(0, rng.uniform(2, 8), img.shape), 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 96))])
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else img
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    img = img if decoded is None else decoded
     return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
 
 
@@ -347,8 +348,9 @@ def augment_crops(crops: list[np.ndarray], labels: list[int], variants: int = 4,
             if rng.random() < 0.5:
                 g = cv2.GaussianBlur(g, (0, 0), rng.uniform(0.5, 1.2))
                 ok, data = cv2.imencode(".jpg", 255 - g, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 91))])
-                if ok:
-                    g = 255 - cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+                decoded = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if ok else None
+                if decoded is not None:
+                    g = 255 - decoded
                 g = tight(g, 40)
             small = cv2.resize(g, (max(1, int(round(g.shape[1] / scale))), max(1, int(round(g.shape[0] / scale)))),
                                interpolation=cv2.INTER_AREA)

@@ -73,9 +73,9 @@ def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
         raise ImageReadError("empty file")
     check_pixel_count(path)
     if Path(path).suffix.lower() in HEIF_SUFFIXES:
-        image = _read_heif(path)
-        return image if reduce == 1 else cv2.resize(image, None, fx=1 / reduce, fy=1 / reduce,
-                                                    interpolation=cv2.INTER_AREA)
+        heif = _read_heif(path)
+        return heif if reduce == 1 else cv2.resize(heif, None, fx=1 / reduce, fy=1 / reduce,
+                                                   interpolation=cv2.INTER_AREA)
     image = cv2.imdecode(data, _REDUCED[reduce])
     if image is None:
         raise ImageReadError("not a readable image (unknown format or corrupt data)")

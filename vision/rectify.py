@@ -209,15 +209,16 @@ def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]
             fits.append(None)
             continue
         degree = 2 if len(x) >= 5 else 1 if len(x) >= 2 else 0
-        coef = np.polyfit(x, y, degree)
+        fit = np.polyfit(x, y, degree)
         for _ in range(3):  # drop strips where a digit stroke or a shadow edge was taken for the line
-            keep = np.abs(np.polyval(coef, x) - y) < 0.1 * cell
+            keep = np.abs(np.polyval(fit, x) - y) < 0.1 * cell
             if keep.all() or keep.sum() <= degree + 1:
                 break
             x, y = x[keep], y[keep]
-            coef = np.polyfit(x, y, degree)
-        fits.append(coef)
-    known = [k for k, f in enumerate(fits) if f is not None]
+            fit = np.polyfit(x, y, degree)
+        fits.append(fit)
+    fitted = {k: f for k, f in enumerate(fits) if f is not None}
+    known = list(fitted)
     out = []
     for k, coef in enumerate(fits):
         if coef is None:
@@ -227,12 +228,12 @@ def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]
                 y = np.full(9, first + k * cell)
             elif below and above:
                 a, b = below[-1], above[0]
-                ya, yb = np.polyval(fits[a], along), np.polyval(fits[b], along)
+                ya, yb = np.polyval(fitted[a], along), np.polyval(fitted[b], along)
                 y = ya + (yb - ya) * (k - a) / (b - a)
             elif below:
-                y = np.polyval(fits[below[-1]], along) + (k - below[-1]) * cell
+                y = np.polyval(fitted[below[-1]], along) + (k - below[-1]) * cell
             else:
-                y = np.polyval(fits[above[0]], along) - (above[0] - k) * cell
+                y = np.polyval(fitted[above[0]], along) - (above[0] - k) * cell
             coef = np.polyfit(along, y, 2)
         out.append(coef)
     return out
@@ -338,7 +339,7 @@ def turn_lattice(lattice: np.ndarray, rotation: int) -> np.ndarray:
     return np.rot90(lattice, k=(rotation // 90) % 4, axes=(0, 1)).copy()
 
 
-def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int = GRID_SIZE,
+def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0,
             lattice: np.ndarray | None = None) -> Rectified:
     """Warp the grid inside `corners` to an upright square with a regular ruling.
 
@@ -351,8 +352,6 @@ def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int 
     rotation : int
         Degrees (0, 90, 180, 270) the photo is turned: the grid is read after
         turning it back by this much, counter-clockwise.
-    size : int
-        Side of the output square in pixels, a multiple of 9.
     lattice : np.ndarray, optional
         Shape (10, 10, 2): crossings as seen (from `find_lattice`), when the
         caller already has them.
@@ -360,6 +359,7 @@ def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int 
     Returns
     -------
     Rectified
+        Its image is GRID_SIZE x GRID_SIZE pixels (cells of CELL_SIZE).
 
     Raises
     ------
@@ -370,10 +370,9 @@ def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, size: int 
         raise ValueError(f"rotation must be a multiple of 90 degrees, got {rotation}")
     seen = find_lattice(gray, corners) if lattice is None else lattice
     upright = turn_lattice(seen, rotation)
-    cell = size // 9
     grid_side = float(np.linalg.norm(upright[0, 9] - upright[0, 0]))
-    reduced, scale = reduce_for(gray, grid_side, size)
-    map_x, map_y = lattice_maps(upright * scale, cell)
+    reduced, scale = reduce_for(gray, grid_side, GRID_SIZE)
+    map_x, map_y = lattice_maps(upright * scale, CELL_SIZE)
     image = cv2.remap(reduced, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return Rectified.from_lattice(image, upright)
 

@@ -12,7 +12,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 
-def _font(size: int, font_path: str | Path | None) -> ImageFont.FreeTypeFont:
+def _font(size: int, font_path: str | Path | None) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     if font_path:
         return ImageFont.truetype(str(font_path), size)
     return ImageFont.load_default(size=size)

@@ -23,7 +23,7 @@ printed in them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -321,7 +321,7 @@ def print_and_photo(grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if weight:
         op = cv2.erode if weight > 0 else cv2.dilate  # erode the white paper = bolder ink
         grid = op(grid, np.ones((2, 2), np.uint8))
-    square = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     moved = square + rng.uniform(-0.01, 0.01, (4, 2)).astype(np.float32) * side
     grid = cv2.warpPerspective(grid, cv2.getPerspectiveTransform(square, moved), (side, side),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -338,7 +338,8 @@ def print_and_photo(grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     shade = 1.0 - rng.uniform(0.0, 0.25) * ramp
     grid = np.clip(grid * shade + rng.normal(0, rng.uniform(2, 12), grid.shape), 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", grid, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
-    grid = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if ok else grid
+    decoded = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if ok else None
+    grid = grid if decoded is None else decoded
     if small < 1.0:
         grid = cv2.resize(grid, (side, side), interpolation=cv2.INTER_LINEAR)
     return grid
@@ -399,7 +400,7 @@ def build_model(
     fonts: list[Path],
     k: int = 5,
     progress: Callable[[str], None] | None = None,
-    handwriting: list[Path] = (),
+    handwriting: Sequence[Path] = (),
     uci: bool = True,
     photo_variants: int = PHOTO_VARIANTS,
 ) -> CellClassifier:

@@ -49,6 +49,7 @@ import uuid
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI, Query, Request
@@ -283,7 +284,7 @@ def _error(description: str, headers: dict | None = None) -> dict:
 
 
 #: The errors every route that uses the worker pool may answer.
-POOL_ERRORS = {
+POOL_ERRORS: dict[int | str, dict[str, Any]] = {
     "422": _error("Not a readable image, not a puzzle, or an invalid parameter (the reason in detail)"),
     "500": _error("Internal error: detail names an error id logged with its traceback"),
     "503": _error("Too many requests waiting: try again after Retry-After seconds",

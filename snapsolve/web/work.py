@@ -82,8 +82,8 @@ def cell_quads(corners: list, rotation: int) -> list[list[list[float]]]:
     import numpy as np
     import cv2
 
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    h = cv2.getPerspectiveTransform(unit, np.float32(corners))
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, np.array(corners, np.float32))
     turns = (rotation // 90) % 4
     steps = np.arange(10) / 9.0
     ys, xs = np.meshgrid(steps, steps, indexing="ij")
@@ -129,6 +129,7 @@ def _add_step_cells(result: InputResult, data: dict) -> None:
             step_json["cells"] = list(getattr(step, "cells", ()))
         if out.get("hint") is not None:
             hint = grid.hint  # a Step (its pattern's cells) or a Mistake (its one cell)
+            assert hint is not None  # the JSON has a hint only when the grid has one
             out["hint"]["cells"] = list(hint.cells) if hasattr(hint, "cells") else [hint.cell]
 
 
