@@ -27,8 +27,8 @@ from snapsolve.inputs import expand_inputs
 from snapsolve.pipeline import Options
 from snapsolve.solver.grid import format_puzzle, parse_puzzle
 from snapsolve.vision.render import render_page
-from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
+from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
 
 def make_pages(folder: Path, pages: int, per_page: int) -> dict[str, list[str]]:
@@ -66,8 +66,10 @@ def main() -> None:
                     exact += len(set(g["givens"] for g in result["grids"]) & set(truth[item.label]))
                 runs.append(args.pages / (time.perf_counter() - start))
             rates[workers] = statistics.median(runs)
-            print(f"{workers} worker(s): {rates[workers]:.2f} pages/s (runs: {', '.join(f'{r:.2f}' for r in runs)}), "
-                  f"puzzles read exactly: {exact}/{args.pages * args.per_page}")
+            print(
+                f"{workers} worker(s): {rates[workers]:.2f} pages/s (runs: {', '.join(f'{r:.2f}' for r in runs)}), "
+                f"puzzles read exactly: {exact}/{args.pages * args.per_page}"
+            )
         print(f"speed-up with 2 workers: {rates[2] / rates[1]:.2f}x")
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

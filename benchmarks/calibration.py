@@ -26,6 +26,7 @@ import random
 import sys
 
 import numpy as np
+from stress import fonts  # benchmarks/stress.py, beside this script
 
 from snapsolve.models import validation_names
 from snapsolve.pipeline import default_model, read_grids
@@ -34,8 +35,8 @@ from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.image_io import read_image
 from snapsolve.vision.render import render_puzzle
+
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
-from stress import fonts  # benchmarks/stress.py, beside this script
 from synthetic import LEVELS, distort  # benchmarks/synthetic.py, beside this script
 
 DATASETS = SHARED.parent / "datasets"
@@ -54,8 +55,13 @@ def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, st
     for level in [*LEVELS, *HARDER]:
         for _ in range(per_level):
             givens = parse_puzzle(pick.choice(lines))
-            page, corners = render_puzzle(givens, cell=int(rng.integers(32, 64)), thin=int(rng.integers(1, 3)),
-                                          thick=int(rng.integers(2, 7)), font_path=pick.choice(font_list))
+            page, corners = render_puzzle(
+                givens,
+                cell=int(rng.integers(32, 64)),
+                thin=int(rng.integers(1, 3)),
+                thick=int(rng.integers(2, 7)),
+                font_path=pick.choice(font_list),
+            )
             photo, _ = distort(page, corners, min(level, 3), rng, strength=HARDER.get(level))
             readings = read_grids(photo, model)
             if readings:
@@ -94,8 +100,9 @@ def fit(outcomes: list[tuple[float, str, bool]]) -> tuple[float, float, float]:
     # with few failures does not make the fit promise certainty; each grid enters once per target.
     positives, negatives = int(y.sum()), int(len(y) - y.sum())
     target = np.where(y == 1, (positives + 1) / (positives + 2), 1 / (negatives + 2))
-    model = LogisticRegression(C=10.0).fit(np.concatenate([x, x]), np.r_[np.ones(len(y)), np.zeros(len(y))],
-                                            sample_weight=np.r_[target, 1 - target])
+    model = LogisticRegression(C=10.0).fit(
+        np.concatenate([x, x]), np.r_[np.ones(len(y)), np.zeros(len(y))], sample_weight=np.r_[target, 1 - target]
+    )
     return float(model.intercept_[0]), float(model.coef_[0, 0]), float(-model.coef_[0, 1])
 
 
@@ -108,8 +115,14 @@ def reliability(outcomes: list[tuple[float, str, bool]], bins: int = 10) -> list
     for b in range(bins):
         inside = index == b
         if inside.any():
-            rows.append((f"{b / bins:.1f}-{(b + 1) / bins:.1f}", int(inside.sum()), float(conf[inside].mean()),
-                         float(right[inside].mean())))
+            rows.append(
+                (
+                    f"{b / bins:.1f}-{(b + 1) / bins:.1f}",
+                    int(inside.sum()),
+                    float(conf[inside].mean()),
+                    float(right[inside].mean()),
+                )
+            )
     return rows
 
 
@@ -119,8 +132,10 @@ def print_table(title: str, outcomes: list[tuple[float, str, bool]]) -> None:
     right = np.array([r for _, _, r in outcomes], float)
     rows = reliability(outcomes)
     ece = sum(n * abs(c - r) for _, n, c, r in rows) / max(len(outcomes), 1)
-    print(f"\n{title}: {len(outcomes)} grids, {int(right.sum())} with every given right; "
-          f"expected calibration error {ece:.3f}, Brier score {float(((conf - right) ** 2).mean()):.4f}")
+    print(
+        f"\n{title}: {len(outcomes)} grids, {int(right.sum())} with every given right; "
+        f"expected calibration error {ece:.3f}, Brier score {float(((conf - right) ** 2).mean()):.4f}"
+    )
     print("| confidence | grids | mean confidence | every given right |")
     print("|---|---|---|---|")
     for name, n, c, r in rows:
@@ -141,8 +156,10 @@ def main() -> int:
     outcomes = [o for seed in seeds for o in synthetic_outcomes(seed, args.per_level, model)]
     if args.fit:
         intercept, slope, penalty = fit(outcomes)
-        print(f"CONFIDENCE_INTERCEPT = {intercept:.3f}\nCONFIDENCE_SLOPE = {slope:.4f}\n"
-              f"CONFIDENCE_NOT_SOLVED = {penalty:.3f}")
+        print(
+            f"CONFIDENCE_INTERCEPT = {intercept:.3f}\nCONFIDENCE_SLOPE = {slope:.4f}\n"
+            f"CONFIDENCE_NOT_SOLVED = {penalty:.3f}"
+        )
         print_table(f"development seeds {seeds} (fitted on: for reference only)", outcomes)
         return 0
     print_table(f"synthetic photos, seeds {seeds}", outcomes)

@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
-import tempfile
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,7 +57,9 @@ def main() -> None:
         for path in sorted(args.folder.glob("*.jpg"))[:40]:
             shutil.copy(path, forty / path.name)
         cases["snapsolve FOLDER (40 photos) --workers 2"] = (
-            [str(SCRIPT), "--no-image", "--workers", "2", str(forty)], None)
+            [str(SCRIPT), "--no-image", "--workers", "2", str(forty)],
+            None,
+        )
     times = {name: [] for name in cases}
     for _ in range(args.runs):  # interleaved, so a slow moment hits every case alike
         for name, (argv, stdin) in cases.items():

@@ -32,13 +32,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from batch_throughput import make_pages  # noqa: E402
-
 from snapsolve.batch import ResultStore, run_batch  # noqa: E402
 from snapsolve.cluster import run_cluster_batch  # noqa: E402
 from snapsolve.inputs import WorkItem, expand_inputs  # noqa: E402
 from snapsolve.pipeline import Options  # noqa: E402
 from snapsolve.results import InputResult  # noqa: E402
+
+from batch_throughput import make_pages  # noqa: E402
 
 
 def noop(item, options, data=None):
@@ -61,8 +61,10 @@ def timed(batch, pages: int, truth: dict) -> tuple[float, float, int]:
 def report(name: str, runs: list[tuple[float, float, int]], puzzles: int) -> None:
     whole = statistics.median(r[0] for r in runs)
     steady = statistics.median(r[1] for r in runs)
-    print(f"{name}: {whole:.2f} pages/s (runs: {', '.join(f'{r[0]:.2f}' for r in runs)}); "
-          f"steady, first result to last: {steady:.2f} pages/s; puzzles read exactly: {runs[-1][2]}/{puzzles}")
+    print(
+        f"{name}: {whole:.2f} pages/s (runs: {', '.join(f'{r[0]:.2f}' for r in runs)}); "
+        f"steady, first result to last: {steady:.2f} pages/s; puzzles read exactly: {runs[-1][2]}/{puzzles}"
+    )
 
 
 def main() -> None:
@@ -84,8 +86,13 @@ def main() -> None:
         puzzles = args.pages * args.per_page
 
         start = time.perf_counter()
-        cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR)
+        cluster = LocalCluster(
+            n_workers=args.workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
         client = Client(cluster)
         started = time.perf_counter() - start
         try:
@@ -94,17 +101,23 @@ def main() -> None:
                 pool.append(timed(run_batch(items, options, args.workers), args.pages, truth))
                 db = Path(tmp) / f"results{run}.sqlite"
                 store = ResultStore(db)
-                on_cluster.append(timed(run_cluster_batch(items, options, cluster.scheduler_address, store),
-                                        args.pages, truth))
+                on_cluster.append(
+                    timed(run_cluster_batch(items, options, cluster.scheduler_address, store), args.pages, truth)
+                )
                 store.close()
             report(f"local pool, {args.workers} workers (pool start counted)", pool, puzzles)
-            report(f"LocalCluster, {args.workers} workers (started once, {started:.1f} s, not counted)", on_cluster,
-                   puzzles)
+            report(
+                f"LocalCluster, {args.workers} workers (started once, {started:.1f} s, not counted)",
+                on_cluster,
+                puzzles,
+            )
             pool_page = args.workers / statistics.median(r[1] for r in pool)
             cluster_page = args.workers / statistics.median(r[1] for r in on_cluster)
-            print(f"worker-seconds per page, steady: local pool {pool_page:.3f} s, LocalCluster {cluster_page:.3f} s: "
-                  f"overhead per task on the cluster {(cluster_page - pool_page) * 1000:+.0f} ms "
-                  f"({cluster_page / pool_page - 1:+.1%})")
+            print(
+                f"worker-seconds per page, steady: local pool {pool_page:.3f} s, LocalCluster {cluster_page:.3f} s: "
+                f"overhead per task on the cluster {(cluster_page - pool_page) * 1000:+.0f} ms "
+                f"({cluster_page / pool_page - 1:+.1%})"
+            )
             rss = client.run(lambda: __import__("psutil").Process().memory_info().rss)
             print(f"worker memory: {max(rss.values()) / 2**20:.0f} MiB resident (largest of {len(rss)})")
 
@@ -112,8 +125,10 @@ def main() -> None:
                 con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 rows, text = con.execute("SELECT COUNT(*), SUM(LENGTH(result)) FROM results").fetchone()
             size = os.path.getsize(db)
-            print(f"result store: {rows} results, {size} bytes: {size / rows:.0f} bytes per stored result "
-                  f"({text / rows:.0f} bytes of JSON each, {args.per_page} grids per page)")
+            print(
+                f"result store: {rows} results, {size} bytes: {size / rows:.0f} bytes per stored result "
+                f"({text / rows:.0f} bytes of JSON each, {args.per_page} grids per page)"
+            )
 
             if args.noop:
                 tiny = [WorkItem("puzzle", f"noop:{n}", "", "") for n in range(args.noop)]
@@ -121,8 +136,10 @@ def main() -> None:
                 for _ in run_cluster_batch(tiny, options, cluster.scheduler_address, task=noop):
                     pass
                 seconds = time.perf_counter() - start
-                print(f"no-op tasks through the client and scheduler: {args.noop / seconds:.0f} tasks/s, "
-                      f"{seconds / args.noop * 1000:.2f} ms per task")
+                print(
+                    f"no-op tasks through the client and scheduler: {args.noop / seconds:.0f} tasks/s, "
+                    f"{seconds / args.noop * 1000:.2f} ms per task"
+                )
         finally:
             client.close()
             cluster.close()

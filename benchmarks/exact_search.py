@@ -34,12 +34,19 @@ import numpy as np
 from snapsolve.solver import dlx
 from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.grid import box_of, initial_candidates, is_valid_solution, parse_puzzle
+
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
 #: Per candidate (cell * 9 + digit - 1), its four exact-cover columns, 0..323: cell, row-digit,
 #: column-digit, box-digit. Shape (729, 4).
-_COLUMNS = np.array([(cell, 81 + cell // 9 * 9 + d, 162 + cell % 9 * 9 + d, 243 + box_of(cell) * 9 + d)
-                     for cell in range(81) for d in range(9)], dtype=np.int64)
+_COLUMNS = np.array(
+    [
+        (cell, 81 + cell // 9 * 9 + d, 162 + cell % 9 * 9 + d, 243 + box_of(cell) * 9 + d)
+        for cell in range(81)
+        for d in range(9)
+    ],
+    dtype=np.int64,
+)
 
 
 def _exact_cover_matrix(grid: list[int]) -> tuple[np.ndarray, list[int]]:
@@ -98,11 +105,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1465, help="puzzles per collection")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--textbook", action="store_true",
-                        help="also time the paper's search(k) as written (solver.dlx.search_textbook), first solution")
+    parser.add_argument(
+        "--textbook",
+        action="store_true",
+        help="also time the paper's search(k) as written (solver.dlx.search_textbook), first solution",
+    )
     args = parser.parse_args()
-    collections = {"top1465": read_puzzles(SHARED / "top1465.txt")[: args.n],
-                   "17clue": read_puzzles(SHARED / "17clue.txt")[: args.n]}
+    collections = {
+        "top1465": read_puzzles(SHARED / "top1465.txt")[: args.n],
+        "17clue": read_puzzles(SHARED / "17clue.txt")[: args.n],
+    }
     solvers = dict(SOLVERS)
     if args.textbook:
         solvers["textbook dlx"] = (lambda g: dlx.search_textbook(g, limit=1), None)
@@ -124,13 +136,17 @@ def main() -> None:
         peer_first, peer_two = first["exact-cover"], two["exact-cover"]
         for solver in solvers:
             f = statistics.median(first[solver])
-            line = (f"  {solver:12s} first solution {f:7,.0f}/s "
-                    f"({statistics.median(a / b for a, b in zip(first[solver], peer_first)):.2f}x exact-cover)")
+            line = (
+                f"  {solver:12s} first solution {f:7,.0f}/s "
+                f"({statistics.median(a / b for a, b in zip(first[solver], peer_first)):.2f}x exact-cover)"
+            )
             if two[solver]:
                 t = statistics.median(two[solver])
-                line += (f"; counting to two {t:7,.0f}/s "
-                         f"({statistics.median(a / b for a, b in zip(two[solver], peer_two)):.2f}x exact-cover), "
-                         f"time ratio two/first {f / t:.2f}")
+                line += (
+                    f"; counting to two {t:7,.0f}/s "
+                    f"({statistics.median(a / b for a, b in zip(two[solver], peer_two)):.2f}x exact-cover), "
+                    f"time ratio two/first {f / t:.2f}"
+                )
             print(line)
         ratio = statistics.median(a / b for a, b in zip(first["bitmask"], first["dlx"]))
         ratio_two = statistics.median(a / b for a, b in zip(two["bitmask"], two["dlx"]))

@@ -77,7 +77,7 @@ def main() -> int:
             confusions = Counter()
             for p in range(args.pages):
                 start = (n * args.pages + p) * 4 % (len(lines) - 4)
-                truths = [parse_puzzle(line) for line in lines[start:start + 4]]
+                truths = [parse_puzzle(line) for line in lines[start : start + 4]]
                 page = np.asarray(render_page(truths, page_size=A4_200DPI, font_path=font), dtype=np.uint8)
                 path = Path(tmp) / f"page{n}_{p}.jpg"
                 cv2.imwrite(str(path), scanned(page, rng))

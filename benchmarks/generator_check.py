@@ -34,8 +34,14 @@ def main() -> None:
         unique = at_level = within = 0
         givens, seconds = [], []
         last = time.perf_counter()
-        for made in generate(level, args.count, seed=args.seed, symmetric=args.symmetric, minimal=args.minimal,
-                             max_givens=args.max_givens):
+        for made in generate(
+            level,
+            args.count,
+            seed=args.seed,
+            symmetric=args.symmetric,
+            minimal=args.minimal,
+            max_givens=args.max_givens,
+        ):
             now = time.perf_counter()
             seconds.append(now - last)
             unique += len(search_solutions(made.givens, limit=2)) == 1
@@ -43,11 +49,14 @@ def main() -> None:
             givens.append(sum(1 for d in made.givens if d))
             within += args.max_givens is None or givens[-1] <= args.max_givens
             last = time.perf_counter()
-        print(f"{level}: {args.count} puzzles, {unique} unique, {at_level} at the level, givens "
-              f"{min(givens)}/{statistics.median(givens):.0f}/{max(givens)} (min/median/max), "
-              f"{within} within --max-givens, "
-              f"seconds per puzzle median {statistics.median(seconds):.2f}, "
-              f"90th percentile {sorted(seconds)[int(0.9 * len(seconds))]:.2f}, max {max(seconds):.2f}", flush=True)
+        print(
+            f"{level}: {args.count} puzzles, {unique} unique, {at_level} at the level, givens "
+            f"{min(givens)}/{statistics.median(givens):.0f}/{max(givens)} (min/median/max), "
+            f"{within} within --max-givens, "
+            f"seconds per puzzle median {statistics.median(seconds):.2f}, "
+            f"90th percentile {sorted(seconds)[int(0.9 * len(seconds))]:.2f}, max {max(seconds):.2f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

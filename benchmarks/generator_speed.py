@@ -60,6 +60,7 @@ def main() -> None:
     try:
         from hodoku import DifficultyType, Generator
         from hodoku.generator import SudokuGenerator
+
         hodoku, hodoku_dig = Generator(), SudokuGenerator()
     except ImportError:
         hodoku = hodoku_dig = None
@@ -72,8 +73,10 @@ def main() -> None:
         puzzle = dig(random_solution(rng), rng)
         times.append(time.perf_counter() - start)
         small += _givens(puzzle) <= 22
-    print(f"digging, ours:      median {1000 * statistics.median(times):.1f} ms per minimal puzzle; "
-          f"{small}/{len(times)} have 22 or fewer givens")
+    print(
+        f"digging, ours:      median {1000 * statistics.median(times):.1f} ms per minimal puzzle; "
+        f"{small}/{len(times)} have 22 or fewer givens"
+    )
     if hodoku_dig is not None:
         h_times, h_small = [], 0
         for _ in range(args.low_count):
@@ -81,8 +84,10 @@ def main() -> None:
             text = hodoku_dig.generate_sudoku(symmetric=False)
             h_times.append(time.perf_counter() - start)
             h_small += _givens(_parse(text)) <= 22
-        print(f"digging, hodoku-py: median {1000 * statistics.median(h_times):.1f} ms per minimal puzzle; "
-              f"{h_small}/{len(h_times)} have 22 or fewer givens")
+        print(
+            f"digging, hodoku-py: median {1000 * statistics.median(h_times):.1f} ms per minimal puzzle; "
+            f"{h_small}/{len(h_times)} have 22 or fewer givens"
+        )
 
     low = []
     for _ in range(args.low_count):
@@ -94,10 +99,12 @@ def main() -> None:
         low.append(time.perf_counter() - start)
         assert _givens(puzzle) <= 22 and search_solutions(puzzle, limit=2) == [solution]
     ours_mean = statistics.mean(low)
-    print(f"\n22 or fewer givens, ours (dig + reduce_givens), {len(low)} puzzles: "
-          f"median {1000 * statistics.median(low):.0f} ms, "
-          f"90th percentile {1000 * sorted(low)[int(0.9 * len(low))]:.0f} ms, "
-          f"max {1000 * max(low):.0f} ms, mean {1000 * ours_mean:.0f} ms")
+    print(
+        f"\n22 or fewer givens, ours (dig + reduce_givens), {len(low)} puzzles: "
+        f"median {1000 * statistics.median(low):.0f} ms, "
+        f"90th percentile {1000 * sorted(low)[int(0.9 * len(low))]:.0f} ms, "
+        f"max {1000 * max(low):.0f} ms, mean {1000 * ours_mean:.0f} ms"
+    )
     if hodoku_dig is not None:
         found, digs = 0, 0
         begin = time.perf_counter()
@@ -109,8 +116,10 @@ def main() -> None:
         spent = time.perf_counter() - begin
         if found:
             h_mean = spent / found
-            print(f"22 or fewer givens, hodoku-py (dig until one is small): {found} of {digs} digs in {spent:.0f} s, "
-                  f"mean {1000 * h_mean:.0f} ms -> ours is {h_mean / ours_mean:.1f}x faster")
+            print(
+                f"22 or fewer givens, hodoku-py (dig until one is small): {found} of {digs} digs in {spent:.0f} s, "
+                f"mean {1000 * h_mean:.0f} ms -> ours is {h_mean / ours_mean:.1f}x faster"
+            )
         else:
             print(f"22 or fewer givens, hodoku-py: none in {digs} digs ({spent:.0f} s)")
 
@@ -137,8 +146,10 @@ def main() -> None:
             if h_times:
                 h_rate = len(h_times) / sum(h_times)
                 h_ms = 1000 * statistics.median(h_times)
-        print(f"{level:>8} {ours_rate:>8.2f} {1000 * statistics.median(per):>8.0f} {h_rate:>9.2f} {h_ms:>10.0f} "
-              f"{ours_rate / h_rate if h_rate == h_rate else float('nan'):>6.1f}x")
+        print(
+            f"{level:>8} {ours_rate:>8.2f} {1000 * statistics.median(per):>8.0f} {h_rate:>9.2f} {h_ms:>10.0f} "
+            f"{ours_rate / h_rate if h_rate == h_rate else float('nan'):>6.1f}x"
+        )
 
 
 if __name__ == "__main__":

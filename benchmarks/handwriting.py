@@ -58,8 +58,9 @@ PRINT_FACES = ("DejaVuSans.ttf", "DejaVuSerif.ttf")
 SIZE = (960, 720)
 
 
-def started_puzzle(givens: list[int], solution: list[int], hand: Path, rng: np.random.Generator
-                   ) -> tuple[np.ndarray, np.ndarray, dict[int, int], set[int]]:
+def started_puzzle(
+    givens: list[int], solution: list[int], hand: Path, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, dict[int, int], set[int]]:
     """A printed puzzle with some cells written in pen, as a clean colour page.
 
     Returns
@@ -84,8 +85,13 @@ def started_puzzle(givens: list[int], solution: list[int], hand: Path, rng: np.r
     for i, d in enumerate(givens):
         if d:
             r, c = divmod(i, 9)
-            draw.text((margin + (c + 0.5) * cell, margin + (r + 0.5) * cell), str(d), fill=(15, 15, 15), font=font,
-                      anchor="mm")
+            draw.text(
+                (margin + (c + 0.5) * cell, margin + (r + 0.5) * cell),
+                str(d),
+                fill=(15, 15, 15),
+                font=font,
+                anchor="mm",
+            )
     canvas = np.asarray(page, np.float32)[..., ::-1].copy()  # BGR
     empty = [i for i in range(81) if not givens[i]]
     chosen = rng.choice(empty, size=int(round(rng.uniform(0.3, 0.6) * len(empty))), replace=False)
@@ -102,8 +108,9 @@ def started_puzzle(givens: list[int], solution: list[int], hand: Path, rng: np.r
         glyph = augment_glyph(glyph_of(hand_font, digit), rng)
         write_digit(canvas, glyph, (margin + r * cell, margin + col * cell, cell), colour, rng)
         written[c] = digit
-    corners = np.float32([[margin, margin], [side - margin, margin], [side - margin, side - margin],
-                          [margin, side - margin]])
+    corners = np.float32(
+        [[margin, margin], [side - margin, margin], [side - margin, side - margin], [margin, side - margin]]
+    )
     return np.clip(canvas, 0, 255).astype(np.uint8), corners, written, wrong
 
 
@@ -143,8 +150,16 @@ def make_photos(count: int, seed: int) -> list[dict]:
         solution = solve_unique(givens).solution
         hand = hands[i % len(hands)]
         page, corners, written, wrong = started_puzzle(givens, solution, hand, rng)
-        photos.append({"image": photographed(page, corners, rng), "givens": givens, "solution": solution,
-                       "written": written, "wrong": wrong, "hand": hand.name})
+        photos.append(
+            {
+                "image": photographed(page, corners, rng),
+                "givens": givens,
+                "solution": solution,
+                "written": written,
+                "wrong": wrong,
+                "hand": hand.name,
+            }
+        )
     return photos
 
 
@@ -180,8 +195,13 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
         if decision.solution is None:
             totals["unsolved"] += 1
             continue
-        entries = read_entries(probs, decision.givens, decision.solution,
-                               lambda cells, reading=reading: model.entry_evidence(reading.marks, cells), decision.written)
+        entries = read_entries(
+            probs,
+            decision.givens,
+            decision.solution,
+            lambda cells, reading=reading: model.entry_evidence(reading.marks, cells),
+            decision.written,
+        )
         solution = decision.solution
         unclear = {u.cell for u in entries.unclear}
         for cell, digit in written.items():
@@ -200,8 +220,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=60)
     parser.add_argument("--seed", type=int, default=24)
-    parser.add_argument("--model", type=Path, action="append", default=[],
-                        help="model file to read with (repeatable; default: the installed model)")
+    parser.add_argument(
+        "--model",
+        type=Path,
+        action="append",
+        default=[],
+        help="model file to read with (repeatable; default: the installed model)",
+    )
     args = parser.parse_args()
     try:
         start = time.perf_counter()
@@ -209,24 +234,36 @@ def main() -> int:
     except FontListError as exc:
         print(f"handwriting.py: {exc}", file=sys.stderr)
         return 1
-    print(f"{len(photos)} photos, {sum(len(p['written']) for p in photos)} written digits "
-          f"({sum(len(p['wrong']) for p in photos)} deliberately wrong), made in {time.perf_counter() - start:.0f} s")
+    print(
+        f"{len(photos)} photos, {sum(len(p['written']) for p in photos)} written digits "
+        f"({sum(len(p['wrong']) for p in photos)} deliberately wrong), made in {time.perf_counter() - start:.0f} s"
+    )
     models = [(str(path), CellClassifier.load(path)) for path in args.model] or [("installed", default_model())]
     for name, model in models:
         t, confusions = score(photos, model)
         print(f"{name}:")
-        print(f"  handwritten digits read right: {t['written_right']}/{t['written']} "
-              f"({100 * t['written_right'] / max(t['written'], 1):.2f}%)")
-        print(f"  the handwritten-digit model alone (most probable of h1-h9): {t['digit_right']}/{t['written']} "
-              f"({100 * t['digit_right'] / max(t['written'], 1):.2f}%)")
-        print(f"  printed vs written right: classifier {t['kind_right']}/{t['marks']} "
-              f"({100 * t['kind_right'] / max(t['marks'], 1):.2f}%), after the per-grid decision "
-              f"{t['decided_kind_right']}/{t['marks']} ({100 * t['decided_kind_right'] / max(t['marks'], 1):.2f}%)")
-        print(f"  every printed given right: {t['givens_right']}/{t['photos']} photos "
-              f"(no grid {t['no_grid']}, not solved {t['unsolved']})")
-        print(f"  false mistakes: {t['false_mistakes']}; right entries asked about (unclear): "
-              f"{t['unclear_right_entries']}; wrong digits caught: {t['wrong_caught']}/{t['wrong_written']} "
-              f"({t['wrong_called_mistake']} called mistakes)")
+        print(
+            f"  handwritten digits read right: {t['written_right']}/{t['written']} "
+            f"({100 * t['written_right'] / max(t['written'], 1):.2f}%)"
+        )
+        print(
+            f"  the handwritten-digit model alone (most probable of h1-h9): {t['digit_right']}/{t['written']} "
+            f"({100 * t['digit_right'] / max(t['written'], 1):.2f}%)"
+        )
+        print(
+            f"  printed vs written right: classifier {t['kind_right']}/{t['marks']} "
+            f"({100 * t['kind_right'] / max(t['marks'], 1):.2f}%), after the per-grid decision "
+            f"{t['decided_kind_right']}/{t['marks']} ({100 * t['decided_kind_right'] / max(t['marks'], 1):.2f}%)"
+        )
+        print(
+            f"  every printed given right: {t['givens_right']}/{t['photos']} photos "
+            f"(no grid {t['no_grid']}, not solved {t['unsolved']})"
+        )
+        print(
+            f"  false mistakes: {t['false_mistakes']}; right entries asked about (unclear): "
+            f"{t['unclear_right_entries']}; wrong digits caught: {t['wrong_caught']}/{t['wrong_written']} "
+            f"({t['wrong_called_mistake']} called mistakes)"
+        )
         print("  confusions: " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(10)), flush=True)
     return 0
 

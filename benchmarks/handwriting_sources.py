@@ -26,11 +26,17 @@ from pathlib import Path
 import numpy as np
 
 from snapsolve.models import validation_names
-from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, features_of, kind_of
 from snapsolve.vision.dataset import labelled_photos
+from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, features_of, kind_of
 from snapsolve.vision.handwriting import augment_crops, render_handwriting, uci_digits
-from snapsolve.vision.training import (HANDWRITING_VARIANTS, HANDWRITTEN_VARIANCE, PHOTO_VARIANTS, listed_fonts,
-                                       photo_marks, principal_axes)
+from snapsolve.vision.training import (
+    HANDWRITING_VARIANTS,
+    HANDWRITTEN_VARIANCE,
+    PHOTO_VARIANTS,
+    listed_fonts,
+    photo_marks,
+    principal_axes,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 INPROGRESS = ROOT.parent / "shared" / "datasets" / "sudoku-photos-inprogress-train"
@@ -54,8 +60,17 @@ def accuracy(train_crops: list, train_labels: list, test_crops: list, test_label
     """Share of `test_crops` read right by a handwritten model of `train_crops` (as `Samples.classifier` builds it)."""
     shapes = features_of(train_crops, upright=True)
     axes = principal_axes(shapes, HANDWRITTEN_VARIANCE)
-    model = CellClassifier(np.zeros((1, 9), np.float32), np.zeros(1, np.int64), shapes[:1], np.ones(1, np.int64),
-                           shapes, np.array(train_labels), 5, None, axes)
+    model = CellClassifier(
+        np.zeros((1, 9), np.float32),
+        np.zeros(1, np.int64),
+        shapes[:1],
+        np.ones(1, np.int64),
+        shapes,
+        np.array(train_labels),
+        5,
+        None,
+        axes,
+    )
     return score(model, test_crops, test_labels)
 
 
@@ -70,7 +85,9 @@ def score(model: CellClassifier, crops: list, labels: list) -> tuple[float, Coun
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, action="append", default=[], help="stored model(s) to read the held-out faces with")
+    parser.add_argument(
+        "--model", type=Path, action="append", default=[], help="stored model(s) to read the held-out faces with"
+    )
     parser.add_argument("--crops", type=Path, help="cache of the photo crops (.npz): read when there, else written")
     args = parser.parse_args()
     if args.crops and args.crops.exists():
@@ -81,16 +98,23 @@ def main() -> int:
     else:
         crops, labels, training = photo_crops(INPROGRESS)
         if args.crops:
-            np.savez(args.crops, flat=np.concatenate([c.ravel() for c in crops]),
-                     shapes=np.array([c.shape for c in crops]), labels=np.array(labels), training=np.array(training))
+            np.savez(
+                args.crops,
+                flat=np.concatenate([c.ravel() for c in crops]),
+                shapes=np.array([c.shape for c in crops]),
+                labels=np.array(labels),
+                training=np.array(training),
+            )
     faces, face_labels = render_handwriting(listed_fonts("handwriting"), HANDWRITING_VARIANTS, seed=2)
     held, held_labels = render_handwriting(listed_fonts("held_out_handwriting"), 12, seed=99)
     uci_all, uci_all_labels = uci_digits()
     train_crops = [c for c, t in zip(crops, training) if t]
     train_labels = [d for d, t in zip(labels, training) if t]
     variants, variant_labels = augment_crops(train_crops, train_labels, PHOTO_VARIANTS, seed=1)
-    print(f"{len(crops)} photo crops ({len(train_crops)} training), {len(faces)} face digits, {len(held)} held-out "
-          f"face digits, {len(uci_all)} UCI digits")
+    print(
+        f"{len(crops)} photo crops ({len(train_crops)} training), {len(faces)} face digits, {len(held)} held-out "
+        f"face digits, {len(uci_all)} UCI digits"
+    )
 
     def report(name, result):
         share, confusions = result
@@ -98,11 +122,19 @@ def main() -> int:
 
     for uci, uci_labels, tag in ((uci_all, uci_all_labels, "with UCI"), ([], [], "without UCI")):
         report(f"faces ({tag}) -> all photo crops", accuracy(faces + uci, face_labels + uci_labels, crops, labels))
-        report(f"photo crops + variants ({tag}) -> held-out faces",
-               accuracy(train_crops + variants + uci, train_labels + variant_labels + uci_labels, held, held_labels))
-        report(f"shipped recipe ({tag}) -> held-out faces",
-               accuracy(train_crops + variants + faces + uci,
-                        train_labels + variant_labels + face_labels + uci_labels, held, held_labels))
+        report(
+            f"photo crops + variants ({tag}) -> held-out faces",
+            accuracy(train_crops + variants + uci, train_labels + variant_labels + uci_labels, held, held_labels),
+        )
+        report(
+            f"shipped recipe ({tag}) -> held-out faces",
+            accuracy(
+                train_crops + variants + faces + uci,
+                train_labels + variant_labels + face_labels + uci_labels,
+                held,
+                held_labels,
+            ),
+        )
     for path in args.model:
         report(f"{path} -> held-out faces", score(CellClassifier.load(path), held, held_labels))
     return 0

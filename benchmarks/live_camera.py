@@ -84,8 +84,7 @@ async def client(url: str, frames: list[bytes], seconds: float, solution: str) -
                 state["last"] = answer["frame"]
                 state["dropped"] = answer["dropped"]
                 grid = answer.get("grid")
-                if (state["first_lock"] is None and answer["locked"] and grid
-                        and grid.get("solution") == solution):
+                if state["first_lock"] is None and answer["locked"] and grid and grid.get("solution") == solution:
                     state["first_lock"] = now - start
 
         receiver = asyncio.create_task(receive())
@@ -100,12 +99,17 @@ async def client(url: str, frames: list[bytes], seconds: float, solution: str) -
         await asyncio.sleep(0.5)  # the last answers
         receiver.cancel()
     ms = sorted(1000 * x for x in latencies)
-    return {"sent": sent, "answered": state["answered"], "fps": state["answered"] / wall, "dropped": state["dropped"],
-            "p50_ms": statistics.median(ms) if ms else None,
-            "p95_ms": ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))] if ms else None,
-            "first_lock_s": state["first_lock"],
-            "worker_ms": 1000 * statistics.median(work) if work else None,
-            "cpu_ms": 1000 * statistics.median(cpu) if cpu else None}
+    return {
+        "sent": sent,
+        "answered": state["answered"],
+        "fps": state["answered"] / wall,
+        "dropped": state["dropped"],
+        "p50_ms": statistics.median(ms) if ms else None,
+        "p95_ms": ms[min(len(ms) - 1, int(round(0.95 * (len(ms) - 1))))] if ms else None,
+        "first_lock_s": state["first_lock"],
+        "worker_ms": 1000 * statistics.median(work) if work else None,
+        "cpu_ms": 1000 * statistics.median(cpu) if cpu else None,
+    }
 
 
 async def run_clients(url: str, frames: list[bytes], seconds: float, n: int, solution: str) -> list[dict]:
@@ -123,11 +127,16 @@ def main() -> int:
     givens = "".join("." if t == "0" else t for row in rows for t in row.split())
     solution = expected_solution(givens)
     frames = [jpeg(f) for f in make_frames(ROOT / "samples" / "image1.jpg")]
-    print(f"clip: {len(frames)} frames of 640x480 at {FPS} fps, {sum(map(len, frames)) // len(frames) // 1024} KB "
-          f"a frame; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"clip: {len(frames)} frames of 640x480 at {FPS} fps, {sum(map(len, frames)) // len(frames) // 1024} KB "
+        f"a frame; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}"
+    )
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "snapsolve", "serve", "--port", str(port),
-                               "--workers", str(args.workers)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "snapsolve", "serve", "--port", str(port), "--workers", str(args.workers)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(600):
             try:
@@ -148,10 +157,12 @@ def main() -> int:
                     print(f"{n} client(s), client {i}: no frame answered in {args.seconds:g} s")
                     continue
                 lock = f"{r['first_lock_s']:.2f} s" if r["first_lock_s"] is not None else "never"
-                print(f"{n} client(s), client {i}: {r['fps']:.1f} frames/s answered ({r['answered']} of "
-                      f"{r['sent']} sent, {r['dropped']} dropped), latency p50 {r['p50_ms']:.0f} ms, "
-                      f"p95 {r['p95_ms']:.0f} ms, first locked correct overlay {lock}; in the worker p50 "
-                      f"{r['worker_ms']:.0f} ms, of which {r['cpu_ms']:.0f} ms processor time")
+                print(
+                    f"{n} client(s), client {i}: {r['fps']:.1f} frames/s answered ({r['answered']} of "
+                    f"{r['sent']} sent, {r['dropped']} dropped), latency p50 {r['p50_ms']:.0f} ms, "
+                    f"p95 {r['p95_ms']:.0f} ms, first locked correct overlay {lock}; in the worker p50 "
+                    f"{r['worker_ms']:.0f} ms, of which {r['cpu_ms']:.0f} ms processor time"
+                )
     finally:
         server.terminate()
         try:

@@ -63,6 +63,7 @@ from snapsolve.solver.board import Board
 from snapsolve.solver.grid import initial_candidates, parse_puzzle
 from snapsolve.solver.solve import solve_puzzle  # --path ours: positions only
 from snapsolve.solver.techniques import BY_NAME, TECHNIQUES  # names and HoDoKu types
+
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,9 +76,20 @@ EXTRA_TYPES = {
     "forcing_net": ["FORCING_NET_CONTRADICTION", "FORCING_NET_VERITY"],
 }
 #: Too slow to ask at every position (asked only when HoDoKu's own path uses them).
-PATH_ONLY = {"x_chain", "xy_chain", "continuous_nice_loop", "discontinuous_nice_loop", "aic",
-             "grouped_continuous_nice_loop", "grouped_discontinuous_nice_loop", "grouped_aic", "als_xz", "als_xy_wing",
-             "forcing_chain", "forcing_net"}
+PATH_ONLY = {
+    "x_chain",
+    "xy_chain",
+    "continuous_nice_loop",
+    "discontinuous_nice_loop",
+    "aic",
+    "grouped_continuous_nice_loop",
+    "grouped_discontinuous_nice_loop",
+    "grouped_aic",
+    "als_xz",
+    "als_xy_wing",
+    "forcing_chain",
+    "forcing_net",
+}
 
 
 def types_of(name: str, hodoku: str) -> list[SolutionType]:
@@ -90,24 +102,35 @@ def cell_name(c: int) -> str:
 
 def position_text(values: list[int], cands: list[int], givens: int | None = None) -> str:
     """The 81 tokens of a position; `givens` (81-bit set) marks the givens among the filled cells (default: all)."""
-    return " ".join(("=" if givens is None or givens >> c & 1 else "+") + str(v) if v
-                    else "".join(str(d) for d in range(1, 10) if cands[c] >> (d - 1) & 1)
-                    for c, v in enumerate(values))
+    return " ".join(
+        ("=" if givens is None or givens >> c & 1 else "+") + str(v)
+        if v
+        else "".join(str(d) for d in range(1, 10) if cands[c] >> (d - 1) & 1)
+        for c, v in enumerate(values)
+    )
 
 
 def effect(step) -> frozenset[str]:
     out = {f"-{cell_name(c.index)}:{c.value}" for c in step.candidates_to_delete}
-    if step.type in (SolutionType.FULL_HOUSE, SolutionType.NAKED_SINGLE, SolutionType.HIDDEN_SINGLE,
-                     SolutionType.BUG_PLUS_1, SolutionType.FORCING_CHAIN_VERITY, SolutionType.FORCING_NET_VERITY,
-                     SolutionType.FORCING_CHAIN_CONTRADICTION, SolutionType.FORCING_NET_CONTRADICTION):
+    if step.type in (
+        SolutionType.FULL_HOUSE,
+        SolutionType.NAKED_SINGLE,
+        SolutionType.HIDDEN_SINGLE,
+        SolutionType.BUG_PLUS_1,
+        SolutionType.FORCING_CHAIN_VERITY,
+        SolutionType.FORCING_NET_VERITY,
+        SolutionType.FORCING_CHAIN_CONTRADICTION,
+        SolutionType.FORCING_NET_CONTRADICTION,
+    ):
         out |= {f"+{cell_name(i)}:{v}" for i, v in zip(step.indices, step.values)}
     return frozenset(out)
 
 
 def grid_from(values: list[int], cands: list[int], givens: int | None = None) -> Grid:
     grid = Grid()
-    grid.set_sudoku("".join(("" if givens is None or givens >> c & 1 else "+") + str(v) if v else "0"
-                            for c, v in enumerate(values)))
+    grid.set_sudoku(
+        "".join(("" if givens is None or givens >> c & 1 else "+") + str(v) if v else "0" for c, v in enumerate(values))
+    )
     for c in range(81):
         if not values[c]:
             for d in range(1, 10):
@@ -136,8 +159,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep the cases in --out, look only for the missing")
     parser.add_argument("--puzzles", default="levels", help="levels, hardest, top1465 or a file of puzzles")
-    parser.add_argument("--path", choices=["hodoku", "ours"], default="hodoku",
-                        help="whose solution path gives the positions (see above)")
+    parser.add_argument(
+        "--path",
+        choices=["hodoku", "ours"],
+        default="hodoku",
+        help="whose solution path gives the positions (see above)",
+    )
     parser.add_argument("--only", nargs="+", metavar="NAME", help="ask hodoku-py about these techniques only")
     parser.add_argument("--skip", type=int, default=0, help="start at this puzzle of the list")
     parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: no limit)")
@@ -146,8 +173,11 @@ def main() -> None:
     rng = random.Random(args.seed)
     top = read_puzzles(SHARED / "top1465.txt")
     if args.puzzles == "levels":
-        puzzles = [line.split()[0] for line in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
-                   if line.strip() and not line.startswith("#")]
+        puzzles = [
+            line.split()[0]
+            for line in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
         puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
     elif args.puzzles == "hardest":
         puzzles = read_puzzles(SHARED / "forum_hardest_1106_part.txt")
@@ -155,7 +185,7 @@ def main() -> None:
         puzzles = top
     else:
         puzzles = read_puzzles(Path(args.puzzles))
-    puzzles = puzzles[args.skip:]
+    puzzles = puzzles[args.skip :]
     wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
     asked = set(args.only or wanted)
     if asked - set(wanted):
@@ -179,8 +209,11 @@ def main() -> None:
                 continue
             found = findings(values, cands, wanted[name], givens)
             if not found or (stated and stated not in found):  # a page showing a placement states no elimination
-                print(f"example for {name} skipped: hodoku-py finds {sorted(map(sorted, found))}, "
-                      f"the page states {sorted(stated)}", file=sys.stderr)
+                print(
+                    f"example for {name} skipped: hodoku-py finds {sorted(map(sorted, found))}, "
+                    f"the page states {sorted(stated)}",
+                    file=sys.stderr,
+                )
                 continue
             seen_positions.add(key)
             cases[name].append((key, found))
@@ -213,12 +246,13 @@ def main() -> None:
                         if negative:
                             negatives[name].append(negative)
         write(args.out, wanted, cases, negatives)
-        print(f"{k + 1}/{len(puzzles)} puzzles; missing: "
-              f"{[n for n in asked if len(cases[n]) < args.per]}", file=sys.stderr)
+        print(
+            f"{k + 1}/{len(puzzles)} puzzles; missing: {[n for n in asked if len(cases[n]) < args.per]}",
+            file=sys.stderr,
+        )
         if all(len(cases[n]) >= args.per for n in asked):
             break
     write(args.out, wanted, cases, negatives)
-
 
 
 def hodoku_path(puzzle: str):
@@ -242,16 +276,22 @@ def our_path(puzzle: str):
     givens = parse_puzzle(puzzle)
     board = Board(givens)
     for step in solve_puzzle(givens).steps:
-        yield (list(board.values), list(board.candidates), board.givens,
-               types_of(step.technique, BY_NAME[step.technique].hodoku)[0])
+        yield (
+            list(board.values),
+            list(board.candidates),
+            board.givens,
+            types_of(step.technique, BY_NAME[step.technique].hodoku)[0],
+        )
         board.apply(step)
 
 
 def write(out: Path, wanted, cases, negatives) -> None:
     """Write the cases found so far (called after every puzzle, so an interrupted run keeps them)."""
-    lines = ["# technique | position (=d given, +d solved since, else candidates) | expected (hodoku-py 0.2 find_all) "
-             "or none",
-             "# Generated by benchmarks/make_technique_cases.py from hodoku-py's finders; do not edit by hand."]
+    lines = [
+        "# technique | position (=d given, +d solved since, else candidates) | expected (hodoku-py 0.2 find_all) "
+        "or none",
+        "# Generated by benchmarks/make_technique_cases.py from hodoku-py's finders; do not edit by hand.",
+    ]
     for name in wanted:
         for key, found in cases[name]:
             lines.append(f"{name} | {key} | " + " ; ".join(" ".join(sorted(e)) for e in sorted(found, key=sorted)))
@@ -259,8 +299,11 @@ def write(out: Path, wanted, cases, negatives) -> None:
             lines.append(f"{name} | {key} | none")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n")
-    print(f"wrote {out}: {sum(map(len, cases.values()))} firing, {sum(map(len, negatives.values()))} "
-          f"must-not-fire; without cases: {[n for n in wanted if not cases[n]]}", file=sys.stderr)
+    print(
+        f"wrote {out}: {sum(map(len, cases.values()))} firing, {sum(map(len, negatives.values()))} "
+        f"must-not-fire; without cases: {[n for n in wanted if not cases[n]]}",
+        file=sys.stderr,
+    )
 
 
 def read_examples(path: Path):
@@ -299,8 +342,12 @@ def near_miss(values, cands, types, found, rng, givens: int | None = None) -> st
     """A position one candidate away from a firing one where hodoku-py finds no step of these types."""
     digits = {int(e.split(":")[1]) for effect_set in found for e in effect_set}
     empty = [c for c in range(81) if not values[c]]
-    tries = [(c, d) for c in empty for d in digits if not cands[c] >> (d - 1) & 1
-             and all(values[p] != d for p in range(81) if p != c and _sees(p, c))]
+    tries = [
+        (c, d)
+        for c in empty
+        for d in digits
+        if not cands[c] >> (d - 1) & 1 and all(values[p] != d for p in range(81) if p != c and _sees(p, c))
+    ]
     rng.shuffle(tries)
     for c, d in tries[:40]:
         trial = list(cands)

@@ -33,8 +33,9 @@ DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", nargs="?", type=Path, default=DEFAULT_DIR)
-    parser.add_argument("--size", default="640x480",
-                        help="WIDTHxHEIGHT of the photos to time, or 'any' (default 640x480)")
+    parser.add_argument(
+        "--size", default="640x480", help="WIDTHxHEIGHT of the photos to time, or 'any' (default 640x480)"
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--write-image", action="store_true", help="also draw and write the annotated image")
     args = parser.parse_args()
@@ -65,9 +66,11 @@ def main() -> None:
         run_medians.append(statistics.median(times))
         all_times += times
     print(f"{len(photos)} photos of {args.size}, {args.runs} runs")
-    print(f"median per photo: {1000 * statistics.median(all_times):.1f} ms "
-          f"(run medians: {', '.join(f'{1000 * m:.1f}' for m in run_medians)} ms; "
-          f"90th percentile {1000 * sorted(all_times)[int(0.9 * len(all_times))]:.1f} ms)")
+    print(
+        f"median per photo: {1000 * statistics.median(all_times):.1f} ms "
+        f"(run medians: {', '.join(f'{1000 * m:.1f}' for m in run_medians)} ms; "
+        f"90th percentile {1000 * sorted(all_times)[int(0.9 * len(all_times))]:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

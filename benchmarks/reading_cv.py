@@ -36,8 +36,10 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="list every photo read imperfectly")
     args = parser.parse_args()
     held_out = validation_names()
-    sets = {name: [p for p in labelled_photos(args.shared / "datasets" / name) if p.name not in held_out]
-            for name in ("sudoku-photos-train", "sudoku-photos-inprogress-train")}
+    sets = {
+        name: [p for p in labelled_photos(args.shared / "datasets" / name) if p.name not in held_out]
+        for name in ("sudoku-photos-train", "sudoku-photos-inprogress-train")
+    }
     photos = [p for group in sets.values() for p in group]
     puzzles = sorted({p.puzzle for p in photos}, key=lambda s: hashlib.sha1(s.encode()).hexdigest())
     fold_of = {puzzle: i % args.folds for i, puzzle in enumerate(puzzles)}
@@ -58,16 +60,20 @@ def main() -> int:
     for name, found in entries.items():
         s = summarize(found)
         n = s["photos"]
-        print(f"{name}: {n} photos, solved right {s['solved_right']} ({100 * s['solved_right'] / n:.1f}%), "
-              f"solved wrong {s['solved_wrong']}, unsure {s['unsure']}, no grid {s['no_grid']}; cells "
-              f"{100 * s['cell_accuracy']:.2f}%, printed {100 * (s['printed_accuracy'] or 0):.2f}%, handwritten "
-              f"{100 * (s['handwritten_accuracy'] or 0):.2f}%, candidates {100 * (s['candidates_found'] or 0):.2f}%, "
-              f"empty {100 * (s['empty_accuracy'] or 0):.2f}%")
+        print(
+            f"{name}: {n} photos, solved right {s['solved_right']} ({100 * s['solved_right'] / n:.1f}%), "
+            f"solved wrong {s['solved_wrong']}, unsure {s['unsure']}, no grid {s['no_grid']}; cells "
+            f"{100 * s['cell_accuracy']:.2f}%, printed {100 * (s['printed_accuracy'] or 0):.2f}%, handwritten "
+            f"{100 * (s['handwritten_accuracy'] or 0):.2f}%, candidates {100 * (s['candidates_found'] or 0):.2f}%, "
+            f"empty {100 * (s['empty_accuracy'] or 0):.2f}%"
+        )
         if s["handwritten"]:
-            print(f"  entries read right {100 * (s['entries_read'] or 0):.2f}% of {s['handwritten']}; printed versus "
-                  f"written {100 * s['printed_vs_written']:.2f}% of {s['kind_digits']} digits; mistakes reported "
-                  f"{s['mistakes']} ({s['false_mistakes']} false); unclear entries {s['unclear']} "
-                  f"({s['unclear_right']} of them right)")
+            print(
+                f"  entries read right {100 * (s['entries_read'] or 0):.2f}% of {s['handwritten']}; printed versus "
+                f"written {100 * s['printed_vs_written']:.2f}% of {s['kind_digits']} digits; mistakes reported "
+                f"{s['mistakes']} ({s['false_mistakes']} false); unclear entries {s['unclear']} "
+                f"({s['unclear_right']} of them right)"
+            )
         if args.verbose:
             for e in found:
                 if e["wrong_cells"] or not e["solved_right"]:

@@ -38,8 +38,18 @@ def solve_passes(level: str, puzzles: int, passes: int) -> None:
 
 def instructions(level: str, puzzles: int, passes: int) -> int:
     """Instructions of a process that solves the level's puzzles `passes` times (cachegrind's I refs)."""
-    command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-               sys.executable, __file__, "--inner", level, str(puzzles), str(passes)]
+    command = [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--cachegrind-out-file=/dev/null",
+        sys.executable,
+        __file__,
+        "--inner",
+        level,
+        str(puzzles),
+        str(passes),
+    ]
     run = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
     found = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
     if run.returncode or not found:
@@ -52,8 +62,12 @@ def main() -> None:
         solve_passes(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", nargs="+", default=["hard", "unfair", "extreme"],
-                        choices=["easy", "medium", "hard", "unfair", "extreme"])
+    parser.add_argument(
+        "--levels",
+        nargs="+",
+        default=["hard", "unfair", "extreme"],
+        choices=["easy", "medium", "hard", "unfair", "extreme"],
+    )
     parser.add_argument("--puzzles", type=int, default=30, help="puzzles per level (the first N of the sample)")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:

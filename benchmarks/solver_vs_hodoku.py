@@ -30,10 +30,10 @@ from pathlib import Path
 
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.solve import solve_puzzle
+
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
 LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
-
 
 
 def time_ours(puzzle: str, runs: int):
@@ -49,11 +49,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top1465", type=int, default=40, help="top1465 puzzles to compare (random sample)")
     parser.add_argument("--clue17", type=int, default=300, help="17-clue puzzles for the no-search share")
-    parser.add_argument("--share", type=int, default=0,
-                        help="top1465 puzzles for the no-search share (random sample; 0: all 1465)")
+    parser.add_argument(
+        "--share", type=int, default=0, help="top1465 puzzles for the no-search share (random sample; 0: all 1465)"
+    )
     parser.add_argument("--levels", type=Path, default=Path(__file__).parent / "data" / "hodoku_levels.txt")
-    parser.add_argument("--per-level", type=int, default=0,
-                        help="take only the first N puzzles of each level from --levels (0: all)")
+    parser.add_argument(
+        "--per-level", type=int, default=0, help="take only the first N puzzles of each level from --levels (0: all)"
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
@@ -72,9 +74,11 @@ def main() -> None:
             t, result = time_ours(line, 1)
             times.append(t)
             logical += not result.needs_search
-        print(f"{name}: solved without search {logical}/{len(lines)} ({100 * logical / len(lines):.1f}%), "
-              f"mean {1000 * statistics.mean(times):.1f} ms, "
-              f"median {1000 * statistics.median(times):.1f} ms per puzzle")
+        print(
+            f"{name}: solved without search {logical}/{len(lines)} ({100 * logical / len(lines):.1f}%), "
+            f"mean {1000 * statistics.mean(times):.1f} ms, "
+            f"median {1000 * statistics.median(times):.1f} ms per puzzle"
+        )
 
     compare: list[tuple[str, str]] = [(p, "") for p in rng.sample(top, args.top1465)]
     if args.levels.exists():
@@ -93,33 +97,43 @@ def main() -> None:
         rating = hodoku.rate(puzzle)
         hod_t = time.perf_counter() - start
         rows.append((puzzle, ours.level, rating.level.name.lower(), ours_t, hod_t, ours.score, rating.score))
-    print(f"\ncompared on {len(rows)} puzzles ({args.top1465} from top1465, "
-          f"{len(rows) - args.top1465} from the level sample)")
+    print(
+        f"\ncompared on {len(rows)} puzzles ({args.top1465} from top1465, "
+        f"{len(rows) - args.top1465} from the level sample)"
+    )
     if not rows:
         return
     total_ours, total_hod = sum(r[3] for r in rows), sum(r[4] for r in rows)
-    print(f"grading time: ours {total_ours:.2f} s, hodoku-py {total_hod:.2f} s; "
-          f"ratio of totals {total_hod / total_ours:.1f}x; median per-puzzle ratio "
-          f"{statistics.median(r[4] / r[3] for r in rows):.1f}x")
-    for label, subset in (("top1465 sample", rows[: args.top1465]), ("level sample", rows[args.top1465:])):
+    print(
+        f"grading time: ours {total_ours:.2f} s, hodoku-py {total_hod:.2f} s; "
+        f"ratio of totals {total_hod / total_ours:.1f}x; median per-puzzle ratio "
+        f"{statistics.median(r[4] / r[3] for r in rows):.1f}x"
+    )
+    for label, subset in (("top1465 sample", rows[: args.top1465]), ("level sample", rows[args.top1465 :])):
         if subset:
             o, h = sum(r[3] for r in subset), sum(r[4] for r in subset)
             agree = sum(r[1] == r[2] for r in subset)
-            print(f"  {label}: {len(subset)} puzzles, ours {o:.2f} s, hodoku-py {h:.2f} s ({h / o:.1f}x), "
-                  f"level agreement {agree}/{len(subset)} ({100 * agree / len(subset):.1f}%)")
+            print(
+                f"  {label}: {len(subset)} puzzles, ours {o:.2f} s, hodoku-py {h:.2f} s ({h / o:.1f}x), "
+                f"level agreement {agree}/{len(subset)} ({100 * agree / len(subset):.1f}%)"
+            )
     print("  per level (hodoku-py's level; level sample only): ratio of totals, median per-puzzle ratio")
     for level in LEVELS:
-        subset = [r for r in rows[args.top1465:] if r[2] == level]
+        subset = [r for r in rows[args.top1465 :] if r[2] == level]
         if subset:
             o, h = sum(r[3] for r in subset), sum(r[4] for r in subset)
-            print(f"    {level:>8}: {len(subset):>3} puzzles, ours {o:.2f} s, hodoku-py {h:.2f} s, "
-                  f"ratio {h / o:.1f}x, median {statistics.median(r[4] / r[3] for r in subset):.1f}x, "
-                  f"agreement {sum(r[1] == r[2] for r in subset)}/{len(subset)}")
+            print(
+                f"    {level:>8}: {len(subset):>3} puzzles, ours {o:.2f} s, hodoku-py {h:.2f} s, "
+                f"ratio {h / o:.1f}x, median {statistics.median(r[4] / r[3] for r in subset):.1f}x, "
+                f"agreement {sum(r[1] == r[2] for r in subset)}/{len(subset)}"
+            )
     agree = sum(r[1] == r[2] for r in rows)
     print(f"level agreement overall: {agree}/{len(rows)} ({100 * agree / len(rows):.1f}%)")
     exact = sum(r[5] == r[6] for r in rows)
-    print(f"same score as hodoku-py: {exact}/{len(rows)} ({100 * exact / len(rows):.1f}%); "
-          f"mean score difference {statistics.mean(abs(r[5] - r[6]) for r in rows):.0f}")
+    print(
+        f"same score as hodoku-py: {exact}/{len(rows)} ({100 * exact / len(rows):.1f}%); "
+        f"mean score difference {statistics.mean(abs(r[5] - r[6]) for r in rows):.0f}"
+    )
     table = Counter((r[2], r[1]) for r in rows)
     print("\nconfusion (rows: hodoku-py level, columns: ours)")
     print(f"{'':>9}" + "".join(f"{level:>9}" for level in LEVELS))

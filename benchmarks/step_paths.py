@@ -20,17 +20,20 @@ from pathlib import Path
 
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.solve import solve_puzzle
+
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 
 LEVELS_FILE = Path(__file__).parent / "data" / "hodoku_levels.txt"
 
 
-
 def puzzle_set(top1465: int, clue17: int, hardest: int) -> list[str]:
     """The puzzles whose paths are dumped, in a fixed order."""
-    return (read_puzzles(LEVELS_FILE) + read_puzzles(SHARED / "top1465.txt")[:top1465]
-            + read_puzzles(SHARED / "17clue.txt")[:clue17]
-            + read_puzzles(SHARED / "forum_hardest_1106_part.txt")[:hardest])
+    return (
+        read_puzzles(LEVELS_FILE)
+        + read_puzzles(SHARED / "top1465.txt")[:top1465]
+        + read_puzzles(SHARED / "17clue.txt")[:clue17]
+        + read_puzzles(SHARED / "forum_hardest_1106_part.txt")[:hardest]
+    )
 
 
 def path_text(puzzle: str) -> str:
@@ -64,8 +67,10 @@ def main() -> None:
         print(f"identical: {len(paths)} puzzles, {sum(line.startswith('  ') for line in ours)} steps")
         return
     first = next((i for i, (a, b) in enumerate(zip(ours, reference)) if a != b), min(len(ours), len(reference)))
-    print(f"DIFFERENT from line {first + 1}:\n  was: {reference[first] if first < len(reference) else '(end)'}\n"
-          f"  now: {ours[first] if first < len(ours) else '(end)'}")
+    print(
+        f"DIFFERENT from line {first + 1}:\n  was: {reference[first] if first < len(reference) else '(end)'}\n"
+        f"  now: {ours[first] if first < len(ours) else '(end)'}"
+    )
     sys.exit(1)
 
 

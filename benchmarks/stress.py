@@ -23,14 +23,15 @@ from snapsolve.repair import choose_reading
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.render import render_puzzle
+
 from puzzle_files import SHARED  # benchmarks/puzzle_files.py, beside this script
 from synthetic import LEVELS, distort  # benchmarks/synthetic.py, beside this script
-
 
 
 def fonts() -> list:
     try:
         from snapsolve.vision.training import font_files
+
         return [None] + font_files()
     except ImportError:
         return [None]
@@ -43,19 +44,30 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     pick = random.Random(args.seed)
-    lines = [line.strip()[:81] for name in ("17clue.txt", "top1465.txt")
-             for line in (SHARED / name).read_text().splitlines()[:3000] if line.strip() and not line.startswith("#")]
+    lines = [
+        line.strip()[:81]
+        for name in ("17clue.txt", "top1465.txt")
+        for line in (SHARED / name).read_text().splitlines()[:3000]
+        if line.strip() and not line.startswith("#")
+    ]
     font_list = fonts()
     model = default_model()
-    print(f"{'level':>5} {'photos':>6} {'perfect':>8} {'cell err':>9} {'no grid':>8} {'solved':>7} "
-          f"{'unsure':>7} {'other':>6} {'conf. wrong':>12}")
+    print(
+        f"{'level':>5} {'photos':>6} {'perfect':>8} {'cell err':>9} {'no grid':>8} {'solved':>7} "
+        f"{'unsure':>7} {'other':>6} {'conf. wrong':>12}"
+    )
     for level in LEVELS:
         perfect = wrong_cells = no_grid = confident_wrong = 0
         statuses: Counter = Counter()
         for _ in range(args.per_level):
             givens = parse_puzzle(pick.choice(lines))
-            page, corners = render_puzzle(givens, cell=int(rng.integers(32, 64)), thin=int(rng.integers(1, 3)),
-                                          thick=int(rng.integers(2, 7)), font_path=pick.choice(font_list))
+            page, corners = render_puzzle(
+                givens,
+                cell=int(rng.integers(32, 64)),
+                thin=int(rng.integers(1, 3)),
+                thick=int(rng.integers(2, 7)),
+                font_path=pick.choice(font_list),
+            )
             photo, _ = distort(page, corners, level, rng)
             readings = read_grids(photo, model)
             if not readings:
@@ -73,8 +85,10 @@ def main() -> None:
                 confident_wrong += 1
         n = args.per_level
         other = n - no_grid - statuses["solved"] - statuses["unsure"]
-        print(f"{level:>5} {n:>6} {100 * perfect / n:>7.1f}% {100 * wrong_cells / (81 * n):>8.2f}% {no_grid:>8} "
-              f"{statuses['solved']:>7} {statuses['unsure']:>7} {other:>6} {confident_wrong:>12}")
+        print(
+            f"{level:>5} {n:>6} {100 * perfect / n:>7.1f}% {100 * wrong_cells / (81 * n):>8.2f}% {no_grid:>8} "
+            f"{statuses['solved']:>7} {statuses['unsure']:>7} {other:>6} {confident_wrong:>12}"
+        )
 
 
 if __name__ == "__main__":

@@ -20,9 +20,14 @@ LEVELS = {
 }
 
 
-def distort(page: np.ndarray, corners: np.ndarray, level: int, rng: np.random.Generator,
-            size: tuple[int, int] = (640, 480),
-            strength: tuple[float, float, float, float, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def distort(
+    page: np.ndarray,
+    corners: np.ndarray,
+    level: int,
+    rng: np.random.Generator,
+    size: tuple[int, int] = (640, 480),
+    strength: tuple[float, float, float, float, int] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """A phone-like photo of a rendered page.
 
     Parameters

@@ -40,15 +40,20 @@ DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "
 def label(path: Path) -> tuple[str, str]:
     """(givens, entries) of a NAME.cells label, 81 characters each, '.' for none."""
     tokens = path.read_text().split()
-    return ("".join(t if t.isdigit() else "." for t in tokens),
-            "".join(t[1] if t.startswith("h") else "." for t in tokens))
+    return (
+        "".join(t if t.isdigit() else "." for t in tokens),
+        "".join(t[1] if t.startswith("h") else "." for t in tokens),
+    )
 
 
 def valid_solution(givens: str, solution: str | None) -> bool:
     if not solution or len(solution) != 81 or any(g != "." and g != s for g, s in zip(givens, solution)):
         return False
-    units = ([[r * 9 + c for c in range(9)] for r in range(9)] + [[r * 9 + c for r in range(9)] for c in range(9)]
-             + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)] for br in (0, 3, 6) for bc in (0, 3, 6)])
+    units = (
+        [[r * 9 + c for c in range(9)] for r in range(9)]
+        + [[r * 9 + c for r in range(9)] for c in range(9)]
+        + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)] for br in (0, 3, 6) for bc in (0, 3, 6)]
+    )
     return all(sorted(solution[i] for i in unit) == list("123456789") for unit in units)
 
 
@@ -73,10 +78,15 @@ def tree_rss(pid: int) -> tuple[int, int]:
 
 def multipart(path: Path, fields: dict[str, str]) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
-    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
-             for k, v in fields.items()]
-    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="{path.name}"\r\n'
-                 f"Content-Type: image/jpeg\r\n\r\n".encode() + path.read_bytes() + b"\r\n")
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode() for k, v in fields.items()
+    ]
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="{path.name}"\r\n'
+        f"Content-Type: image/jpeg\r\n\r\n".encode()
+        + path.read_bytes()
+        + b"\r\n"
+    )
     parts.append(f"--{boundary}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
@@ -103,9 +113,22 @@ def main() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "snapsolve", "serve", "--port", str(port),
-                               "--workers", str(args.workers), "--timeout", "120"],
-                              stdout=subprocess.DEVNULL, stderr=(log := tempfile.TemporaryFile()))
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "snapsolve",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--timeout",
+            "120",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=(log := tempfile.TemporaryFile()),
+    )
     url = f"http://127.0.0.1:{port}"
     peak = [0, 0]
     stop = threading.Event()
@@ -122,8 +145,11 @@ def main() -> int:
             if server.poll() is not None:  # exited at once (missing extra, port taken): say why, don't wait
                 log.seek(0)
                 reason = log.read().decode(errors="replace").strip().splitlines()
-                print(f"web_load: the server exited with status {server.returncode}: "
-                      f"{reason[-1] if reason else 'no message'}", file=sys.stderr)
+                print(
+                    f"web_load: the server exited with status {server.returncode}: "
+                    f"{reason[-1] if reason else 'no message'}",
+                    file=sys.stderr,
+                )
                 return 1
             try:
                 urllib.request.urlopen(url + "/api/health", timeout=1)
@@ -169,28 +195,39 @@ def main() -> int:
     for path, (status, data, _) in zip(photos, answers):
         givens, entries = label(path.with_suffix(".cells"))
         grid = (data.get("grids") or [{}])[0]
-        ok = (status == 200 and not data.get("error") and grid.get("givens") == givens
-              and valid_solution(givens, grid.get("solution")))
+        ok = (
+            status == 200
+            and not data.get("error")
+            and grid.get("givens") == givens
+            and valid_solution(givens, grid.get("solution"))
+        )
         right += ok
         if not ok:
             print(f"  wrong: {path.name}: {status} {data.get('error') or data.get('detail')}")
         read = grid.get("entries") or "." * 81
         entries_right += read == entries
         if ok and read != entries:
-            diff = [f"r{i // 9 + 1}c{i % 9 + 1} read {a} label {b}" for i, (a, b) in enumerate(zip(read, entries))
-                    if a != b]
+            diff = [
+                f"r{i // 9 + 1}c{i % 9 + 1} read {a} label {b}" for i, (a, b) in enumerate(zip(read, entries)) if a != b
+            ]
             print(f"  entries differ: {path.name}: {', '.join(diff)}")
     latencies = sorted(a[2] for a in answers)
-    mib = 2 ** 20
+    mib = 2**20
     size = sum(p.stat().st_size for p in photos) / mib
-    print(f"{len(photos)} concurrent uploads of 12.2-megapixel photos ({size:.0f} MiB), "
-          f"{args.workers} workers: {wall:.1f} s for all, {len(photos) / wall:.2f} photos/s")
+    print(
+        f"{len(photos)} concurrent uploads of 12.2-megapixel photos ({size:.0f} MiB), "
+        f"{args.workers} workers: {wall:.1f} s for all, {len(photos) / wall:.2f} photos/s"
+    )
     print(f"  latency: median {statistics.median(latencies):.1f} s, max {latencies[-1]:.1f} s")
-    print(f"  answered right: {right} of {len(photos)} (status 200, printed givens as labelled, valid solution); "
-          f"handwritten entries exactly as labelled: {entries_right} of {len(photos)}")
+    print(
+        f"  answered right: {right} of {len(photos)} (status 200, printed givens as labelled, valid solution); "
+        f"handwritten entries exactly as labelled: {entries_right} of {len(photos)}"
+    )
     print(f"  load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"  server RSS with workers: idle {idle / mib:.0f} MiB ({processes} processes), peak {peak[0] / mib:.0f} MiB "
-          f"({peak[1]} processes), after {after / mib:.0f} MiB")
+    print(
+        f"  server RSS with workers: idle {idle / mib:.0f} MiB ({processes} processes), peak {peak[0] / mib:.0f} MiB "
+        f"({peak[1]} processes), after {after / mib:.0f} MiB"
+    )
     return 0 if right == len(photos) else 1
 
 

@@ -69,8 +69,12 @@ def bomb_png() -> bytes:
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40_000, 40_000, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(b"\0" * 40_001)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", 40_000, 40_000, 8, 0, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(b"\0" * 40_001))
+        + chunk(b"IEND", b"")
+    )
 
 
 def twelve_megapixel_photos(limit: int = 8) -> list[Path]:
@@ -108,14 +112,21 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=100, help="answered requests before the first memory reading")
     parser.add_argument("--crash-at", type=int, default=500, help="kill a worker at this request (0: never)")
     parser.add_argument("--seed", type=int, default=27)
-    parser.add_argument("--max-seconds", type=float, default=0,
-                        help="send no new request after this long (0: no limit); the report covers those answered")
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=0,
+        help="send no new request after this long (0: no limit); the report covers those answered",
+    )
     args = parser.parse_args()
 
     photos12 = twelve_megapixel_photos()
     small = [ROOT / "samples" / f"{name}.jpg" for name in ("image1", "image125", "image1040", "image1082")]
-    puzzles = [line.strip()[:81] for line in (ROOT / "tests" / "data" / "puzzles" / "top1465.txt").read_text()
-               .splitlines() if line.strip() and not line.startswith("#")]
+    puzzles = [
+        line.strip()[:81]
+        for line in (ROOT / "tests" / "data" / "puzzles" / "top1465.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     bad_dir = ROOT / "tests" / "data" / "bad"
     bad = [bad_dir / n for n in ("random_bytes.png", "text_named.jpg", "truncated.jpg", "empty.jpg")]
     bomb = bomb_png()
@@ -134,8 +145,14 @@ def main() -> int:
         if kind == "bomb" or kind == "big":
             boundary = "soakboundary"
             data = bomb if kind == "bomb" else big
-            body = (f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="{kind}.png"\r\n'
-                    f"Content-Type: image/png\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+            body = (
+                (
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="{kind}.png"\r\n'
+                    f"Content-Type: image/png\r\n\r\n"
+                ).encode()
+                + data
+                + f"\r\n--{boundary}--\r\n".encode()
+            )
             return body, f"multipart/form-data; boundary={boundary}"
         path = {"photo12": photos12, "photo": small, "slow": small, "bad": bad}[kind]
         return multipart(path[i % len(path)], {"explain": "true"})
@@ -144,9 +161,24 @@ def main() -> int:
         s.bind((HOST, 0))
         port = s.getsockname()[1]
     log = tempfile.TemporaryFile()
-    server = subprocess.Popen([sys.executable, "-m", "snapsolve", "serve", "--host", HOST, "--port", str(port),
-                               "--workers", str(args.workers), "--timeout", "120"],
-                              stdout=subprocess.DEVNULL, stderr=log)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "snapsolve",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--timeout",
+            "120",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
     results: list[tuple[str, int, float, float] | None] = [None] * len(plan)
     memory = {}
     crashed = []
@@ -185,7 +217,7 @@ def main() -> int:
         try:
             headers = {"Content-Type": content_type, "Content-Length": str(len(body))}
             if kind == "slow":  # the body in 8 pieces over about 2 s
-                pieces = [body[k * len(body) // 8:(k + 1) * len(body) // 8] for k in range(8)]
+                pieces = [body[k * len(body) // 8 : (k + 1) * len(body) // 8] for k in range(8)]
 
                 def trickle():
                     for piece in pieces:
@@ -257,27 +289,45 @@ def main() -> int:
     def pct(values, q):
         return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
-    mib = 2 ** 20
-    print(f"{len(results)} requests answered of {sent} planned ({args.max_seconds:g} s budget), " if len(results) < sent
-          else "", end="")
-    print(f"{len(plan)} requests at concurrency {args.concurrency}, {args.workers} workers, {wall:.0f} s "
-          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    print("  final status counts: " + ", ".join(f"{status}: {n}" for status, n in sorted(statuses.items()))
-          + f"; 503 (busy) answered on the way: {sum(busy.values())}")
+    mib = 2**20
+    print(
+        f"{len(results)} requests answered of {sent} planned ({args.max_seconds:g} s budget), "
+        if len(results) < sent
+        else "",
+        end="",
+    )
+    print(
+        f"{len(plan)} requests at concurrency {args.concurrency}, {args.workers} workers, {wall:.0f} s "
+        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
+    print(
+        "  final status counts: "
+        + ", ".join(f"{status}: {n}" for status, n in sorted(statuses.items()))
+        + f"; 503 (busy) answered on the way: {sum(busy.values())}"
+    )
     for kind in MIX:
-        print(f"    {kind:8s} " + ", ".join(f"{status}: {n}" for status, n in sorted(by_kind[kind].items()))
-              + f" (503 on the way: {busy[kind]})")
-    print(f"  worker killed at request {args.crash_at}: {len(crashed)}; 5xx other than 503/504: {server_errors} "
-          f"({unexpected} unexpected)")
+        print(
+            f"    {kind:8s} "
+            + ", ".join(f"{status}: {n}" for status, n in sorted(by_kind[kind].items()))
+            + f" (503 on the way: {busy[kind]})"
+        )
+    print(
+        f"  worker killed at request {args.crash_at}: {len(crashed)}; 5xx other than 503/504: {server_errors} "
+        f"({unexpected} unexpected)"
+    )
     print(f"  latency, all answers: p50 {statistics.median(latencies):.2f} s, p99 {pct(latencies, 0.99):.2f} s")
     if photo12:
         p50, p99 = statistics.median(photo12), pct(photo12, 0.99)
-        print(f"  latency, 12-megapixel photos answered 200 ({len(photo12)}): p50 {p50:.2f} s, p99 {p99:.2f} s "
-              f"({p99 / p50:.1f}x); from the first try (503 waits included): p50 "
-              f"{statistics.median(photo12_all):.2f} s, p99 {pct(photo12_all, 0.99):.2f} s")
-    print(f"  server + workers RSS: idle {memory.get('idle', 0) / mib:.0f} MiB, after {args.warmup} requests "
-          f"{memory.get('warm', 0) / mib:.0f} MiB, at the end {memory.get('end', 0) / mib:.0f} MiB "
-          f"({(memory.get('end', 0) / max(memory.get('warm', 1), 1) - 1) * 100:+.1f}%)")
+        print(
+            f"  latency, 12-megapixel photos answered 200 ({len(photo12)}): p50 {p50:.2f} s, p99 {p99:.2f} s "
+            f"({p99 / p50:.1f}x); from the first try (503 waits included): p50 "
+            f"{statistics.median(photo12_all):.2f} s, p99 {pct(photo12_all, 0.99):.2f} s"
+        )
+    print(
+        f"  server + workers RSS: idle {memory.get('idle', 0) / mib:.0f} MiB, after {args.warmup} requests "
+        f"{memory.get('warm', 0) / mib:.0f} MiB, at the end {memory.get('end', 0) / mib:.0f} MiB "
+        f"({(memory.get('end', 0) / max(memory.get('warm', 1), 1) - 1) * 100:+.1f}%)"
+    )
     return 1 if unexpected > 0 else 0
 
 

@@ -30,8 +30,10 @@ def shipped_file(name: str) -> Path:
     """
     file = resources.files(__name__).joinpath(name)
     if not isinstance(file, Path):
-        raise RuntimeError(f"snapsolve.models is not installed as files ({file}); name a model file with "
-                           "$SNAPSOLVE_MODEL (and 'snapsolve train --output FILE')")
+        raise RuntimeError(
+            f"snapsolve.models is not installed as files ({file}); name a model file with "
+            "$SNAPSOLVE_MODEL (and 'snapsolve train --output FILE')"
+        )
     return file
 
 

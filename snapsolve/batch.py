@@ -40,8 +40,8 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
 
 from .inputs import WorkItem
@@ -75,8 +75,9 @@ def process_item(item: WorkItem, options: Options) -> InputResult:
         return InputResult.failed(item.label, str(exc))
     except Exception as exc:  # one bad input must never stop the batch
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        return InputResult.failed(item.label, f"internal error: {type(exc).__name__}: {exc} "
-                                              f"({Path(where.filename).name}:{where.lineno})")
+        return InputResult.failed(
+            item.label, f"internal error: {type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})"
+        )
 
 
 class ResultStore:
@@ -105,8 +106,10 @@ class ResultStore:
         # fsynced: 0.06 ms instead of 4 ms a result here, so a client fed by a cluster keeps up. A power
         # loss may roll back the last commits, never corrupt the file; those inputs are done again.
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("CREATE TABLE IF NOT EXISTS results (input TEXT PRIMARY KEY, size INTEGER, "
-                        "mtime_ns INTEGER, error TEXT, result TEXT NOT NULL)")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS results (input TEXT PRIMARY KEY, size INTEGER, "
+            "mtime_ns INTEGER, error TEXT, result TEXT NOT NULL)"
+        )
         self.db.commit()
 
     def _use_wal(self) -> None:
@@ -153,8 +156,10 @@ class ResultStore:
         stamp = self._stamp(item)
         if stamp is None:
             return
-        self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                        (item.label, stamp[0], stamp[1], result.error, json.dumps(result.to_json())))
+        self.db.execute(
+            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
+            (item.label, stamp[0], stamp[1], result.error, json.dumps(result.to_json())),
+        )
         self.db.commit()
 
     def close(self) -> None:
@@ -268,8 +273,9 @@ def _batch_worker(load_model: bool, stop_event) -> None:
     warm_worker(load_model)
 
 
-def _unless_stopped(task: Callable[[WorkItem, Options], InputResult], item: WorkItem,
-                    options: Options) -> InputResult | None:
+def _unless_stopped(
+    task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options
+) -> InputResult | None:
     """`task(item, options)` in a batch worker, or None when the batch has been told to stop."""
     if _stop_event is not None and _stop_event.is_set():
         return None
@@ -281,8 +287,12 @@ WORKER_DIED = "the worker process died while reading this input (killed, out of 
 
 
 def _new_pool(workers: int, load_model: bool, stop_event) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_batch_worker, initargs=(load_model, stop_event))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_batch_worker,
+        initargs=(load_model, stop_event),
+    )
 
 
 def _submit(pool: ProcessPoolExecutor, task, item: WorkItem, options: Options) -> Future:
@@ -291,8 +301,9 @@ def _submit(pool: ProcessPoolExecutor, task, item: WorkItem, options: Options) -
         return pool.submit(_unless_stopped, task, item, options)
 
 
-def _run_alone(task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options,
-               load_model: bool, stop_event) -> InputResult | None:
+def _run_alone(
+    task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options, load_model: bool, stop_event
+) -> InputResult | None:
     """Read one suspect input in a pool of its own: its result, or `WORKER_DIED` if it kills that worker too."""
     with _new_pool(1, load_model, stop_event) as pool:
         try:
@@ -301,10 +312,15 @@ def _run_alone(task: Callable[[WorkItem, Options], InputResult], item: WorkItem,
             return InputResult.failed(item.label, WORKER_DIED)
 
 
-def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: ResultStore | None = None,
-              on_done: Callable[[WorkItem, InputResult], None] | None = None,
-              task: Callable[[WorkItem, Options], InputResult] = process_item,
-              stop: StopRequest | None = None) -> Iterator[tuple[WorkItem, InputResult]]:
+def run_batch(
+    items: list[WorkItem],
+    options: Options,
+    workers: int = 1,
+    store: ResultStore | None = None,
+    on_done: Callable[[WorkItem, InputResult], None] | None = None,
+    task: Callable[[WorkItem, Options], InputResult] = process_item,
+    stop: StopRequest | None = None,
+) -> Iterator[tuple[WorkItem, InputResult]]:
     """Process work items and yield ``(item, result)`` in input order (`result.cached` when from the store).
 
     Parameters
@@ -401,13 +417,17 @@ def run_batch(items: list[WorkItem], options: Options, workers: int = 1, store: 
         while upcoming is not None or in_flight or suspects:
             if stop:
                 break
-            while (upcoming is not None and len(in_flight) < IN_FLIGHT_PER_WORKER * workers
-                   and upcoming < next_out + WINDOW_PER_WORKER * workers):
+            while (
+                upcoming is not None
+                and len(in_flight) < IN_FLIGHT_PER_WORKER * workers
+                and upcoming < next_out + WINDOW_PER_WORKER * workers
+            ):
                 in_flight[_submit(pool, task, items[upcoming], options)] = upcoming
                 upcoming = next(pending, None)
             if in_flight:
-                finished, _ = wait(in_flight, timeout=STOP_POLL if stop is not None else None,
-                                   return_when=FIRST_COMPLETED)
+                finished, _ = wait(
+                    in_flight, timeout=STOP_POLL if stop is not None else None, return_when=FIRST_COMPLETED
+                )
                 broken = False
                 for future in finished:
                     index = in_flight[future]

@@ -14,15 +14,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .solver.exact import DEFAULT_SEARCH, SEARCHES
-from .solver.grading import LEVELS
-from .solver.grid import cell_name, format_board
-
 from . import __version__, web
 from .batch import ResultStore, run_batch, stop_on_signals
 from .inputs import expand_inputs
 from .puzzle import Options
 from .results import GridResult, InputResult
+from .solver.exact import DEFAULT_SEARCH, SEARCHES
+from .solver.grading import LEVELS
+from .solver.grid import cell_name, format_board
 
 SUBCOMMANDS = ("solve", "evaluate", "train", "generate", "serve")
 
@@ -67,13 +66,20 @@ CONFIDENCE_SHOWN = 0.9
 def print_grid(grid: GridResult, options: Options, out) -> None:
     """One grid for a person: the puzzle (and what the player wrote), then the solution, hint or steps."""
     extra = f", turned {grid.rotation} degrees" if grid.rotation else ""
-    conf = (f", only {grid.confidence:.0%} sure every printed digit is read right: check them"
-            if grid.confidence is not None and grid.confidence < CONFIDENCE_SHOWN else "")
+    conf = (
+        f", only {grid.confidence:.0%} sure every printed digit is read right: check them"
+        if grid.confidence is not None and grid.confidence < CONFIDENCE_SHOWN
+        else ""
+    )
     if any(grid.entries) or grid.pencil_marks:
         pencil = {m["cell"] for m in grid.pencil_marks}
         written = format_board([grid.entries[i] or ("c" if i in pencil else 0) for i in range(81)])
-        print(side_by_side(f"printed{extra}{conf}:\n" + format_board(grid.givens),
-                           "written by hand (c: candidates):\n" + written), file=out)
+        print(
+            side_by_side(
+                f"printed{extra}{conf}:\n" + format_board(grid.givens), "written by hand (c: candidates):\n" + written
+            ),
+            file=out,
+        )
         progress = grid.progress
         print(f"progress: {progress['entered']} of {progress['to_fill']} cells filled", file=out)
     else:
@@ -117,8 +123,9 @@ def print_human(result: InputResult, options: Options) -> None:
 
 def run_solve(args: argparse.Namespace) -> int:
     """The main job over every input; returns the exit status."""
-    options = Options(write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint,
-                      search=args.search)
+    options = Options(
+        write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint, search=args.search
+    )
     if options.output_dir:
         options.output_dir.mkdir(parents=True, exist_ok=True)
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
@@ -133,8 +140,16 @@ def run_solve(args: argparse.Namespace) -> int:
         if args.cluster:
             from .cluster import run_cluster_batch, stderr_log
 
-            batch = run_cluster_batch(inputs, options, args.cluster, store, on_done=lambda item, result: bar.update(),
-                                      send_bytes=args.send_bytes, log=stderr_log, stop=stop)
+            batch = run_cluster_batch(
+                inputs,
+                options,
+                args.cluster,
+                store,
+                on_done=lambda item, result: bar.update(),
+                send_bytes=args.send_bytes,
+                log=stderr_log,
+                stop=stop,
+            )
         else:
             batch = run_batch(items, options, args.workers, store, on_done=lambda item, result: bar.update(), stop=stop)
         try:
@@ -160,13 +175,19 @@ def run_solve(args: argparse.Namespace) -> int:
     if stop:
         assert stop.signum is not None  # a stop records its signal
         name = signal.Signals(stop.signum).name
-        print(f"snapsolve: stopped by {name}: {counts['inputs']} inputs finished and reported"
-              f"{' and stored' if store else ''}, the rest not started", file=sys.stderr)
+        print(
+            f"snapsolve: stopped by {name}: {counts['inputs']} inputs finished and reported"
+            f"{' and stored' if store else ''}, the rest not started",
+            file=sys.stderr,
+        )
         return 128 + stop.signum
     if counts["inputs"] > 1:
         skipped = f", {counts['skipped']} already done" if counts["skipped"] else ""
-        print(f"snapsolve: {counts['inputs']} inputs, {counts['grids']} grids, {counts['solved']} solved, "
-              f"{counts['failed']} failed{skipped}, {time.perf_counter() - start:.1f} s", file=sys.stderr)
+        print(
+            f"snapsolve: {counts['inputs']} inputs, {counts['grids']} grids, {counts['solved']} solved, "
+            f"{counts['failed']} failed{skipped}, {time.perf_counter() - start:.1f} s",
+            file=sys.stderr,
+        )
     return 1 if counts["failed"] else 0
 
 
@@ -175,108 +196,208 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="snapsolve",
         description="Read a Sudoku from a photo or scanned page, solve it the way a person would, "
-                    "and draw the answer back onto the photo.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "and draw the answer back onto the photo.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"snapsolve {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    solve = sub.add_parser("solve", help="solve photos, folders, puzzle files (the default command)",
-                           description="Solve each INPUT: an image (JPEG, PNG, TIFF, WebP, ...), a PDF (every "
-                                       "page), a folder (searched recursively for images and PDFs), a text file of "
-                                       "81-character puzzles, or - for puzzles on standard input.")
+    solve = sub.add_parser(
+        "solve",
+        help="solve photos, folders, puzzle files (the default command)",
+        description="Solve each INPUT: an image (JPEG, PNG, TIFF, WebP, ...), a PDF (every "
+        "page), a folder (searched recursively for images and PDFs), a text file of "
+        "81-character puzzles, or - for puzzles on standard input.",
+    )
     solve.add_argument("inputs", nargs="+", metavar="INPUT")
     solve.add_argument("--json", action="store_true", help="one JSON object per input on standard output (JSON Lines)")
     solve.add_argument("--no-image", action="store_true", help="do not write annotated images")
-    solve.add_argument("-o", "--output", type=Path, metavar="DIR", help="write annotated images into DIR (default: beside each input)")
+    solve.add_argument(
+        "-o", "--output", type=Path, metavar="DIR", help="write annotated images into DIR (default: beside each input)"
+    )
     solve.add_argument("--explain", action="store_true", help="list every logical step of the solution")
     solve.add_argument("--hint", action="store_true", help="give only the next logical step (drawn on photos)")
-    solve.add_argument("--search", choices=SEARCHES, default=DEFAULT_SEARCH,
-                       help="exact search for what logic leaves: bitmask (Algorithm X on candidate bitmasks, faster) or "
-                            "dlx (Knuth's Dancing Links); same results (default: %(default)s)")
-    solve.add_argument("--workers", type=int, default=os.cpu_count() or 1, metavar="N",
-                       help="processes to use (default: all %(default)s cores; never more than inputs); results "
-                            "are printed in input order as soon as all before them are done")
-    solve.add_argument("--db", type=Path, metavar="FILE",
-                       help="SQLite file of results: each is committed when done, and a rerun skips inputs "
-                            "already done (same path, size and modification time)")
-    solve.add_argument("--cluster", type=_cluster_address, metavar="ADDRESS",
-                       help="run the batch on the Dask scheduler at ADDRESS (HOST:PORT), or on a local cluster of "
-                            "N worker processes with local:N, instead of --workers; needs the 'cluster' extra")
-    solve.add_argument("--send-bytes", action="store_true",
-                       help="with --cluster: send each file's bytes to the workers (when they cannot see this "
-                            "machine's files); annotated images come back and are written here")
+    solve.add_argument(
+        "--search",
+        choices=SEARCHES,
+        default=DEFAULT_SEARCH,
+        help="exact search for what logic leaves: bitmask (Algorithm X on candidate bitmasks, faster) or "
+        "dlx (Knuth's Dancing Links); same results (default: %(default)s)",
+    )
+    solve.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes to use (default: all %(default)s cores; never more than inputs); results "
+        "are printed in input order as soon as all before them are done",
+    )
+    solve.add_argument(
+        "--db",
+        type=Path,
+        metavar="FILE",
+        help="SQLite file of results: each is committed when done, and a rerun skips inputs "
+        "already done (same path, size and modification time)",
+    )
+    solve.add_argument(
+        "--cluster",
+        type=_cluster_address,
+        metavar="ADDRESS",
+        help="run the batch on the Dask scheduler at ADDRESS (HOST:PORT), or on a local cluster of "
+        "N worker processes with local:N, instead of --workers; needs the 'cluster' extra",
+    )
+    solve.add_argument(
+        "--send-bytes",
+        action="store_true",
+        help="with --cluster: send each file's bytes to the workers (when they cannot see this "
+        "machine's files); annotated images come back and are written here",
+    )
     solve.set_defaults(func=run_solve)
 
-    evaluate = sub.add_parser("evaluate", help="reading accuracy on photos with imageN.dat or NAME.cells labels",
-                              description="Read every photo in DIR that has an imageN.dat or NAME.cells label file "
-                                          "beside it, solve it, and compare with the labels.")
+    evaluate = sub.add_parser(
+        "evaluate",
+        help="reading accuracy on photos with imageN.dat or NAME.cells labels",
+        description="Read every photo in DIR that has an imageN.dat or NAME.cells label file "
+        "beside it, solve it, and compare with the labels.",
+    )
     evaluate.add_argument("directory", type=Path, metavar="DIR")
-    evaluate.add_argument("--split", choices=("all", "validation", "training"), default="all",
-                          help="photos to use: the shipped validation split, the rest, or all (default)")
-    evaluate.add_argument("--json", action="store_true", help="print the summary and per-photo results as one JSON object")
-    evaluate.add_argument("--confusion", action="store_true", help="also print the confusion matrix over all 20 classes")
+    evaluate.add_argument(
+        "--split",
+        choices=("all", "validation", "training"),
+        default="all",
+        help="photos to use: the shipped validation split, the rest, or all (default)",
+    )
+    evaluate.add_argument(
+        "--json", action="store_true", help="print the summary and per-photo results as one JSON object"
+    )
+    evaluate.add_argument(
+        "--confusion", action="store_true", help="also print the confusion matrix over all 20 classes"
+    )
     evaluate.set_defaults(func=lambda a: _lazy("evaluate", a))
 
-    train = sub.add_parser("train", help="rebuild the cell model from labelled photos and fonts",
-                           description="Fit the KNN cell models (mark kind, printed digits, handwritten digits) "
-                                       "from the labelled photos (the validation split is left out) and digits "
-                                       "rendered in fonts. Needs the 'train' extra.")
-    train.add_argument("--data", type=Path, action="append", metavar="DIR",
-                       help="folder of photos with imageN.dat or NAME.cells labels (repeatable; default: both "
-                            "datasets in ../shared/datasets beside the source checkout)")
-    train.add_argument("--output", type=Path, metavar="FILE",
-                       help="model file to write (default: the one snapsolve reads: $SNAPSOLVE_MODEL when set, "
-                            "else the installed snapsolve/models/digits.npz)")
-    train.add_argument("--fonts", type=Path, action="append", default=[], metavar="DIR",
-                       help="extra folder of .ttf/.otf fonts to render digits with (repeatable)")
-    train.add_argument("--no-system-fonts", action="store_true",
-                       help="render only matplotlib's fonts, not the Debian font packages the shipped model "
-                            "was trained with (see models/MODEL_CARD.md)")
+    train = sub.add_parser(
+        "train",
+        help="rebuild the cell model from labelled photos and fonts",
+        description="Fit the KNN cell models (mark kind, printed digits, handwritten digits) "
+        "from the labelled photos (the validation split is left out) and digits "
+        "rendered in fonts. Needs the 'train' extra.",
+    )
+    train.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="folder of photos with imageN.dat or NAME.cells labels (repeatable; default: both "
+        "datasets in ../shared/datasets beside the source checkout)",
+    )
+    train.add_argument(
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="model file to write (default: the one snapsolve reads: $SNAPSOLVE_MODEL when set, "
+        "else the installed snapsolve/models/digits.npz)",
+    )
+    train.add_argument(
+        "--fonts",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="extra folder of .ttf/.otf fonts to render digits with (repeatable)",
+    )
+    train.add_argument(
+        "--no-system-fonts",
+        action="store_true",
+        help="render only matplotlib's fonts, not the Debian font packages the shipped model "
+        "was trained with (see models/MODEL_CARD.md)",
+    )
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
     train.set_defaults(func=lambda a: _lazy("train", a), data=None)
 
-    gen = sub.add_parser("generate", help="new puzzles with one solution at a chosen level",
-                         description="Generate puzzles that have exactly one solution and grade at LEVEL "
-                                     "(HoDoKu's scheme), as text, JSON Lines, or printable PNG/PDF pages.")
+    gen = sub.add_parser(
+        "generate",
+        help="new puzzles with one solution at a chosen level",
+        description="Generate puzzles that have exactly one solution and grade at LEVEL "
+        "(HoDoKu's scheme), as text, JSON Lines, or printable PNG/PDF pages.",
+    )
     gen.add_argument("--level", choices=LEVELS, default="medium", help="difficulty (default: %(default)s)")
     gen.add_argument("--count", type=int, default=1, metavar="N", help="puzzles to make (default: 1)")
     gen.add_argument("--symmetric", action="store_true", help="givens symmetric under a half turn")
     gen.add_argument("--minimal", action="store_true", help="only minimal puzzles (no given can be removed)")
     gen.add_argument("--max-givens", type=int, metavar="N", help="at most N givens (for example 22)")
     gen.add_argument("--seed", type=int, help="random seed: the same seed gives the same puzzles")
-    gen.add_argument("--format", choices=("txt", "json", "png", "pdf"),
-                     help="output format (default: from -o's suffix, else txt)")
+    gen.add_argument(
+        "--format", choices=("txt", "json", "png", "pdf"), help="output format (default: from -o's suffix, else txt)"
+    )
     gen.add_argument("--per-page", type=int, default=4, metavar="K", help="puzzles per PNG/PDF page (default: 4)")
-    gen.add_argument("--no-key", action="store_true",
-                     help="leave out the answer key (PDF: last pages of small solved grids; PNG: NAME-key.png; "
-                          "txt: '# N SOLUTION' comment lines at the end; json always has 'solution')")
-    gen.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (default: standard output; "
-                     "sudoku-LEVEL.png/.pdf for pages)")
+    gen.add_argument(
+        "--no-key",
+        action="store_true",
+        help="leave out the answer key (PDF: last pages of small solved grids; PNG: NAME-key.png; "
+        "txt: '# N SOLUTION' comment lines at the end; json always has 'solution')",
+    )
+    gen.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="write here (default: standard output; sudoku-LEVEL.png/.pdf for pages)",
+    )
     gen.set_defaults(func=lambda a: _lazy("generate", a))
 
-    serve = sub.add_parser("serve", help="the page for the phone and a JSON API (needs the 'web' extra)",
-                           description="Serve a page that takes a photo with the phone's camera and shows it "
-                                       "solved, and the JSON API POST /api/solve (docs at /docs). Needs: "
-                                       "pip install 'snapsolve[web]'.")
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default: %(default)s, this computer only; 0.0.0.0 opens the "
-                            "page to the local network over HTTPS with an access token, and prints the address and a QR code)")
+    serve = sub.add_parser(
+        "serve",
+        help="the page for the phone and a JSON API (needs the 'web' extra)",
+        description="Serve a page that takes a photo with the phone's camera and shows it "
+        "solved, and the JSON API POST /api/solve (docs at /docs). Needs: "
+        "pip install 'snapsolve[web]'.",
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: %(default)s, this computer only; 0.0.0.0 opens the "
+        "page to the local network over HTTPS with an access token, and prints the address and a QR code)",
+    )
     serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
-    serve.add_argument("--workers", type=int, default=web.DEFAULT_WORKERS, metavar="N",
-                       help="processes reading photos (default: %(default)s; about 190 MiB each)")
-    serve.add_argument("--timeout", type=float, default=web.DEFAULT_TIMEOUT, metavar="SECONDS",
-                       help="time limit of one request (default: %(default)s)")
-    serve.add_argument("--queue", type=int, default=web.DEFAULT_QUEUE_PER_WORKER, metavar="N",
-                       help="requests that may wait for a busy worker, per worker; more get 503 with "
-                            "Retry-After (default: %(default)s)")
-    serve.add_argument("--certfile", metavar="PEM", help="HTTPS with this certificate (with --keyfile); off the "
-                                                          "loopback a self-signed one is made and kept in "
-                                                          "~/.config/snapsolve otherwise")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=web.DEFAULT_WORKERS,
+        metavar="N",
+        help="processes reading photos (default: %(default)s; about 190 MiB each)",
+    )
+    serve.add_argument(
+        "--timeout",
+        type=float,
+        default=web.DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="time limit of one request (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--queue",
+        type=int,
+        default=web.DEFAULT_QUEUE_PER_WORKER,
+        metavar="N",
+        help="requests that may wait for a busy worker, per worker; more get 503 with "
+        "Retry-After (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--certfile",
+        metavar="PEM",
+        help="HTTPS with this certificate (with --keyfile); off the "
+        "loopback a self-signed one is made and kept in "
+        "~/.config/snapsolve otherwise",
+    )
     serve.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
-    serve.add_argument("--http", action="store_true",
-                       help="plain HTTP off the loopback (phone browsers then refuse the live camera)")
-    serve.add_argument("--no-token", action="store_true",
-                       help="no access token off the loopback: anyone on the network can use the API")
+    serve.add_argument(
+        "--http", action="store_true", help="plain HTTP off the loopback (phone browsers then refuse the live camera)"
+    )
+    serve.add_argument(
+        "--no-token",
+        action="store_true",
+        help="no access token off the loopback: anyone on the network can use the API",
+    )
     serve.set_defaults(func=lambda a: _lazy("web", a))
     return parser
 

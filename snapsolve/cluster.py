@@ -106,8 +106,13 @@ def connect(address: str, log: Callable[[str], None] | None = None) -> Iterator:
         if address.startswith("local"):
             workers = int(address.partition(":")[2])
             try:
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.ERROR)
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
                 client = Client(cluster, timeout=CONNECT_TIMEOUT)
             except Exception as exc:
                 raise ValueError(f"cannot start a local Dask cluster of {workers} workers: {_one_line(exc)}") from None
@@ -152,8 +157,7 @@ def _warm(kind: str) -> None:
         _warmed = True
 
 
-def solve_on_worker(item: WorkItem, options: Options, data: bytes | None = None
-                    ) -> tuple[InputResult, bytes | None]:
+def solve_on_worker(item: WorkItem, options: Options, data: bytes | None = None) -> tuple[InputResult, bytes | None]:
     """The task run on a Dask worker: `process_item` on one input; never raises.
 
     Parameters
@@ -226,11 +230,18 @@ def _remote_item(item: WorkItem) -> WorkItem:
     return replace(item, path=os.path.abspath(item.path)) if item.path else item
 
 
-def run_cluster_batch(items: Iterable[WorkItem], options: Options, address: str, store: ResultStore | None = None,
-                      on_done: Callable[[WorkItem, InputResult], None] | None = None, *, send_bytes: bool = False,
-                      log: Callable[[str], None] | None = None,
-                      task: Callable[..., tuple[InputResult, bytes | None]] | None = None,
-                      stop=None) -> Iterator[tuple[WorkItem, InputResult]]:
+def run_cluster_batch(
+    items: Iterable[WorkItem],
+    options: Options,
+    address: str,
+    store: ResultStore | None = None,
+    on_done: Callable[[WorkItem, InputResult], None] | None = None,
+    *,
+    send_bytes: bool = False,
+    log: Callable[[str], None] | None = None,
+    task: Callable[..., tuple[InputResult, bytes | None]] | None = None,
+    stop=None,
+) -> Iterator[tuple[WorkItem, InputResult]]:
     """Process work items on a Dask cluster and yield ``(item, result)`` in input order.
 
     Parameters
@@ -284,14 +295,24 @@ def run_cluster_batch(items: Iterable[WorkItem], options: Options, address: str,
         yield from _stream(client, iter(items), options, store, on_done, send_bytes, task, stop)
 
 
-def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultStore | None,
-            on_done: Callable | None, send_bytes: bool, task: Callable, stop=None,
-            ) -> Iterator[tuple[WorkItem, InputResult]]:
+def _stream(
+    client,
+    source: Iterator[WorkItem],
+    options: Options,
+    store: ResultStore | None,
+    on_done: Callable | None,
+    send_bytes: bool,
+    task: Callable,
+    stop=None,
+) -> Iterator[tuple[WorkItem, InputResult]]:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
-    remote_options = options if send_bytes or not options.output_dir else \
-        replace(options, output_dir=Path(os.path.abspath(options.output_dir)))
+    remote_options = (
+        options
+        if send_bytes or not options.output_dir
+        else replace(options, output_dir=Path(os.path.abspath(options.output_dir)))
+    )
     window: deque[list] = deque()  # [item, result or None], in input order, from the first not yet yielded
     in_flight: dict = {}  # future -> its window entry
     finished = as_completed(with_results=True, raise_errors=False)  # results fetched in the loop thread
@@ -314,8 +335,11 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
             threads, looked = _worker_threads(client), time.monotonic()
         slots = max(1, threads)
         batch: list[tuple[list, WorkItem, bytes | None]] = []  # submitted together: one message to the scheduler
-        while (not exhausted and len(in_flight) + len(batch) < IN_FLIGHT_PER_WORKER * slots
-               and len(window) < WINDOW_PER_WORKER * slots):
+        while (
+            not exhausted
+            and len(in_flight) + len(batch) < IN_FLIGHT_PER_WORKER * slots
+            and len(window) < WINDOW_PER_WORKER * slots
+        ):
             item = next(source, None)
             if item is None:
                 exhausted = True
@@ -340,8 +364,14 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
                     continue
             batch.append((entry, item if send_bytes else _remote_item(item), data))
         if batch:
-            futures = client.map(task, [b[1] for b in batch], [remote_options] * len(batch), [b[2] for b in batch],
-                                 key=[f"snapsolve-{uuid.uuid4().hex}" for _ in batch], pure=False)
+            futures = client.map(
+                task,
+                [b[1] for b in batch],
+                [remote_options] * len(batch),
+                [b[2] for b in batch],
+                key=[f"snapsolve-{uuid.uuid4().hex}" for _ in batch],
+                pure=False,
+            )
             for (entry, _, _), future in zip(batch, futures):
                 in_flight[future] = entry
             finished.update(futures)
@@ -359,8 +389,10 @@ def _stream(client, source: Iterator[WorkItem], options: Options, store: ResultS
                 except KilledWorker as exc:
                     result, image = InputResult.failed(entry[0].label, _killed_message(exc)), None
                 except Exception as exc:  # the cluster failed this task (lost scheduler, cancelled, ...)
-                    result, image = InputResult.failed(entry[0].label, f"cluster error: {type(exc).__name__}: "
-                                                                       f"{_one_line(exc)}"), None
+                    result, image = (
+                        InputResult.failed(entry[0].label, f"cluster error: {type(exc).__name__}: {_one_line(exc)}"),
+                        None,
+                    )
                 future.release()
                 finish(entry, result, image)
 

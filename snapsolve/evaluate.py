@@ -22,15 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from .models import validation_names
+from .pipeline import decide, default_model, read_grids
+from .repair import read_entries
 from .solver import SOLVED, solve_unique
 from .vision import ImageReadError, read_image
 from .vision.dataset import LabelledPhoto, labelled_photos
 from .vision.digits import CLASSES, KINDS, kind_of
 from .vision.locate import order_corners
-
-from .models import validation_names
-from .pipeline import decide, default_model, read_grids
-from .repair import read_entries
 
 
 def evaluate_photo(photo: LabelledPhoto, model) -> dict:
@@ -52,9 +51,20 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         and ``unclear`` / ``unclear_right``.
     """
     start = time.perf_counter()
-    entry: dict[str, Any] = {"photo": photo.name, "error": None, "truth": photo.cells, "read": None, "wrong_cells": [],
-                             "givens_right": False, "status": None, "solved_right": False, "solved_wrong": False,
-                             "rotation": None, "corner_error": None, **_judge_entries(photo, None, None, model)}
+    entry: dict[str, Any] = {
+        "photo": photo.name,
+        "error": None,
+        "truth": photo.cells,
+        "read": None,
+        "wrong_cells": [],
+        "givens_right": False,
+        "status": None,
+        "solved_right": False,
+        "solved_wrong": False,
+        "rotation": None,
+        "corner_error": None,
+        **_judge_entries(photo, None, None, model),
+    }
     try:
         image = read_image(photo.image_path)
     except (ImageReadError, OSError) as exc:
@@ -69,7 +79,9 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         read = main.classes
         entry["read"] = read
         entry["rotation"] = main.rotation
-        entry["wrong_cells"] = [[i, CLASSES[t], CLASSES[r]] for i, (t, r) in enumerate(zip(photo.cells, read)) if t != r]
+        entry["wrong_cells"] = [
+            [i, CLASSES[t], CLASSES[r]] for i, (t, r) in enumerate(zip(photo.cells, read)) if t != r
+        ]
         decision = decide(main)
         entry["givens_right"] = decision.givens == photo.givens
         entry.update(_judge_entries(photo, main, decision, model))
@@ -100,15 +112,32 @@ def _judge_entries(photo: LabelledPhoto, reading, decision, model) -> dict:
     truth = [CLASSES[c] for c in photo.cells]
     hand = [i for i, t in enumerate(truth) if t.startswith("h")]
     digits = [i for i, t in enumerate(truth) if t != "." and t != "c"]
-    out = {"handwritten": len(hand), "handwritten_right": 0, "kind_digits": len(digits), "kind_right": 0,
-           "mistakes": 0, "false_mistakes": 0, "unclear": 0, "unclear_right": 0}
+    out = {
+        "handwritten": len(hand),
+        "handwritten_right": 0,
+        "kind_digits": len(digits),
+        "kind_right": 0,
+        "mistakes": 0,
+        "false_mistakes": 0,
+        "unclear": 0,
+        "unclear_right": 0,
+    }
     if reading is None:
         return out
-    read = read_entries(reading.probabilities, decision.givens, decision.solution,
-                        lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
+    read = read_entries(
+        reading.probabilities,
+        decision.givens,
+        decision.solution,
+        lambda cells: model.entry_evidence(reading.marks, cells),
+        decision.written,
+    )
     out["handwritten_right"] = sum(1 for i in hand if read.entries[i] == int(truth[i][1]))
-    out["kind_right"] = sum(1 for i in digits if (truth[i].startswith("h") and read.entries[i] and not decision.givens[i])
-                            or (truth[i].isdigit() and decision.givens[i]))
+    out["kind_right"] = sum(
+        1
+        for i in digits
+        if (truth[i].startswith("h") and read.entries[i] and not decision.givens[i])
+        or (truth[i].isdigit() and decision.givens[i])
+    )
     solution = decision.solution
     if solution:
         wrong = [i for i in range(81) if read.sure[i] and read.sure[i] != solution[i]]
@@ -157,18 +186,33 @@ def summarize(entries: list[dict]) -> dict:
         "candidates_found": share(kinds == 3),
         "empty_accuracy": share(kinds == 0),
         "kind_confusion": kind_matrix.tolist(),
-        **{key: sum(e[key] for e in entries) for key in ("handwritten", "handwritten_right", "kind_digits",
-                                                          "kind_right", "mistakes", "false_mistakes", "unclear",
-                                                          "unclear_right")},
-        "entries_read": (round(sum(e["handwritten_right"] for e in entries)
-                               / max(sum(e["handwritten"] for e in entries), 1), 5)
-                         if any(e["handwritten"] for e in entries) else None),
-        "printed_vs_written": (round(sum(e["kind_right"] for e in entries)
-                                     / max(sum(e["kind_digits"] for e in entries), 1), 5)),
+        **{
+            key: sum(e[key] for e in entries)
+            for key in (
+                "handwritten",
+                "handwritten_right",
+                "kind_digits",
+                "kind_right",
+                "mistakes",
+                "false_mistakes",
+                "unclear",
+                "unclear_right",
+            )
+        },
+        "entries_read": (
+            round(sum(e["handwritten_right"] for e in entries) / max(sum(e["handwritten"] for e in entries), 1), 5)
+            if any(e["handwritten"] for e in entries)
+            else None
+        ),
+        "printed_vs_written": (
+            round(sum(e["kind_right"] for e in entries) / max(sum(e["kind_digits"] for e in entries), 1), 5)
+        ),
         "confusion": matrix.tolist(),
-        "mean_corner_error_px": (round(float(np.mean([e["corner_error"] for e in entries
-                                                     if e["corner_error"] is not None])), 2)
-                                 if any(e["corner_error"] is not None for e in entries) else None),
+        "mean_corner_error_px": (
+            round(float(np.mean([e["corner_error"] for e in entries if e["corner_error"] is not None])), 2)
+            if any(e["corner_error"] is not None for e in entries)
+            else None
+        ),
     }
 
 
@@ -176,7 +220,9 @@ def format_confusion(matrix: np.ndarray, labels: tuple[str, ...]) -> str:
     """A confusion matrix as a Markdown table (rows: truth, columns: read)."""
     head = "| truth \\ read | " + " | ".join(labels) + " |"
     rule = "|" + "---|" * (len(labels) + 1)
-    rows = [f"| {labels[i]} | " + " | ".join(str(v) if v else "." for v in matrix[i]) + " |" for i in range(len(labels))]
+    rows = [
+        f"| {labels[i]} | " + " | ".join(str(v) if v else "." for v in matrix[i]) + " |" for i in range(len(labels))
+    ]
     return "\n".join([head, rule] + rows)
 
 
@@ -212,17 +258,23 @@ def run(args: argparse.Namespace) -> int:
     def pct(v):
         return "-" if v is None else f"{100 * v:.2f}%"
 
-    print(f"photos: {n}; every printed given right: {summary['givens_right']}; solved right: "
-          f"{summary['solved_right']} ({100 * summary['solved_right'] / n:.1f}%); solved wrong: "
-          f"{summary['solved_wrong']}; unsure: {summary['unsure']}; grid not found: {summary['no_grid']}")
-    print(f"cells: {pct(summary['cell_accuracy'])} right; printed {pct(summary['printed_accuracy'])}, handwritten "
-          f"{pct(summary['handwritten_accuracy'])}, candidates {pct(summary['candidates_found'])}, empty "
-          f"{pct(summary['empty_accuracy'])}")
-    print(f"entries (the player's digits, as read in the light of the solution): {pct(summary['entries_read'])} "
-          f"of {summary['handwritten']} read right; printed versus written right: "
-          f"{pct(summary['printed_vs_written'])} of {summary['kind_digits']} digits; mistakes reported: "
-          f"{summary['mistakes']} ({summary['false_mistakes']} false); unclear entries asked about: "
-          f"{summary['unclear']} ({summary['unclear_right']} of them right)")
+    print(
+        f"photos: {n}; every printed given right: {summary['givens_right']}; solved right: "
+        f"{summary['solved_right']} ({100 * summary['solved_right'] / n:.1f}%); solved wrong: "
+        f"{summary['solved_wrong']}; unsure: {summary['unsure']}; grid not found: {summary['no_grid']}"
+    )
+    print(
+        f"cells: {pct(summary['cell_accuracy'])} right; printed {pct(summary['printed_accuracy'])}, handwritten "
+        f"{pct(summary['handwritten_accuracy'])}, candidates {pct(summary['candidates_found'])}, empty "
+        f"{pct(summary['empty_accuracy'])}"
+    )
+    print(
+        f"entries (the player's digits, as read in the light of the solution): {pct(summary['entries_read'])} "
+        f"of {summary['handwritten']} read right; printed versus written right: "
+        f"{pct(summary['printed_vs_written'])} of {summary['kind_digits']} digits; mistakes reported: "
+        f"{summary['mistakes']} ({summary['false_mistakes']} false); unclear entries asked about: "
+        f"{summary['unclear']} ({summary['unclear_right']} of them right)"
+    )
     if summary["mean_corner_error_px"] is not None:
         print(f"mean corner error: {summary['mean_corner_error_px']:.2f} px")
     print("\nkinds (rows: truth, columns: read):")

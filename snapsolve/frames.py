@@ -11,6 +11,7 @@ without an annotated image.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -92,7 +93,7 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
 
     start, cpu = time.perf_counter(), time.process_time()
     model = model or default_model()
-    answer = {"frame_size": [int(gray.shape[1]), int(gray.shape[0])], "grid": None}
+    answer: dict[str, Any] = {"frame_size": [int(gray.shape[1]), int(gray.shape[0])], "grid": None}
     candidates = locate_grids(gray, max_grids=1)
     if candidates:
         reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)

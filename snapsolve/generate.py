@@ -12,7 +12,6 @@ from tqdm import tqdm
 from .solver.generator import generate
 from .solver.grid import format_puzzle
 
-
 #: Solved grids per answer-key page (3 across, 4 down).
 KEY_PER_PAGE = 12
 
@@ -48,15 +47,24 @@ def write_pages(puzzles, level: str, path: Path, per_page: int, key: bool = True
         pages.append(render_page([g.givens for g in chunk], title=f"Sudoku - {level}", subtitles=captions))
     for start in range(0, len(puzzles) if key else 0, KEY_PER_PAGE):
         chunk = puzzles[start : start + KEY_PER_PAGE]
-        answers.append(render_page([g.solution.solution for g in chunk], title=f"Answers - {level}",
-                                   subtitles=[f"#{start + i + 1}" for i in range(len(chunk))], per_row=3))
+        answers.append(
+            render_page(
+                [g.solution.solution for g in chunk],
+                title=f"Answers - {level}",
+                subtitles=[f"#{start + i + 1}" for i in range(len(chunk))],
+                per_row=3,
+            )
+        )
     if path.suffix.lower() == ".pdf":
         pages[0].save(path, save_all=True, append_images=pages[1:] + answers, resolution=150)
         return [path]
 
     def names(stem: str, count: int) -> list[Path]:
-        return [path.with_name(f"{stem}{path.suffix}")] if count == 1 else [
-            path.with_name(f"{stem}-{i + 1}{path.suffix}") for i in range(count)]
+        return (
+            [path.with_name(f"{stem}{path.suffix}")]
+            if count == 1
+            else [path.with_name(f"{stem}-{i + 1}{path.suffix}") for i in range(count)]
+        )
 
     out = names(path.stem, len(pages)) + (names(f"{path.stem}-key", len(answers)) if answers else [])
     for page, p in zip(pages + answers, out):
@@ -86,8 +94,14 @@ def run(args: argparse.Namespace) -> int:
     bar = tqdm(total=args.count, unit="puzzle", file=sys.stderr, disable=not sys.stderr.isatty())
     sink = args.output.open("w") if args.output and fmt in ("txt", "json") else sys.stdout
     try:
-        for made in generate(args.level, args.count, seed=args.seed, symmetric=args.symmetric, minimal=args.minimal,
-                             max_givens=args.max_givens):
+        for made in generate(
+            args.level,
+            args.count,
+            seed=args.seed,
+            symmetric=args.symmetric,
+            minimal=args.minimal,
+            max_givens=args.max_givens,
+        ):
             puzzles.append(made)
             bar.update()
             if fmt == "txt":
@@ -97,9 +111,20 @@ def run(args: argparse.Namespace) -> int:
             elif fmt == "json":
                 s = made.solution
                 assert s.solution is not None  # a generated puzzle is solved
-                print(json.dumps({"puzzle": format_puzzle(made.givens), "solution": format_puzzle(s.solution),
-                                  "level": s.level, "score": s.score, "givens": sum(1 for d in made.givens if d),
-                                  "techniques": s.techniques}), file=sink, flush=True)
+                print(
+                    json.dumps(
+                        {
+                            "puzzle": format_puzzle(made.givens),
+                            "solution": format_puzzle(s.solution),
+                            "level": s.level,
+                            "score": s.score,
+                            "givens": sum(1 for d in made.givens if d),
+                            "techniques": s.techniques,
+                        }
+                    ),
+                    file=sink,
+                    flush=True,
+                )
         if fmt == "txt" and not args.no_key:  # comment lines: the file still reads as puzzles
             print("# answers", file=sink)
             for number, solution in enumerate(solutions, start=1):

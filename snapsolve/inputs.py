@@ -89,8 +89,11 @@ def expand_inputs(inputs: list[str]) -> Iterator[WorkItem]:
             continue
         path = Path(arg)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SEARCHED_SUFFIXES
-                           and not _is_output(p))
+            files = sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file() and p.suffix.lower() in SEARCHED_SUFFIXES and not _is_output(p)
+            )
             if not files:
                 yield WorkItem("error", arg, arg, "no image or PDF files in this directory")
             for p in files:

@@ -21,8 +21,20 @@ from .puzzle import Options, output_path, solved_grid
 from .repair import UNSURE, Decision, choose_reading, read_entries, separate_written
 from .results import GridResult, InputResult
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
-from .vision import (CellClassifier, GridReading, ImageReadError, draw_digits, draw_hint, draw_mistakes, draw_question,
-                     locate_grids, read_grid, read_image, to_gray, write_image)
+from .vision import (
+    CellClassifier,
+    GridReading,
+    ImageReadError,
+    draw_digits,
+    draw_hint,
+    draw_mistakes,
+    draw_question,
+    locate_grids,
+    read_grid,
+    read_image,
+    to_gray,
+    write_image,
+)
 from .vision.cells import MARK_FEATURES
 from .vision.image_io import reduction_for, render_pdf_page
 
@@ -58,8 +70,10 @@ def default_model() -> CellClassifier:
         if _MODEL is None:
             path = digit_model_path()
             if not path.exists():
-                raise FileNotFoundError(f"digit model {path} is missing (${MODEL_ENV} or the shipped file); "
-                                        "rebuild it with 'snapsolve train'")
+                raise FileNotFoundError(
+                    f"digit model {path} is missing (${MODEL_ENV} or the shipped file); "
+                    "rebuild it with 'snapsolve train'"
+                )
             _MODEL = CellClassifier.load(path)
         return _MODEL
 
@@ -72,6 +86,7 @@ def prepare_model(background: bool = False) -> None:
     classifies cells. Errors are left to the first `default_model` call,
     which raises them.
     """
+
     def prepare() -> None:
         try:
             default_model().build_index()
@@ -109,8 +124,9 @@ def decide(reading: GridReading, search: str = "bitmask") -> Decision:
     return separate_written(choose_reading(reading.given_probabilities, search=search), heights, search=search)
 
 
-def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | None = None
-                ) -> tuple[GridResult, Solution | None]:
+def read_puzzle(
+    reading: GridReading, options: Options, model: CellClassifier | None = None
+) -> tuple[GridResult, Solution | None]:
     """Decide, solve and describe one grid read from a photo.
 
     The printed puzzle is the most probable reading with one solution
@@ -137,25 +153,34 @@ def read_puzzle(reading: GridReading, options: Options, model: CellClassifier | 
     """
     decision = decide(reading, options.search)
     model = model or default_model()
-    read = read_entries(reading.probabilities, decision.givens, decision.solution,
-                        lambda cells: model.entry_evidence(reading.marks, cells), decision.written)
+    read = read_entries(
+        reading.probabilities,
+        decision.givens,
+        decision.solution,
+        lambda cells: model.entry_evidence(reading.marks, cells),
+        decision.written,
+    )
     photo_fields = dict(
-        corners=np.round(reading.corners.astype(np.float64), 1).tolist(), rotation=reading.rotation,
+        corners=np.round(reading.corners.astype(np.float64), 1).tolist(),
+        rotation=reading.rotation,
         confidence=round(decision.confidence, 4),
         cell_confidence=[round(float(p), 3) for p in reading.cell_confidence],
-        repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes], warning=decision.warning,
-        pencil_marks=[{"cell": c, "digits": None} for c in read.pencil])
+        repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes],
+        warning=decision.warning,
+        pencil_marks=[{"cell": c, "digits": None} for c in read.pencil],
+    )
     if decision.status != SOLVED:
-        grid = GridResult(decision.givens, decision.status, entries=read.entries, hint_requested=options.hint,
-                          **photo_fields)
+        grid = GridResult(
+            decision.givens, decision.status, entries=read.entries, hint_requested=options.hint, **photo_fields
+        )
         return grid, None
-    solution = solve_puzzle(decision.givens, known=decision.count, placed=read.sure,
-                            search=options.search)
+    solution = solve_puzzle(decision.givens, known=decision.count, placed=read.sure, search=options.search)
     return solved_grid(solution, options, read.unclear, **photo_fields), solution
 
 
-def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options: Options,
-             in_place: bool = False) -> np.ndarray:
+def annotate(
+    image: np.ndarray, reading: GridReading, grid: GridResult, options: Options, in_place: bool = False
+) -> np.ndarray:
     """Draw onto the photo (or, unless `in_place`, a copy): the hint, or every missing digit and mistake.
 
     A hint is its step, the first mistake ringed, or the unclear entry it
@@ -173,8 +198,15 @@ def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options:
         if isinstance(hint, UnclearEntry):
             return draw_question(image, inverse, corners, [hint.cell], in_place=in_place)
         if isinstance(hint, Step):
-            return draw_hint(image, inverse, corners, list(hint.cells), dict(hint.placements),
-                             list(hint.eliminations), in_place=in_place)
+            return draw_hint(
+                image,
+                inverse,
+                corners,
+                list(hint.cells),
+                dict(hint.placements),
+                list(hint.eliminations),
+                in_place=in_place,
+            )
         return image
     pencil = {m["cell"] for m in grid.pencil_marks}
     missing = {i: d for i, d in enumerate(grid.solution or []) if not grid.givens[i] and not grid.entries[i]}
@@ -186,8 +218,14 @@ def annotate(image: np.ndarray, reading: GridReading, grid: GridResult, options:
     return out
 
 
-def solve_and_draw(path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None,
-                   label: str | None = None, draw: bool = True) -> tuple[InputResult, np.ndarray | None]:
+def solve_and_draw(
+    path: Path,
+    options: Options,
+    model: CellClassifier | None = None,
+    page: int | None = None,
+    label: str | None = None,
+    draw: bool = True,
+) -> tuple[InputResult, np.ndarray | None]:
     """Read, solve and grade every grid of one photo or PDF page, and draw the answers on the photo.
 
     Parameters
@@ -259,8 +297,9 @@ def solve_and_draw(path: Path, options: Options, model: CellClassifier | None = 
     return result, annotated
 
 
-def solve_image(path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None,
-                label: str | None = None) -> InputResult:
+def solve_image(
+    path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None, label: str | None = None
+) -> InputResult:
     """Result for one photo or PDF page: every grid read, solved, graded and (with ``write_image``) drawn.
 
     The annotated photo is written to `puzzle.output_path` (never over the

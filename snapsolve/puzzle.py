@@ -13,8 +13,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .results import GridResult, InputResult
-from .solver import (SOLVED, Finished, InvalidPuzzleError, Mistake, Solution, Step, UnclearEntry, parse_position,
-                     solve_puzzle)
+from .solver import (
+    SOLVED,
+    Finished,
+    InvalidPuzzleError,
+    Mistake,
+    Solution,
+    Step,
+    UnclearEntry,
+    parse_position,
+    solve_puzzle,
+)
 from .solver.exact import DEFAULT_SEARCH
 
 
@@ -45,8 +54,9 @@ class Options:
     search: str = DEFAULT_SEARCH
 
 
-def solved_grid(solution: Solution, options: Options, unclear: list[UnclearEntry] | None = None,
-                **fields) -> GridResult:
+def solved_grid(
+    solution: Solution, options: Options, unclear: list[UnclearEntry] | None = None, **fields
+) -> GridResult:
     """The solver's part of a grid's result (puzzle, status, grade, the player's position, steps or hint).
 
     Parameters
@@ -71,10 +81,20 @@ def solved_grid(solution: Solution, options: Options, unclear: list[UnclearEntry
         givens and entries fill the grid and every entry is right.
     """
     unclear = list(unclear or [])
-    grid = GridResult(solution.givens, solution.status, solution.solution, solution.level, solution.score,
-                      solution.techniques, solution.needs_search, entries=list(solution.placed),
-                      mistakes=list(solution.mistakes), hint_requested=options.hint, unclear_entries=unclear,
-                      **fields)
+    grid = GridResult(
+        solution.givens,
+        solution.status,
+        solution.solution,
+        solution.level,
+        solution.score,
+        solution.techniques,
+        solution.needs_search,
+        entries=list(solution.placed),
+        mistakes=list(solution.mistakes),
+        hint_requested=options.hint,
+        unclear_entries=unclear,
+        **fields,
+    )
     for u in unclear:
         grid.entries[u.cell] = u.read
     if solution.status == SOLVED:

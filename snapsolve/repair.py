@@ -169,6 +169,7 @@ def _readings_by_cost(options: list[tuple[float, int, int]]):
 def _describe(changes) -> str:
     def name(d):
         return f"printed {d}" if d else "no printed digit"
+
     return ", ".join(f"r{c // 9 + 1}c{c % 9 + 1} read as {name(a)}, taken as {name(b)}" for c, a, b in changes)
 
 
@@ -225,10 +226,16 @@ def choose_reading(probabilities: np.ndarray, search: str = "bitmask") -> Decisi
         changes.append((cell, best[cell], cls))
         givens[cell] = cls
     if len(found) > 1 or cost > MAX_REPAIR_COST:
-        why = ("another reading fits as well" if len(found) > 1 else "the repair needs unlikely changes")
+        why = "another reading fits as well" if len(found) > 1 else "the repair needs unlikely changes"
         detail = f" ({_describe(changes)})" if changes else ""
-        return Decision(givens, UNSURE, None, changes, f"unsure of the digits read: {why}{detail}",
-                        _log_probability(probabilities, givens))
+        return Decision(
+            givens,
+            UNSURE,
+            None,
+            changes,
+            f"unsure of the digits read: {why}{detail}",
+            _log_probability(probabilities, givens),
+        )
     warning = f"repaired the reading: {_describe(changes)}" if changes else None
     return Decision(givens, SOLVED, count, changes, warning, _log_probability(probabilities, givens))
 
@@ -286,8 +293,7 @@ def separate_written(decision: Decision, heights: np.ndarray, search: str = "bit
     count = solve_unique(givens, search=search)
     if count.status != SOLVED or count.solution != decision.solution:
         return decision
-    return Decision(givens, SOLVED, count, decision.changes, decision.warning, decision.log_probability,
-                    sorted(odd))
+    return Decision(givens, SOLVED, count, decision.changes, decision.warning, decision.log_probability, sorted(odd))
 
 
 def _breaks_rules(givens: list[int]) -> bool:
@@ -351,9 +357,12 @@ class EntryReading:
 def _certain(evidence: EntryEvidence, row: int, kind: float, read: int, solution: int) -> bool:
     """Whether the reading `read` of row `row` of `evidence` is certain enough to call `solution` absent."""
     near = evidence.distances[row]
-    return (kind >= MISTAKE_KIND and evidence.handwritten[row, read - 1] >= MISTAKE_VOTES
-            and near[solution - 1] >= MISTAKE_MARGIN * max(near[read - 1], 1e-9)
-            and evidence.printed[row, read - 1] >= MISTAKE_PRINTED)
+    return (
+        kind >= MISTAKE_KIND
+        and evidence.handwritten[row, read - 1] >= MISTAKE_VOTES
+        and near[solution - 1] >= MISTAKE_MARGIN * max(near[read - 1], 1e-9)
+        and evidence.printed[row, read - 1] >= MISTAKE_PRINTED
+    )
 
 
 def _alternatives_of(evidence: EntryEvidence, row: int, read: int, solution: int) -> tuple[int, ...]:
@@ -367,9 +376,13 @@ def _alternatives_of(evidence: EntryEvidence, row: int, read: int, solution: int
     return tuple(sorted(ranked, key=lambda d: (-p[d - 1], d)))
 
 
-def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[int] | None,
-                 evidence: Callable[[list[int]], EntryEvidence] | None = None,
-                 written: list[int] | None = None) -> EntryReading:
+def read_entries(
+    probabilities: np.ndarray,
+    givens: list[int],
+    solution: list[int] | None,
+    evidence: Callable[[list[int]], EntryEvidence] | None = None,
+    written: list[int] | None = None,
+) -> EntryReading:
     """The player's marks in the cells without a printed digit, and which of them are certain.
 
     Parameters
@@ -426,10 +439,16 @@ def read_entries(probabilities: np.ndarray, givens: list[int], solution: list[in
                 continue  # a mistake the reading is sure of
             if seen is None:
                 ranked = [int(d) + 1 for d in np.argsort(-probabilities[cell, 10:19], kind="stable")]
-                alternatives = tuple(d for d in ranked if d == right or (
-                    d != read and probabilities[cell, 9 + d] >= ALTERNATIVE_PROBABILITY * kinds[cell]))
-                alternatives = alternatives[: MAX_OFFERED - 1] if right in alternatives[: MAX_OFFERED - 1] else \
-                    tuple(d for d in alternatives if d != right)[: MAX_OFFERED - 2] + (right,)
+                alternatives = tuple(
+                    d
+                    for d in ranked
+                    if d == right or (d != read and probabilities[cell, 9 + d] >= ALTERNATIVE_PROBABILITY * kinds[cell])
+                )
+                alternatives = (
+                    alternatives[: MAX_OFFERED - 1]
+                    if right in alternatives[: MAX_OFFERED - 1]
+                    else tuple(d for d in alternatives if d != right)[: MAX_OFFERED - 2] + (right,)
+                )
             else:
                 alternatives = _alternatives_of(seen, row, read, right)
             unclear.append(UnclearEntry(cell, read, tuple(int(d) for d in alternatives)))

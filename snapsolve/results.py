@@ -99,8 +99,10 @@ class GridResult:
     @property
     def progress(self) -> dict:
         """``{"entered": entries placed, "to_fill": cells the givens leave empty}``."""
-        return {"entered": sum(1 for g, e in zip(self.givens, self.entries) if e and not g),
-                "to_fill": sum(1 for g in self.givens if not g)}
+        return {
+            "entered": sum(1 for g, e in zip(self.givens, self.entries) if e and not g),
+            "to_fill": sum(1 for g in self.givens if not g),
+        }
 
     def to_json(self) -> dict:
         """The grid's JSON object (`docs/DESIGN.md`)."""
@@ -108,20 +110,22 @@ class GridResult:
         if self.corners is not None:
             out["corners"] = self.corners
             out["rotation"] = self.rotation
-        out.update({
-            "givens": format_puzzle(self.givens),
-            "status": self.status,
-            "solution": format_puzzle(self.solution) if self.solution else None,
-            "level": self.level,
-            "score": self.score,
-            "techniques": self.techniques,
-            "needs_search": self.needs_search,
-            "entries": format_puzzle(self.entries),
-            "pencil_marks": self.pencil_marks,
-            "mistakes": [m.to_json() for m in self.mistakes],
-            "unclear_entries": [u.to_json() for u in self.unclear_entries],
-            "progress": self.progress,
-        })
+        out.update(
+            {
+                "givens": format_puzzle(self.givens),
+                "status": self.status,
+                "solution": format_puzzle(self.solution) if self.solution else None,
+                "level": self.level,
+                "score": self.score,
+                "techniques": self.techniques,
+                "needs_search": self.needs_search,
+                "entries": format_puzzle(self.entries),
+                "pencil_marks": self.pencil_marks,
+                "mistakes": [m.to_json() for m in self.mistakes],
+                "unclear_entries": [u.to_json() for u in self.unclear_entries],
+                "progress": self.progress,
+            }
+        )
         if self.confidence is not None:
             out["confidence"] = self.confidence
             out["cell_confidence"] = self.cell_confidence
@@ -140,20 +144,43 @@ class GridResult:
         """Read back an object written by `to_json`."""
         hint = data.get("hint")
         mistakes = [Mistake(m["cell"], m["entered"], m["solution"]) for m in data.get("mistakes", [])]
-        unclear = [UnclearEntry(u["cell"], u["read"], tuple(u["alternatives"])) for u in data.get("unclear_entries", [])]
+        unclear = [
+            UnclearEntry(u["cell"], u["read"], tuple(u["alternatives"])) for u in data.get("unclear_entries", [])
+        ]
         if hint is not None:
             asked = [u for u in unclear if hint["technique"] == "question" and hint.get("cell") == u.cell]
-            hint = (mistakes[0] if hint["technique"] == "mistake" and mistakes else asked[0] if asked
-                    else Finished() if hint["technique"] == "solved" else _step_from_json(hint))
+            hint = (
+                mistakes[0]
+                if hint["technique"] == "mistake" and mistakes
+                else asked[0]
+                if asked
+                else Finished()
+                if hint["technique"] == "solved"
+                else _step_from_json(hint)
+            )
         return cls(
-            givens=_digits(data["givens"]) or [], status=data["status"], solution=_digits(data.get("solution")),
-            level=data.get("level"), score=data.get("score"), techniques=data.get("techniques", {}),
-            needs_search=data.get("needs_search", False), entries=_digits(data.get("entries")) or [0] * 81,
+            givens=_digits(data["givens"]) or [],
+            status=data["status"],
+            solution=_digits(data.get("solution")),
+            level=data.get("level"),
+            score=data.get("score"),
+            techniques=data.get("techniques", {}),
+            needs_search=data.get("needs_search", False),
+            entries=_digits(data.get("entries")) or [0] * 81,
             pencil_marks=data.get("pencil_marks", []),
-            mistakes=mistakes, unclear_entries=unclear, steps=[_step_from_json(s) for s in data["steps"]] if "steps" in data else None,
-            hint=hint, hint_requested="hint" in data, corners=data.get("corners"), rotation=data.get("rotation"),
-            confidence=data.get("confidence"), cell_confidence=data.get("cell_confidence"),
-            repaired=data.get("repaired", []), warning=data.get("warning"), output=data.get("output"))
+            mistakes=mistakes,
+            unclear_entries=unclear,
+            steps=[_step_from_json(s) for s in data["steps"]] if "steps" in data else None,
+            hint=hint,
+            hint_requested="hint" in data,
+            corners=data.get("corners"),
+            rotation=data.get("rotation"),
+            confidence=data.get("confidence"),
+            cell_confidence=data.get("cell_confidence"),
+            repaired=data.get("repaired", []),
+            warning=data.get("warning"),
+            output=data.get("output"),
+        )
 
 
 def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None) -> dict | None:
@@ -167,8 +194,12 @@ def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None) -> dict | 
     if hint is None:
         return None
     if isinstance(hint, Mistake):
-        return {"technique": "mistake", "placements": [], "eliminations": [[hint.cell, hint.entered]],
-                "text": hint.text}
+        return {
+            "technique": "mistake",
+            "placements": [],
+            "eliminations": [[hint.cell, hint.entered]],
+            "text": hint.text,
+        }
     if isinstance(hint, UnclearEntry):
         return {"technique": "question", "placements": [], "eliminations": [], "text": hint.text, **hint.to_json()}
     if isinstance(hint, Finished):
@@ -177,8 +208,12 @@ def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None) -> dict | 
 
 
 def _step_from_json(data: dict) -> Step:
-    return Step(data["technique"], tuple(tuple(p) for p in data["placements"]),
-                tuple(tuple(e) for e in data["eliminations"]), text=data["text"])
+    return Step(
+        data["technique"],
+        tuple(tuple(p) for p in data["placements"]),
+        tuple(tuple(e) for e in data["eliminations"]),
+        text=data["text"],
+    )
 
 
 @dataclass
@@ -220,8 +255,13 @@ class InputResult:
 
     def to_json(self) -> dict:
         """The input's JSON object (`docs/DESIGN.md`)."""
-        out = {"input": self.input, "error": self.error, "seconds": self.seconds,
-               "grids": [g.to_json() for g in self.grids], "warnings": self.warnings}
+        out = {
+            "input": self.input,
+            "error": self.error,
+            "seconds": self.seconds,
+            "grids": [g.to_json() for g in self.grids],
+            "warnings": self.warnings,
+        }
         if self.cached:
             out["cached"] = True
         return out
@@ -229,6 +269,11 @@ class InputResult:
     @classmethod
     def from_json(cls, data: dict) -> InputResult:
         """Read back an object written by `to_json`."""
-        return cls(data["input"], data.get("error"), data.get("seconds", 0.0),
-                   [GridResult.from_json(g) for g in data.get("grids", [])], data.get("warnings", []),
-                   data.get("cached", False))
+        return cls(
+            data["input"],
+            data.get("error"),
+            data.get("seconds", 0.0),
+            [GridResult.from_json(g) for g in data.get("grids", [])],
+            data.get("warnings", []),
+            data.get("cached", False),
+        )

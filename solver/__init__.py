@@ -10,7 +10,22 @@ from .solve import LogicError, Solution, solve_puzzle
 from .steps import Step
 
 __all__ = [
-    "Finished", "InvalidPuzzleError", "LogicError", "MULTIPLE_SOLUTIONS", "Mistake", "NO_SOLUTION", "SOLVED", "Solution", "Step",
-    "find_mistakes", "format_board", "format_puzzle", "parse_position", "parse_puzzle",
-    "remaining_steps", "solve_puzzle", "solve_unique", "UnclearEntry",
+    "Finished",
+    "InvalidPuzzleError",
+    "LogicError",
+    "MULTIPLE_SOLUTIONS",
+    "Mistake",
+    "NO_SOLUTION",
+    "SOLVED",
+    "Solution",
+    "Step",
+    "find_mistakes",
+    "format_board",
+    "format_puzzle",
+    "parse_position",
+    "parse_puzzle",
+    "remaining_steps",
+    "solve_puzzle",
+    "solve_unique",
+    "UnclearEntry",
 ]

@@ -61,8 +61,12 @@ class AlmostLockedSet:
 
     def name(self) -> str:
         """E.g. ``r1c2,r1c5 {1,4,7}``."""
-        return (",".join(cell_name(c) for c in set_bits(self.cells))
-                + " {" + ",".join(map(str, digits_of(self.digits))) + "}")
+        return (
+            ",".join(cell_name(c) for c in set_bits(self.cells))
+            + " {"
+            + ",".join(map(str, digits_of(self.digits)))
+            + "}"
+        )
 
 
 def almost_locked_sets(board: Board) -> list[AlmostLockedSet]:
@@ -167,11 +171,18 @@ def find_als_xz(board: Board) -> Iterator[Step]:
                     elims += _eliminate(board, z, a.seen_by_all[z] & b.seen_by_all[z] & outside)
         if elims:
             links = "/".join(map(str, rcc))
-            yield Step("als_xz", eliminations=tuple(sorted(set(elims))), cells=tuple(set_bits(a.cells | b.cells)),
-                       houses=(a.house, b.house),
-                       text=f"{title('als_xz')}: A = {a.name()}, B = {b.name()}, restricted common {links}"
-                            + ("; doubly linked, so both sets are locked" if len(rcc) >= 2 else
-                               f"; A or B holds {' and '.join(str(d) for d in sorted({d for _, d in elims}))}"))
+            yield Step(
+                "als_xz",
+                eliminations=tuple(sorted(set(elims))),
+                cells=tuple(set_bits(a.cells | b.cells)),
+                houses=(a.house, b.house),
+                text=f"{title('als_xz')}: A = {a.name()}, B = {b.name()}, restricted common {links}"
+                + (
+                    "; doubly linked, so both sets are locked"
+                    if len(rcc) >= 2
+                    else f"; A or B holds {' and '.join(str(d) for d in sorted({d for _, d in elims}))}"
+                ),
+            )
 
 
 def find_als_xy_wing(board: Board) -> Iterator[Step]:
@@ -187,7 +198,7 @@ def find_als_xy_wing(board: Board) -> Iterator[Step]:
         c = sets[pivot]
         for n, (ia, x) in enumerate(links):
             a = sets[ia]
-            for ib, y in links[n + 1:]:
+            for ib, y in links[n + 1 :]:
                 if x == y or ia == ib:
                     continue
                 b = sets[ib]
@@ -199,8 +210,12 @@ def find_als_xy_wing(board: Board) -> Iterator[Step]:
                     if a.seen_by_all[z] & b.seen_by_all[z] & with_digit[z]:
                         elims += _eliminate(board, z, a.seen_by_all[z] & b.seen_by_all[z])
                 if elims:
-                    yield Step("als_xy_wing", eliminations=tuple(sorted(elims)),
-                               cells=tuple(set_bits(a.cells | b.cells | c.cells)), houses=(c.house, a.house, b.house),
-                               text=f"{title('als_xy_wing')}: pivot C = {c.name()}, A = {a.name()} (restricted common {x}), "
-                                    f"B = {b.name()} (restricted common {y}); A or B holds "
-                                    + " and ".join(map(str, digits_of(zs))))
+                    yield Step(
+                        "als_xy_wing",
+                        eliminations=tuple(sorted(elims)),
+                        cells=tuple(set_bits(a.cells | b.cells | c.cells)),
+                        houses=(c.house, a.house, b.house),
+                        text=f"{title('als_xy_wing')}: pivot C = {c.name()}, A = {a.name()} (restricted common {x}), "
+                        f"B = {b.name()} (restricted common {y}); A or B holds "
+                        + " and ".join(map(str, digits_of(zs))),
+                    )

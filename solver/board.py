@@ -17,10 +17,11 @@ T = TypeVar("T")
 #: holding digit d's 9-bit position mask in house h (bit i: the i-th cell of HOUSES[h]); house h is the
 #: 144-bit block from bit 144 * h. A candidate is three bits of it, one in the field of each of its houses:
 #: CANDIDATE_BITS[cell * 9 + d - 1].
-CANDIDATE_BITS = [sum(1 << (16 * (9 * h + d) + HOUSES[h].index(c)) for h in HOUSES_OF_CELL[c])
-                  for c in range(81) for d in range(9)]
+CANDIDATE_BITS = [
+    sum(1 << (16 * (9 * h + d) + HOUSES[h].index(c)) for h in HOUSES_OF_CELL[c]) for c in range(81) for d in range(9)
+]
 #: CELL_BITS[cell]: the bits of all nine candidates of a cell.
-CELL_BITS = [sum(CANDIDATE_BITS[9 * c:9 * c + 9]) for c in range(81)]
+CELL_BITS = [sum(CANDIDATE_BITS[9 * c : 9 * c + 9]) for c in range(81)]
 #: _HOUSE_DIGIT_BITS[h * 9 + d - 1]: the bits of digit d in the nine cells of house h.
 _HOUSE_DIGIT_BITS = [sum(CANDIDATE_BITS[9 * c + d] for c in HOUSES[h]) for h in range(27) for d in range(9)]
 #: The house fields of an empty board (every candidate open), and the set of all 81 cells.
@@ -28,9 +29,12 @@ ALL_HOUSE_FIELDS = sum(CELL_BITS)
 ALL_CELLS = (1 << 81) - 1
 #: PLACEMENT_KEEP[cell * 9 + d - 1]: the house fields that placing d in the cell keeps (all but its candidates
 #: and d in its houses), as a non-negative mask: ``&`` with it is one pass, unlike ``& ~bits``.
-PLACEMENT_KEEP = [ALL_HOUSE_FIELDS & ~(CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BITS[9 * h2 + d]
-                                       | _HOUSE_DIGIT_BITS[9 * h3 + d])
-                  for c, (h1, h2, h3) in enumerate(HOUSES_OF_CELL) for d in range(9)]
+PLACEMENT_KEEP = [
+    ALL_HOUSE_FIELDS
+    & ~(CELL_BITS[c] | _HOUSE_DIGIT_BITS[9 * h1 + d] | _HOUSE_DIGIT_BITS[9 * h2 + d] | _HOUSE_DIGIT_BITS[9 * h3 + d])
+    for c, (h1, h2, h3) in enumerate(HOUSES_OF_CELL)
+    for d in range(9)
+]
 #: Per cell, the other 80 cells and the cells that are not its peers, as 81-bit sets.
 _OTHER_CELLS = [ALL_CELLS & ~(1 << c) for c in range(81)]
 _NOT_PEERS = [ALL_CELLS & ~PEER_BITS[c] for c in range(81)]
@@ -227,7 +231,7 @@ class Board:
     def house_digit_positions(self, house: int) -> tuple[int, ...]:
         """The nine position masks of `house` (0..26), for digits 1..9 in order: the transpose of
         `house_positions`, for finders that work house by house."""
-        return tuple(self.cached("fields", _house_field_list)[9 * house:9 * house + 9])
+        return tuple(self.cached("fields", _house_field_list)[9 * house : 9 * house + 9])
 
     def digit_cell_sets(self) -> list[int]:
         """`digit_cells` of digits 1..9, in order, as a new list."""
@@ -325,8 +329,14 @@ def conjugate_pairs(board: Board, digit: int) -> list[tuple[int, int, int]]:
     cells = board.digit_cells(digit)
     kept = board._pairs[digit]
     if kept is None or kept[0] != cells:
-        kept = board._pairs[digit] = cells, [(h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
-                                             for h, mask in enumerate(board.house_positions(digit)) if _TWO[mask]]
+        kept = board._pairs[digit] = (
+            cells,
+            [
+                (h, HOUSES[h][_LOW[mask]], HOUSES[h][_HIGH[mask]])
+                for h, mask in enumerate(board.house_positions(digit))
+                if _TWO[mask]
+            ],
+        )
     return kept[1]
 
 

@@ -139,13 +139,19 @@ def board_links(board: Board) -> tuple[LinkGraph, list[int], list[int]]:
     of every family (through a house or inside a cell): the links forcing chains follow. Built once per
     board state; callers must not change the lists."""
     graph = board.cached("links", LinkGraph)
-    strong, weak = board.cached("all links", lambda b: (list(map(or_, graph.strong_house, graph.strong_cell)),
-                                                        list(map(or_, graph.weak_house, graph.weak_cell))))
+    strong, weak = board.cached(
+        "all links",
+        lambda b: (
+            list(map(or_, graph.strong_house, graph.strong_cell)),
+            list(map(or_, graph.weak_house, graph.weak_cell)),
+        ),
+    )
     return graph, strong, weak
 
 
-def chain_layers(start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int,
-                 first_weak: bool = False) -> list[int]:
+def chain_layers(
+    start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int, first_weak: bool = False
+) -> list[int]:
     """Layers of the alternating search from `start` assumed false, in a chain finder's node space
     (`_DigitGraph`'s cells, `_BivalueGraph`'s or `_StrongGraph`'s nodes), made of nodes with a strong link
     only, so that every node of a layer is followed: layer 0 is {start} (false), odd layers are forced true
@@ -204,8 +210,9 @@ def _swap_pairs(nodes: int) -> int:
     return (nodes & _EVEN_BITS) << 1 | (nodes >> 1) & _EVEN_BITS
 
 
-def trace_chain(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
-                first_weak: bool = False) -> list[int]:
+def trace_chain(
+    layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int], first_weak: bool = False
+) -> list[int]:
     """One chain start -> ... -> end through the layers (end in layer `end_layer`; `first_weak` as for
     `chain_layers`): each node's predecessor is the lowest node of the layer before that links to it (links
     are symmetric, so that is the lowest node of the layer among the node's own neighbours)."""
@@ -217,8 +224,6 @@ def trace_chain(layers: list[int], end_layer: int, end: int, strong: list[int], 
         node = (linked & -linked).bit_length() - 1
         chain.append(node)
     return chain[::-1]
-
-
 
 
 class ChainFound(NamedTuple):
@@ -341,8 +346,12 @@ def chain_step(found: ChainFound, groups: Sequence[tuple[int, int]] = ()) -> Ste
     cells = []
     for n in chain:
         cells += set_bits(node_cells(n, groups))
-    return Step(found.technique, eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
-                cells=tuple(dict.fromkeys(cells)), text=f"{title(found.technique)}: {text}")
+    return Step(
+        found.technique,
+        eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
+        cells=tuple(dict.fromkeys(cells)),
+        text=f"{title(found.technique)}: {text}",
+    )
 
 
 def node_cells(n: int, groups: Sequence[tuple[int, int]] = ()) -> int:
@@ -361,8 +370,9 @@ def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
         found = _X_CHAINS.get(key, _X_CHAINS)  # one read: another thread's new Board may empty the table
         if found is _X_CHAINS:
             found = _X_CHAINS[key] = _best_digit_x_chain(_DigitGraph.of(board, d), max_length)
-        if found is not None and (found.beats(best) or (best is not None and not best.beats(found)
-                                                         and found.chain[0] < best.chain[0])):
+        if found is not None and (
+            found.beats(best) or (best is not None and not best.beats(found) and found.chain[0] < best.chain[0])
+        ):
             best = found
     return best
 
@@ -422,8 +432,9 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
                 victims = to_nodes(victims) << (d - 1)
                 if not outranks(victims, depth, best):
                     continue
-                path, depth = _simple_path(layers, start, end, depth, max_length, strong, weak, victims, best,
-                                           _CELL_BITS)
+                path, depth = _simple_path(
+                    layers, start, end, depth, max_length, strong, weak, victims, best, _CELL_BITS
+                )
                 if path is None:
                     continue
                 chain = [c * 9 + d - 1 for c in path]
@@ -498,8 +509,7 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
                 victims = to_nodes(seen_with_a & PEER_BITS[nodes[end] // 9]) << a
                 if not victims or not outranks(victims, depth, best):
                     continue
-                path, depth = _simple_path(layers, start, end, depth, max_length, strong, weak, victims, best,
-                                           cells_of)
+                path, depth = _simple_path(layers, start, end, depth, max_length, strong, weak, victims, best, cells_of)
                 if path is None:
                     continue
                 chain = [nodes[i] for i in path]
@@ -574,8 +584,9 @@ class _StrongGraph(NamedTuple):
             others = in_cell[cell] & ~(1 << i)
             if bivalue >> cell & 1:
                 strong[i] = others
-            weak.append((others | in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d])
-                        & ~(1 << i))
+            weak.append(
+                (others | in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d]) & ~(1 << i)
+            )
         index = {n: i for i, n in enumerate(nodes)}
         for d in range(1, 10):
             for _, p, q in pairs[d]:
@@ -667,9 +678,18 @@ _CELL_BITS = [1 << c for c in range(81)]
 _SIMPLE_CHAIN_BUDGET = 20000
 
 
-def _simple_path(layers: list[int], start: int, end: int, links: int, max_length: int, strong: list[int],
-                 weak: list[int], victims: int, best: ChainFound | None,
-                 cells_of: list[int]) -> tuple[list[int] | None, int]:
+def _simple_path(
+    layers: list[int],
+    start: int,
+    end: int,
+    links: int,
+    max_length: int,
+    strong: list[int],
+    weak: list[int],
+    victims: int,
+    best: ChainFound | None,
+    cells_of: list[int],
+) -> tuple[list[int] | None, int]:
     """An X- or XY-Chain start -> end as (path, links): the one of `links` links `trace_chain` reads from the
     layers, or, when that one is a lasso (`is_lasso`: HoDoKu's X- and XY-Chains never come back to a cell),
     the shortest simple one that would still outrank `best` (`_simple_chain`); (None, 0) when there is none."""
@@ -679,8 +699,17 @@ def _simple_path(layers: list[int], start: int, end: int, links: int, max_length
     return _simple_chain(start, end, links, max_length, strong, weak, victims, best, cells_of)
 
 
-def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: list[int], weak: list[int],
-                  victims: int, best: ChainFound | None, cells_of: list[int]) -> tuple[list[int] | None, int]:
+def _simple_chain(
+    start: int,
+    end: int,
+    shortest: int,
+    max_length: int,
+    strong: list[int],
+    weak: list[int],
+    victims: int,
+    best: ChainFound | None,
+    cells_of: list[int],
+) -> tuple[list[int] | None, int]:
     """The shortest chain start -> end (strong link first, alternating) that never comes back to a cell it
     has left, of `shortest` to `max_length` links, tried while it would still outrank `best`; (None, 0) when
     there is none. The breadth-first layers give one shortest chain per end, which may be a lasso; HoDoKu's
@@ -720,8 +749,16 @@ def _simple_chain(start: int, end: int, shortest: int, max_length: int, strong: 
     return None, 0
 
 
-def trace_lasso_free_chain(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
-                           cells_of: list[int], closed: bool, first_weak: bool = False) -> list[int] | None:
+def trace_lasso_free_chain(
+    layers: list[int],
+    end_layer: int,
+    end: int,
+    strong: list[int],
+    weak: list[int],
+    cells_of: list[int],
+    closed: bool,
+    first_weak: bool = False,
+) -> list[int] | None:
     """`trace_chain`, or when its chain is a lasso (`is_lasso`), `trace_simple_chain`: a chain to `end` that
     never comes back to a cell it has left, or None when the layers hold none."""
     path = trace_chain(layers, end_layer, end, strong, weak, first_weak)
@@ -730,8 +767,16 @@ def trace_lasso_free_chain(layers: list[int], end_layer: int, end: int, strong: 
     return path
 
 
-def trace_simple_chain(layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int],
-                       cells_of: list[int], closed: bool, first_weak: bool = False) -> list[int] | None:
+def trace_simple_chain(
+    layers: list[int],
+    end_layer: int,
+    end: int,
+    strong: list[int],
+    weak: list[int],
+    cells_of: list[int],
+    closed: bool,
+    first_weak: bool = False,
+) -> list[int] | None:
     """Like `trace_chain`, one chain start -> ... -> end through the layers, but one that is no lasso
     (`is_lasso`): predecessors are tried lowest first and the walk back goes on only through cells it has not
     left (a bounded depth-first search over the layers; None when there is none within
@@ -864,11 +909,19 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
             rest &= ~cluster
             if cluster.bit_count() < 4 or sight[0] & colours[0] or sight[1] & colours[1]:
                 continue  # too short, or two cells that must differ are forced equal (a broken board)
-            elims = tuple((c, d) for c in set_bits(sight[0] & sight[1] & ~cluster) for d in digits_of(mask)
-                          if cands[c] & (1 << (d - 1)))
+            elims = tuple(
+                (c, d)
+                for c in set_bits(sight[0] & sight[1] & ~cluster)
+                for d in digits_of(mask)
+                if cands[c] & (1 << (d - 1))
+            )
             if elims:
                 x, y = digits_of(mask)
                 chain = set_bits(cluster)
-                yield Step("remote_pair", eliminations=elims, cells=tuple(chain),
-                           text=f"{title('remote_pair')}: {x}/{y} alternate along {', '.join(cell_name(c) for c in chain)}; "
-                                f"cells seeing both kinds lose {x} and {y}")
+                yield Step(
+                    "remote_pair",
+                    eliminations=elims,
+                    cells=tuple(chain),
+                    text=f"{title('remote_pair')}: {x}/{y} alternate along {', '.join(cell_name(c) for c in chain)}; "
+                    f"cells seeing both kinds lose {x} and {y}",
+                )

@@ -17,6 +17,7 @@ from .grid import PEER_BITS, cell_name, set_bits
 from .steps import Step
 from .techniques import title
 
+
 def two_color_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[int, int]]:
     """Connected clusters of `cells` under `adjacency`, each two-coloured: {cell: 0 or 1}, neighbours differ
     (on a bipartite cluster; otherwise some neighbours share a colour)."""
@@ -70,15 +71,23 @@ def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
         for k in (0, 1):  # wrap: two cells of one colour see each other
             if sight[k] & bits[k]:
                 g = set_bits(bits[k])
-                yield Step("simple_colors", eliminations=tuple((c, d) for c in g), cells=cluster,
-                           text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
-                                f"{d} leaves {', '.join(cell_name(c) for c in g)}")
+                yield Step(
+                    "simple_colors",
+                    eliminations=tuple((c, d) for c in g),
+                    cells=cluster,
+                    text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
+                    f"{d} leaves {', '.join(cell_name(c) for c in g)}",
+                )
                 return
         trapped = set_bits(sight[0] & sight[1] & ~(bits[0] | bits[1]) & board.digit_cells(d))
         if trapped:
-            yield Step("simple_colors", eliminations=tuple((c, d) for c in trapped), cells=cluster,
-                       text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
-                            f"of the {d} cluster, and one colour is {d}")
+            yield Step(
+                "simple_colors",
+                eliminations=tuple((c, d) for c in trapped),
+                cells=cluster,
+                text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
+                f"of the {d} cluster, and one colour is {d}",
+            )
             return
 
 
@@ -107,9 +116,13 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
             # Type 1 (HoDoKu's Multi-Colors 2): a colour of cluster 1 that sees both colours of cluster 2 is false.
             false = [c for x in (0, 1) if s2[0] & bits1[x] and s2[1] & bits1[x] for c in g1[x]]
             if false:
-                yield Step("multi_colors", eliminations=tuple((c, d) for c in sorted(false)), cells=cells,
-                           text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in sorted(false))} "
-                                f"see both colours of another {d} cluster, so none of them is {d}")
+                yield Step(
+                    "multi_colors",
+                    eliminations=tuple((c, d) for c in sorted(false)),
+                    cells=cells,
+                    text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in sorted(false))} "
+                    f"see both colours of another {d} cluster, so none of them is {d}",
+                )
                 return
             if j < i:
                 continue  # type 2 is symmetric: this pair was tried as (j, i)
@@ -123,8 +136,12 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
             targets &= digit_cells
             if targets:
                 elims = tuple((c, d) for c in range(81) if targets >> c & 1)
-                yield Step("multi_colors", eliminations=elims, cells=cells,
-                           text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
-                                f"another cluster, so one of their opposite colours holds {d}: "
-                                f"{', '.join(cell_name(c) for c, _ in elims)} lose it")
+                yield Step(
+                    "multi_colors",
+                    eliminations=elims,
+                    cells=cells,
+                    text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
+                    f"another cluster, so one of their opposite colours holds {d}: "
+                    f"{', '.join(cell_name(c) for c, _ in elims)} lose it",
+                )
                 return

@@ -203,8 +203,9 @@ def _start(grid: list[int], candidates: list[int] | None):
     return L, R, U, D, S, chosen
 
 
-def _delete_rows(grid: list[int], candidates: list[int], U: list[int], D: list[int], S: list[int],
-                 C: list[int]) -> None:
+def _delete_rows(
+    grid: list[int], candidates: list[int], U: list[int], D: list[int], S: list[int], C: list[int]
+) -> None:
     """Unlink, from a full matrix, the rows of empty cells whose digit `candidates` strikes out (bit d-1)."""
     for cell, (v, mask) in enumerate(zip(grid, candidates)):
         if v:

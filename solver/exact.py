@@ -72,8 +72,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import dlx
-from .grid import (ALL_DIGITS, HOUSE_SEGMENTS, HOUSES, HOUSES_OF_CELL, PEER_BITS, PEERS, POPCOUNT, SEGMENTS,
-                   InvalidPuzzleError, check_givens, segment_scan_lines)
+from .grid import (
+    ALL_DIGITS,
+    HOUSE_SEGMENTS,
+    HOUSES,
+    HOUSES_OF_CELL,
+    PEER_BITS,
+    PEERS,
+    POPCOUNT,
+    SEGMENTS,
+    InvalidPuzzleError,
+    check_givens,
+    segment_scan_lines,
+)
 
 SOLVED = "solved"
 NO_SOLUTION = "no_solution"
@@ -101,27 +112,35 @@ def _make_cover_cell():
         for h in HOUSES_OF_CELL[cell]:
             lines.append(f"    placed[{h}] |= bit")
         for p in PEERS[cell]:
-            lines += [f"    m = c[{p}]",
-                      "    if m & bit:",
-                      "        m ^= bit",
-                      "        if not m: return False",
-                      f"        c[{p}] = m",
-                      f"        if not m & (m - 1): push({p})"]
+            lines += [
+                f"    m = c[{p}]",
+                "    if m & bit:",
+                "        m ^= bit",
+                "        if not m: return False",
+                f"        c[{p}] = m",
+                f"        if not m & (m - 1): push({p})",
+            ]
         lines.append("    return True")
     return tuple(_exec(lines, [f"cover{cell}" for cell in range(81)]))
 
 
 def _make_scan():
     """The house scan: hidden singles and empty house-digit columns, else locked-candidate deletions."""
-    lines = ["def scan(c, placed):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c",
-             "    " + ", ".join(f"p{h}" for h in range(27)) + " = placed", "    found = []"]
+    lines = [
+        "def scan(c, placed):",
+        "    " + ", ".join(f"c{i}" for i in range(81)) + " = c",
+        "    " + ", ".join(f"p{h}" for h in range(27)) + " = placed",
+        "    found = []",
+    ]
     lines += segment_scan_lines()  # o: digits present in a segment, t: digits present at least twice
     for h, (x, y, z) in enumerate(HOUSE_SEGMENTS):
-        lines += [f"    u = o{x} | o{y}",
-                  f"    o = u | o{z}",
-                  "    if o != 511: return None",
-                  f"    s = o & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z}) | p{h})",
-                  f"    if s: found.append(({h}, s))"]
+        lines += [
+            f"    u = o{x} | o{y}",
+            f"    o = u | o{z}",
+            "    if o != 511: return None",
+            f"    s = o & ~(t{x} | t{y} | t{z} | (o{x} & o{y}) | (u & o{z}) | p{h})",
+            f"    if s: found.append(({h}, s))",
+        ]
     lines += ["    if found: return found, None", "    out = []"]
     for kind in ("R", "C"):
         for line in range(9):
@@ -150,29 +169,34 @@ def _make_scan():
 def _make_choose():
     """The column choice (see `_search`): the popcounts unrolled over the 81 cell columns, then the bivalue
     cells scored."""
-    lines = ["def choose(c, placed):", "    " + ", ".join(f"c{i}" for i in range(81)) + " = c",
-             "    best, column = 10, -1", "    bivalue = []", "    add = bivalue.append"]
+    lines = [
+        "def choose(c, placed):",
+        "    " + ", ".join(f"c{i}" for i in range(81)) + " = c",
+        "    best, column = 10, -1",
+        "    bivalue = []",
+        "    add = bivalue.append",
+    ]
     for i in range(81):
-        lines += [f"    n = P[c{i}]",
-                  f"    if n == 2: add({i})",
-                  f"    elif 2 < n < best: best, column = n, {i}"]
-    lines += ["    if not bivalue: return column",
-              "    holders = {}  # per digit bit, the bivalue cells that have it",
-              "    for i in bivalue:",
-              "        m = c[i]",
-              "        low = m & -m",
-              "        bit = 1 << i",
-              "        holders[low] = holders.get(low, 0) | bit",
-              "        holders[m ^ low] = holders.get(m ^ low, 0) | bit",
-              "    score = 99",
-              "    for i in bivalue:",
-              "        m = c[i]",
-              "        low = m & -m",
-              "        r, k, b = H[i]",
-              "        shared = ((holders[low] | holders[m ^ low]) & PEER[i]).bit_count()  # bivalue peers",
-              "        s = P[placed[r]] + P[placed[k]] + P[placed[b]] - 4 * shared",
-              "        if s < score: score, column = s, i",
-              "    return column"]
+        lines += [f"    n = P[c{i}]", f"    if n == 2: add({i})", f"    elif 2 < n < best: best, column = n, {i}"]
+    lines += [
+        "    if not bivalue: return column",
+        "    holders = {}  # per digit bit, the bivalue cells that have it",
+        "    for i in bivalue:",
+        "        m = c[i]",
+        "        low = m & -m",
+        "        bit = 1 << i",
+        "        holders[low] = holders.get(low, 0) | bit",
+        "        holders[m ^ low] = holders.get(m ^ low, 0) | bit",
+        "    score = 99",
+        "    for i in bivalue:",
+        "        m = c[i]",
+        "        low = m & -m",
+        "        r, k, b = H[i]",
+        "        shared = ((holders[low] | holders[m ^ low]) & PEER[i]).bit_count()  # bivalue peers",
+        "        s = P[placed[r]] + P[placed[k]] + P[placed[b]] - 4 * shared",
+        "        if s < score: score, column = s, i",
+        "    return column",
+    ]
     return _exec(lines, ["choose"], {"P": POPCOUNT, "H": HOUSES_OF_CELL, "PEER": PEER_BITS})[0]
 
 
@@ -261,8 +285,7 @@ def _search(c: list[int], placed: list[int], limit: int, out: list[list[int]], r
     return _reduce(c, placed, [column]) and _search(c, placed, limit, out, rng)
 
 
-def search_solutions(grid: list[int], candidates: list[int] | None = None, limit: int = 2,
-                     rng=None) -> list[list[int]]:
+def search_solutions(grid: list[int], candidates: list[int] | None = None, limit: int = 2, rng=None) -> list[list[int]]:
     """Complete grids that extend `grid`, found by Algorithm X (Knuth, "Dancing Links"; see the module notes).
 
     Parameters

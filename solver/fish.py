@@ -46,8 +46,9 @@ def _feasible(union: int, size: int, finned: bool) -> bool:
 
 #: FEASIBLE[finned][size][union]: `_feasible` for every 9-bit union of cross positions, looked up while
 #: base lines are combined.
-FEASIBLE = {finned: {size: [_feasible(u, size, finned) for u in range(512)] for size in (2, 3, 4)}
-            for finned in (False, True)}
+FEASIBLE = {
+    finned: {size: [_feasible(u, size, finned) for u in range(512)] for size in (2, 3, 4)} for finned in (False, True)
+}
 
 
 def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int, int]]:
@@ -74,18 +75,22 @@ def _finned_covers(size: int, union: int) -> list[tuple[int, int, int, int, int]
 FINNED_COVERS = {size: [_finned_covers(size, u) for u in range(512)] for size in (2, 3, 4)}
 #: FIN_TARGETS[size][union]: the cross positions where some way of `FINNED_COVERS` could eliminate (its cover
 #: lines in its fin's stack).
-FIN_TARGETS = {size: [reduce(or_, (in_stack for _, _, in_stack, _, _ in covers), 0) for covers in FINNED_COVERS[size]]
-               for size in (2, 3, 4)}
+FIN_TARGETS = {
+    size: [reduce(or_, (in_stack for _, _, in_stack, _, _ in covers), 0) for covers in FINNED_COVERS[size]]
+    for size in (2, 3, 4)
+}
 
 
 #: FINNED_BASE[size][union]: can base lines with these cross positions be a finned fish of `size` (`size` + 1 to
 #: `size` + 3 positions, all but one stack's in `size` covers)?
-FINNED_BASE = {size: [FEASIBLE[True][size][u] and size < u.bit_count() <= size + 3 for u in range(512)]
-               for size in (2, 3, 4)}
+FINNED_BASE = {
+    size: [FEASIBLE[True][size][u] and size < u.bit_count() <= size + 3 for u in range(512)] for size in (2, 3, 4)
+}
 
 
-def _finned_base_sets(lines: list[int], positions: list[int],
-                      reach_in: list[list[int]]) -> list[list[tuple[tuple[int, ...], int, int, int]]]:
+def _finned_base_sets(
+    lines: list[int], positions: list[int], reach_in: list[list[int]]
+) -> list[list[tuple[tuple[int, ...], int, int, int]]]:
     """The combinations of 2, 3 and 4 base lines among `lines` that can form a finned fish, pruned as they are
     built: per size 2..4 (index size - 2), in the order of `itertools.combinations`, (base lines, union of
     their cross positions, base lines as a 9-bit mask, reach), where reach is the positions held by the other
@@ -144,9 +149,12 @@ def _fish(board: Board, size: int, finned: bool) -> Iterator[Step]:
     if not finned:
         found = (fish for fish in board.digit_steps(("fish", False), _DIGIT_FISH[False]) if fish.size == size)
     else:
-        found = (fish for sashimi in (False, True)
-                 for fish in board.digit_steps(("fish", True), _DIGIT_FISH[True])
-                 if fish.size == size and fish.name.startswith("sashimi") == sashimi)
+        found = (
+            fish
+            for sashimi in (False, True)
+            for fish in board.digit_steps(("fish", True), _DIGIT_FISH[True])
+            if fish.size == size and fish.name.startswith("sashimi") == sashimi
+        )
     return (step for fish in found for step in _fish_step(fish))
 
 
@@ -175,8 +183,10 @@ def _digit_fish(board: Board, digit: int, finned: bool) -> list[Fish]:
     by_size: list[list[Fish]] = [[], [], []]
     for by_rows, lines, cross in ((True, rows, columns), (False, columns, rows)):
         for size, patterns in enumerate(_fish_patterns(lines, cross, finned, by_rows), 2):
-            by_size[size - 2] += (Fish(size, digit, by_rows, base, cover_mask, fin_box, name, lines)
-                                  for base, cover_mask, fin_box, name in patterns)
+            by_size[size - 2] += (
+                Fish(size, digit, by_rows, base, cover_mask, fin_box, name, lines)
+                for base, cover_mask, fin_box, name in patterns
+            )
     return by_size[0] + by_size[1] + by_size[2]
 
 
@@ -197,8 +207,9 @@ def _sub_unions(masks: list[int]) -> list[int]:
 _FINNED_LINE = bytes(0 < m.bit_count() <= 7 for m in range(512))
 
 
-def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
-                   rows: bool) -> list[list[tuple[tuple[int, ...], int, int, str]]]:
+def _fish_patterns(
+    positions: list[int], cross: list[int], finned: bool, rows: bool
+) -> list[list[tuple[tuple[int, ...], int, int, str]]]:
     """The fish (or finned fish) of 2, 3 and 4 base lines in one digit's 9 line masks `positions` (of rows when
     `rows`, else of columns; `cross` holds the other lines' masks, the transpose): per size (index size - 2), in
     search order, (base lines, cover mask, fin box 1..9 or 0, technique name), each with a candidate in a cover
@@ -217,13 +228,14 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
     # Per band, the positions held by each subset of its three lines; by the subset of its lines in a base, the
     # positions held by its other lines, none when the base has no line there (a target shares its band with a
     # fin line).
-    held_by = [_sub_unions(positions[k:k + 3]) for k in (0, 3, 6)]
-    all_bases = _finned_base_sets(lines, positions, [[0] + [held[7 ^ subset] for subset in range(1, 8)]
-                                                     for held in held_by])
+    held_by = [_sub_unions(positions[k : k + 3]) for k in (0, 3, 6)]
+    all_bases = _finned_base_sets(
+        lines, positions, [[0] + [held[7 ^ subset] for subset in range(1, 8)] for held in held_by]
+    )
     if not (all_bases[0] or all_bases[1] or all_bases[2]):
         return found
     # Per stack, the lines holding the digit at each subset of its three cross positions (the fin test).
-    lines_at = [_sub_unions(cross[k:k + 3]) for k in (0, 3, 6)]
+    lines_at = [_sub_unions(cross[k : k + 3]) for k in (0, 3, 6)]
     for size, bases in enumerate(all_bases, 2):
         out = found[size - 2]
         base_name = FISH_NAMES[size]
@@ -242,8 +254,13 @@ def _fish_patterns(positions: list[int], cross: list[int], finned: bool,
                     continue
                 if any(not positions[b] & cover_mask for b in base):
                     continue
-                fins = [_cell(b, x, rows) for b in base if fin_lines >> b & 1 for x in range(9)
-                        if (positions[b] & fin_x) >> x & 1]
+                fins = [
+                    _cell(b, x, rows)
+                    for b in base
+                    if fin_lines >> b & 1
+                    for x in range(9)
+                    if (positions[b] & fin_x) >> x & 1
+                ]
                 sashimi = any((positions[b] & cover_mask).bit_count() == 1 for b in base)
                 name = f"{'sashimi' if sashimi else 'finned'}_{base_name}"
                 out.append((base, cover_mask, box_of(fins[0]) + 1, name))
@@ -273,10 +290,15 @@ def _fish_step(fish: Fish) -> Iterator[Step]:
     cover_houses = [9 + x if rows else x for x in covers]
     cells = tuple(_cell(b, x, rows) for b in base for x in range(9) if positions[b] >> x & 1)
     fin_text = f" with fins in box {fin_box}" if fin_box else ""
-    yield Step(name, eliminations=tuple(elims), cells=cells, houses=tuple(base_houses + cover_houses),
-               text=f"{title(name)}: {digit} in {', '.join(house_name(h) for h in base_houses)} "
-                    f"lies in {', '.join(house_name(h) for h in cover_houses)}{fin_text}, so it leaves the rest "
-                    f"of those {'columns' if rows else 'rows'}" + (" in that box" if fin_box else ""))
+    yield Step(
+        name,
+        eliminations=tuple(elims),
+        cells=cells,
+        houses=tuple(base_houses + cover_houses),
+        text=f"{title(name)}: {digit} in {', '.join(house_name(h) for h in base_houses)} "
+        f"lies in {', '.join(house_name(h) for h in cover_houses)}{fin_text}, so it leaves the rest "
+        f"of those {'columns' if rows else 'rows'}" + (" in that box" if fin_box else ""),
+    )
 
 
 def find_x_wing(board: Board) -> Iterator[Step]:

@@ -84,13 +84,21 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
         common_true &= ~sum(1 << n for n in nodes)
         if common_true:
             p = set_bits(common_true)[0]
-            yield Step(technique, placements=((p // 9, p % 9 + 1),), cells=tuple(n // 9 for n in nodes),
-                       text=f"{name}: {label} leads to {node_name(p)}, so it is true")
+            yield Step(
+                technique,
+                placements=((p // 9, p % 9 + 1),),
+                cells=tuple(n // 9 for n in nodes),
+                text=f"{name}: {label} leads to {node_name(p)}, so it is true",
+            )
             return
         if common_false:
             elims = tuple((v // 9, v % 9 + 1) for v in set_bits(common_false))
-            yield Step(technique, eliminations=elims, cells=tuple(n // 9 for n in nodes),
-                       text=f"{name}: {label} rules out {', '.join(node_name(v) for v in set_bits(common_false))}")
+            yield Step(
+                technique,
+                eliminations=elims,
+                cells=tuple(n // 9 for n in nodes),
+                text=f"{name}: {label} rules out {', '.join(node_name(v) for v in set_bits(common_false))}",
+            )
             return
 
 
@@ -122,9 +130,13 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
         if found.contradiction:
             clash = set_bits(found.true & found.false)[0]
             clash_name = node_name(clash, groups)
-            yield Step("forcing_chain", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
-                       text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {clash_name} would be "
-                            f"both true and false, so {node_name(n)} is false")
+            yield Step(
+                "forcing_chain",
+                eliminations=((n // 9, n % 9 + 1),),
+                cells=(n // 9,),
+                text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {clash_name} would be "
+                f"both true and false, so {node_name(n)} is false",
+            )
             return
     yield from _common_consequences("forcing_chain", _forcing_groups(board), implied_candidates)
 
@@ -198,8 +210,12 @@ def find_forcing_net(board: Board) -> Iterator[Step]:
     for _, nodes in sorted(groups[: sum(1 for c in board.candidates if c)], key=lambda g: len(g[1])):
         for n in nodes:
             if implied(n).contradiction:
-                yield Step("forcing_net", eliminations=((n // 9, n % 9 + 1),), cells=(n // 9,),
-                           text=f"{title('forcing_net')} (contradiction): assuming {node_name(n)} and following singles "
-                                f"breaks the grid, so {node_name(n)} is false")
+                yield Step(
+                    "forcing_net",
+                    eliminations=((n // 9, n % 9 + 1),),
+                    cells=(n // 9,),
+                    text=f"{title('forcing_net')} (contradiction): assuming {node_name(n)} and following singles "
+                    f"breaks the grid, so {node_name(n)} is false",
+                )
                 return
     yield from _common_consequences("forcing_net", groups, implied)

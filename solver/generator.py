@@ -114,7 +114,8 @@ def _put_back_by_singles(puzzle: list[int], solution: list[int], cells: list[int
             bit = 1 << (solution[cell] - 1)
             forced = seen(cell) | bit == ALL_DIGITS or any(
                 all(e == cell or (puzzle[e] and e not in empty) or seen(e) & bit for e in HOUSES[house])
-                for house in HOUSES_OF_CELL[cell])
+                for house in HOUSES_OF_CELL[cell]
+            )
             if forced:
                 rows[cell // 9] |= bit
                 columns[cell % 9] |= bit
@@ -165,8 +166,14 @@ def _dig(solution: list[int], rng: random.Random, symmetric: bool) -> tuple[list
     return puzzle, witnesses
 
 
-def reduce_givens(puzzle: list[int], solution: list[int], rng: random.Random, max_givens: int,
-                  max_moves: int = 400, witnesses: dict[int, list[int]] | None = None) -> list[int] | None:
+def reduce_givens(
+    puzzle: list[int],
+    solution: list[int],
+    rng: random.Random,
+    max_givens: int,
+    max_moves: int = 400,
+    witnesses: dict[int, list[int]] | None = None,
+) -> list[int] | None:
     """Local search from a minimal puzzle towards one with at most `max_givens` givens.
 
     Every given `g` of a minimal puzzle has a witness: a second solution
@@ -248,8 +255,9 @@ def reduce_givens(puzzle: list[int], solution: list[int], rng: random.Random, ma
     return current if count <= max_givens else None
 
 
-def minimal_puzzle(solution: list[int], rng: random.Random, symmetric: bool = False,
-                   max_givens: int | None = None) -> list[int] | None:
+def minimal_puzzle(
+    solution: list[int], rng: random.Random, symmetric: bool = False, max_givens: int | None = None
+) -> list[int] | None:
     """A minimal puzzle for a complete grid: `dig`, then `reduce_givens` when `max_givens` is set.
 
     Returns
@@ -270,8 +278,7 @@ def minimal_puzzle(solution: list[int], rng: random.Random, symmetric: bool = Fa
     return reduce_givens(puzzle, solution, rng, max_givens, witnesses=witnesses)
 
 
-def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random,
-          symmetric: bool) -> Generated | None:
+def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random, symmetric: bool) -> Generated | None:
     """Give back givens until the puzzle grades no harder than `level`; None if it skips past it."""
     target = LEVELS.index(level)
     current = list(puzzle)
@@ -283,7 +290,7 @@ def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random
         focus = [c for c, _ in (hard_step.placements + hard_step.eliminations)] if hard_step else []
         choices = [c for c in focus if not current[c]] or empty
         cell = rng.choice(choices)
-        for c in ({cell, 80 - cell} if symmetric else {cell}):
+        for c in {cell, 80 - cell} if symmetric else {cell}:
             current[c] = solution[c]
         graded = solve_puzzle(current)
     if graded.level != level:
@@ -291,9 +298,15 @@ def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random
     return Generated(current, graded)
 
 
-def generate(level: str, count: int, seed: int | None = None, symmetric: bool = False,
-             minimal: bool = False, max_givens: int | None = None,
-             max_tries: int = 100000) -> Iterator[Generated]:
+def generate(
+    level: str,
+    count: int,
+    seed: int | None = None,
+    symmetric: bool = False,
+    minimal: bool = False,
+    max_givens: int | None = None,
+    max_tries: int = 100000,
+) -> Iterator[Generated]:
     """Generate `count` puzzles that grade at `level`.
 
     Parameters

@@ -17,11 +17,7 @@ POPCOUNT = bytes(m.bit_count() for m in range(512))
 
 ROWS = [[r * 9 + c for c in range(9)] for r in range(9)]
 COLUMNS = [[r * 9 + c for r in range(9)] for c in range(9)]
-BOXES = [
-    [(br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3)]
-    for br in range(3)
-    for bc in range(3)
-]
+BOXES = [[(br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3)] for br in range(3) for bc in range(3)]
 #: All 27 houses: rows 0..8, columns 9..17, boxes 18..26.
 HOUSES = ROWS + COLUMNS + BOXES
 #: Per house, a C-level getter of its nine cells' entries from an 81-long list (hot scans in board and singles).
@@ -49,9 +45,7 @@ BOX_OF = tuple(box_of(c) for c in range(81))
 #: HOUSES_OF_CELL[cell] = (row house, column house, box house) as indices into HOUSES.
 HOUSES_OF_CELL = [(row_of(c), 9 + column_of(c), 18 + box_of(c)) for c in range(81)]
 #: PEERS[cell]: the 20 other cells that share a house with it.
-PEERS = [
-    sorted({p for h in HOUSES_OF_CELL[c] for p in HOUSES[h]} - {c}) for c in range(81)
-]
+PEERS = [sorted({p for h in HOUSES_OF_CELL[c] for p in HOUSES[h]} - {c}) for c in range(81)]
 #: PEER_BITS[cell]: the same 20 peers as an 81-bit set (bit p for cell p).
 PEER_BITS = [sum(1 << p for p in PEERS[c]) for c in range(81)]
 #: HOUSE_BITS[house]: the cells of HOUSES[house] as an 81-bit set.
@@ -158,8 +152,7 @@ def check_givens(grid: list[int]) -> None:
             if d:
                 if d in seen:
                     raise InvalidPuzzleError(
-                        f"digit {d} appears twice in {house_name(h)} "
-                        f"({cell_name(seen[d])} and {cell_name(cell)})"
+                        f"digit {d} appears twice in {house_name(h)} ({cell_name(seen[d])} and {cell_name(cell)})"
                     )
                 seen[d] = cell
 
@@ -223,12 +216,16 @@ def is_valid_solution(puzzle: list[int], solution: list[int]) -> bool:
 
 #: The 54 three-cell segments of rows and columns, by name (``R{row}_{k}``, ``C{column}_{k}``, k = 0..2
 #: along the line): the intersections of lines and boxes (HoDoKu's and SudokuWiki's "Intersection").
-SEGMENTS = {**{f"R{r}_{k}": tuple(r * 9 + 3 * k + j for j in range(3)) for r in range(9) for k in range(3)},
-            **{f"C{x}_{k}": tuple((3 * k + j) * 9 + x for j in range(3)) for x in range(9) for k in range(3)}}
+SEGMENTS = {
+    **{f"R{r}_{k}": tuple(r * 9 + 3 * k + j for j in range(3)) for r in range(9) for k in range(3)},
+    **{f"C{x}_{k}": tuple((3 * k + j) * 9 + x for j in range(3)) for x in range(9) for k in range(3)},
+}
 #: Per house (27, HOUSES order), the names of the three segments it is made of (a box: its three row segments).
-HOUSE_SEGMENTS = ([tuple(f"R{r}_{k}" for k in range(3)) for r in range(9)]
-                  + [tuple(f"C{x}_{k}" for k in range(3)) for x in range(9)]
-                  + [tuple(f"R{3 * (b // 3) + j}_{b % 3}" for j in range(3)) for b in range(9)])
+HOUSE_SEGMENTS = (
+    [tuple(f"R{r}_{k}" for k in range(3)) for r in range(9)]
+    + [tuple(f"C{x}_{k}" for k in range(3)) for x in range(9)]
+    + [tuple(f"R{3 * (b // 3) + j}_{b % 3}" for j in range(3)) for b in range(9)]
+)
 
 
 def segment_scan_lines() -> list[str]:

@@ -22,19 +22,29 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
-from .chains import (ALL_NODES, ChainFound, MAX_LINKS, board_links, chain_layers, chain_step, end_victims,
-                     loop_victims, outranks, trace_lasso_free_chain)
+from .chains import (
+    ALL_NODES,
+    MAX_LINKS,
+    ChainFound,
+    board_links,
+    chain_layers,
+    chain_step,
+    end_victims,
+    loop_victims,
+    outranks,
+    trace_lasso_free_chain,
+)
 from .grid import HOUSE_BITS, HOUSES, PEER_BITS, SEGMENTS, set_bits
 from .steps import Step
 
 #: Per segment of `grid.SEGMENTS` (in its order): its 81-bit cell set and the two houses that hold all of it.
 _SEGMENT_BITS = [sum(1 << c for c in cells) for cells in SEGMENTS.values()]
-_SEGMENT_HOUSES = [tuple(h for h, bits in enumerate(HOUSE_BITS) if bits & segment == segment)
-                   for segment in _SEGMENT_BITS]
+_SEGMENT_HOUSES = [
+    tuple(h for h, bits in enumerate(HOUSE_BITS) if bits & segment == segment) for segment in _SEGMENT_BITS
+]
 
 
-def group_links(board: Board, strong: list[int],
-                weak: list[int]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[int], list[int], list[tuple[int, int]]]:
     """`strong` and `weak` (per candidate node, 729 lists) extended by group nodes (nodes 729 and up).
 
     A group node is a digit's two or three candidates in one segment (a box-line intersection): true when
@@ -74,7 +84,7 @@ def group_links(board: Board, strong: list[int],
                     other = rest.bit_length() - 1
                     strong[node] |= 1 << (other * 9 + d - 1)
                     strong[other * 9 + d - 1] |= 1 << node
-                for other, other_cells in groups[k + 1:]:
+                for other, other_cells in groups[k + 1 :]:
                     if not cells & other_cells:
                         weak[node] |= 1 << other
                         weak[other] |= 1 << node
@@ -102,8 +112,13 @@ def find_grouped_aic(board: Board) -> Iterator[Step]:
     same), though the plain finder, earlier in the ladder, leaves few.
     """
     strong, weak, groups = grouped_links(board)
-    space = _Space(strong, weak, groups, (1 << (729 + len(groups))) - 1,
-                   [1 << n // 9 for n in range(729)] + [cells for _, cells in groups])
+    space = _Space(
+        strong,
+        weak,
+        groups,
+        (1 << (729 + len(groups))) - 1,
+        [1 << n // 9 for n in range(729)] + [cells for _, cells in groups],
+    )
     best: ChainFound | None = None
     for start in set_bits(board_links(board)[0].nodes):
         if strong[start]:

@@ -21,8 +21,9 @@ from .techniques import title
 
 def _single(masks: tuple[int, ...]) -> tuple[int, ...]:
     """Per 9-bit position mask with at least two bits: the index of the one mask of `masks` holding it, else -1."""
-    return tuple(next((k for k, m in enumerate(masks) if p & ~m == 0), -1) if p.bit_count() >= 2 else -1
-                 for p in range(512))
+    return tuple(
+        next((k for k, m in enumerate(masks) if p & ~m == 0), -1) if p.bit_count() >= 2 else -1 for p in range(512)
+    )
 
 
 #: Per 9-bit position mask (of a box, or of a line): the third of the house (positions 0-2, 3-5, 6-8)
@@ -123,10 +124,14 @@ def _locked_patterns(first: int, tables: list, board: Board, d: int) -> Iterator
 def _locked_step(name: str, pattern: LockedPattern) -> Step:
     """The locked candidates step `name` of a pattern."""
     h, d, p, other, rest = pattern
-    return Step(name, eliminations=tuple((c, d) for c in _cells_of(other, rest)), cells=_cells_of(h, p),
-                houses=(h, other),
-                text=f"{title(name)}: in {house_name(h)}, {d} lies only in {house_name(other)}, "
-                     f"so it leaves the rest of {house_name(other)}")
+    return Step(
+        name,
+        eliminations=tuple((c, d) for c in _cells_of(other, rest)),
+        cells=_cells_of(h, p),
+        houses=(h, other),
+        text=f"{title(name)}: in {house_name(h)}, {d} lies only in {house_name(other)}, "
+        f"so it leaves the rest of {house_name(other)}",
+    )
 
 
 #: The patterns of one digit for each locked candidates finder (`Board.digit_steps`): boxes point into lines,
@@ -137,8 +142,10 @@ _claiming_patterns = partial(_locked_patterns, 0, _CLAIMING)
 
 #: _SUBSET_ORDER[n]: the non-empty subsets of n items (n <= 6) as bitmasks (bit i: item i), size by size and
 #: in `itertools.combinations` order within a size (the order the Sue de Coq search tries groups in).
-_SUBSET_ORDER = [tuple(sum(1 << i for i in group) for size in range(1, n + 1) for group in combinations(range(n), size))
-                 for n in range(7)]
+_SUBSET_ORDER = [
+    tuple(sum(1 << i for i in group) for size in range(1, n + 1) for group in combinations(range(n), size))
+    for n in range(7)
+]
 #: _SUBSETS_IN[m]: the non-empty subsets of a 6-bit mask m, in `_SUBSET_ORDER` order; _RANK[m]: m's place in
 #: that order; _ITEMS[m]: the set bits of m.
 _SUBSETS_IN = [tuple(s for s in _SUBSET_ORDER[6] if not s & ~m) for m in range(64)]
@@ -185,12 +192,17 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
         if (empty & inside).bit_count() < 2 or not empty & line_rest or not empty & box_rest:
             continue  # fewer than two open intersection cells, or no open cell in the rest of the line or box
         for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
-            yield Step("sue_de_coq", eliminations=elims, cells=used, houses=(line, box),
-                       text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
-                            f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
-                            f"({_digit_list(vl)}) in {house_name(line)} and "
-                            f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
-                            f"{house_name(box)} hold {_digit_list(digits)}, one each")
+            yield Step(
+                "sue_de_coq",
+                eliminations=elims,
+                cells=used,
+                houses=(line, box),
+                text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
+                f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
+                f"({_digit_list(vl)}) in {house_name(line)} and "
+                f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
+                f"{house_name(box)} hold {_digit_list(digits)}, one each",
+            )
 
 
 def _sdc_cells(line: int, box: int) -> tuple[int, ...]:
@@ -200,14 +212,29 @@ def _sdc_cells(line: int, box: int) -> tuple[int, ...]:
 
 #: (line, box, getter of the 15 cells' entries, and as 81-bit sets the intersection cells, the rest of the line
 #: and the rest of the box) for every line and each box it crosses, in search order.
-_SDC_SEGMENTS = [(line, box, itemgetter(*_sdc_cells(line, box)), HOUSE_BITS[line] & HOUSE_BITS[box],
-                  HOUSE_BITS[line] & ~HOUSE_BITS[box], HOUSE_BITS[box] & ~HOUSE_BITS[line])
-                 for line in range(18) for box in sorted({18 + box_of(c) for c in HOUSES[line]})]
+_SDC_SEGMENTS = [
+    (
+        line,
+        box,
+        itemgetter(*_sdc_cells(line, box)),
+        HOUSE_BITS[line] & HOUSE_BITS[box],
+        HOUSE_BITS[line] & ~HOUSE_BITS[box],
+        HOUSE_BITS[box] & ~HOUSE_BITS[line],
+    )
+    for line in range(18)
+    for box in sorted({18 + box_of(c) for c in HOUSES[line]})
+]
 #: _SDC_LAYOUT[line, box]: the `_sdc_cells` of a line and box, and the positions among them (0..8, the
 #: line's) of the intersection cells and of the rest of the line; the rest of the box is at positions 9..14.
-_SDC_LAYOUT = {(line, box): (cells, tuple(k for k in range(9) if box_of(cells[k]) == box - 18),
-                             tuple(k for k in range(9) if box_of(cells[k]) != box - 18))
-               for line, box, *_ in _SDC_SEGMENTS for cells in [_sdc_cells(line, box)]}
+_SDC_LAYOUT = {
+    (line, box): (
+        cells,
+        tuple(k for k in range(9) if box_of(cells[k]) == box - 18),
+        tuple(k for k in range(9) if box_of(cells[k]) != box - 18),
+    )
+    for line, box, *_ in _SDC_SEGMENTS
+    for cells in [_sdc_cells(line, box)]
+}
 
 
 @memoised
@@ -259,13 +286,22 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
                 bgroup = tuple(cells[box_rest[i]] for i in range(len(box_rest)) if bset >> i & 1)
                 digits = v | vl | vb
                 used = set(core_cells) | set(lgroup) | set(bgroup)
-                elims = [(c, d) for d in digits_of(digits & ~vb) for c in HOUSES[line]
-                         if cands[c] >> (d - 1) & 1 and c not in used]
-                elims += [(c, d) for d in digits_of(digits & ~vl) for c in HOUSES[box]
-                          if cands[c] >> (d - 1) & 1 and c not in used]
+                elims = [
+                    (c, d)
+                    for d in digits_of(digits & ~vb)
+                    for c in HOUSES[line]
+                    if cands[c] >> (d - 1) & 1 and c not in used
+                ]
+                elims += [
+                    (c, d)
+                    for d in digits_of(digits & ~vl)
+                    for c in HOUSES[box]
+                    if cands[c] >> (d - 1) & 1 and c not in used
+                ]
                 if elims:
-                    out.append((core_cells, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)),
-                                tuple(sorted(set(elims)))))
+                    out.append(
+                        (core_cells, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)), tuple(sorted(set(elims))))
+                    )
     return out
 
 

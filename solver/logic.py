@@ -42,8 +42,9 @@ class LogicResult:
         return self.board.is_solved()
 
 
-def next_step(board: Board, ladder: list[tuple[str, Finder]] | None = None,
-              unique: Callable[[], bool] | None = None) -> Step | None:
+def next_step(
+    board: Board, ladder: list[tuple[str, Finder]] | None = None, unique: Callable[[], bool] | None = None
+) -> Step | None:
     """The simplest step available on `board`, or None when logic is stuck.
 
     Parameters
@@ -66,8 +67,12 @@ def next_step(board: Board, ladder: list[tuple[str, Finder]] | None = None,
     return None
 
 
-def solve_logically(grid: list[int], ladder: list[tuple[str, Finder]] | None = None,
-                    max_steps: int = 2000, unique: Callable[[], bool] | None = None) -> LogicResult:
+def solve_logically(
+    grid: list[int],
+    ladder: list[tuple[str, Finder]] | None = None,
+    max_steps: int = 2000,
+    unique: Callable[[], bool] | None = None,
+) -> LogicResult:
     """Apply logical steps until the grid is solved, broken or stuck.
 
     Parameters

@@ -30,8 +30,7 @@ def find_skyscraper(board: Board) -> Iterator[Step]:
 
 def find_two_string_kite(board: Board) -> Iterator[Step]:
     """A conjugate pair in a row and one in a column, joined through a box."""
-    return (_kite_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains)
-            if kind == 1)
+    return (_kite_step(*chain) for kind, chain in board.digit_steps("conjugate chains", _conjugate_chains) if kind == 1)
 
 
 def find_turbot_fish(board: Board) -> Iterator[Step]:
@@ -119,32 +118,43 @@ def _conjugate_chains(board: Board, digit: int) -> list[tuple[int, Chain]]:
 def _skyscraper_step(digit: int, h1: int, h2: int, base1: int, top1: int, base2: int, top2: int, both: int) -> Step:
     """The skyscraper on `digit` of the conjugate pairs in lines h1 and h2, standing on base1 and base2; the
     cells of `both` lose the digit."""
-    return Step("skyscraper", eliminations=tuple((c, digit) for c in set_bits(both)),
-                cells=(base1, top1, base2, top2), houses=(h1, h2),
-                text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
-                     f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
-                     f"{cell_name(top1)}, {cell_name(top2)} is {digit}")
+    return Step(
+        "skyscraper",
+        eliminations=tuple((c, digit) for c in set_bits(both)),
+        cells=(base1, top1, base2, top2),
+        houses=(h1, h2),
+        text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
+        f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
+        f"{cell_name(top1)}, {cell_name(top2)} is {digit}",
+    )
 
 
-def _kite_step(digit: int, hr: int, hc: int, row_end: int, row_far: int, col_end: int, col_far: int,
-               both: int) -> Step:
+def _kite_step(digit: int, hr: int, hc: int, row_end: int, row_far: int, col_end: int, col_far: int, both: int) -> Step:
     """The two-string kite on `digit` of the conjugate pairs in row hr and column hc, joined in the box of their
     near ends; the cells of `both` lose the digit."""
-    return Step("two_string_kite", eliminations=tuple((c, digit) for c in set_bits(both)),
-                cells=(row_end, row_far, col_end, col_far), houses=(hr, hc, 18 + BOX_OF[row_end]),
-                text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
-                     f"joined in box {BOX_OF[row_end] + 1}; one of {cell_name(row_far)}, "
-                     f"{cell_name(col_far)} is {digit}")
+    return Step(
+        "two_string_kite",
+        eliminations=tuple((c, digit) for c in set_bits(both)),
+        cells=(row_end, row_far, col_end, col_far),
+        houses=(hr, hc, 18 + BOX_OF[row_end]),
+        text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
+        f"joined in box {BOX_OF[row_end] + 1}; one of {cell_name(row_far)}, "
+        f"{cell_name(col_far)} is {digit}",
+    )
 
 
 def _turbot_step(digit: int, h1: int, h2: int, near1: int, far1: int, near2: int, far2: int, both: int) -> Step:
     """The turbot fish on `digit` of the conjugate pairs in houses h1 and h2, whose near ends see each other; the
     cells of `both` lose the digit."""
-    return Step("turbot_fish", eliminations=tuple((c, digit) for c in set_bits(both)),
-                cells=(far1, near1, near2, far2), houses=(h1, h2),
-                text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-                     f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-                     f"{cell_name(far1)}, {cell_name(far2)} is {digit}")
+    return Step(
+        "turbot_fish",
+        eliminations=tuple((c, digit) for c in set_bits(both)),
+        cells=(far1, near1, near2, far2),
+        houses=(h1, h2),
+        text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+        f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
+        f"{cell_name(far1)}, {cell_name(far2)} is {digit}",
+    )
 
 
 @cache  # 9 x 512 possible arguments: built as met, not all at import (50 ms a process)
@@ -157,9 +167,12 @@ def _er_crosses(b: int, p: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]
     cols = {c % 9 for c in cells}
     if len(cells) < 2 or len(rows) == 1 or len(cols) == 1:
         return tuple(cells), []
-    return tuple(cells), [(r, k) for r in sorted(rows, reverse=True) for k in sorted(cols, reverse=True)
-                          if all(c // 9 == r or c % 9 == k for c in cells)]
-
+    return tuple(cells), [
+        (r, k)
+        for r in sorted(rows, reverse=True)
+        for k in sorted(cols, reverse=True)
+        if all(c // 9 == r or c % 9 == k for c in cells)
+    ]
 
 
 def find_empty_rectangle(board: Board) -> Iterator[Step]:
@@ -175,8 +188,9 @@ def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
     if not pairs:
         return
     positions = board.house_positions(digit)
-    boxes = [(b, cells, crosses) for b in range(9) for cells, crosses in (_er_crosses(b, positions[18 + b]),)
-             if crosses]
+    boxes = [
+        (b, cells, crosses) for b in range(9) for cells, crosses in (_er_crosses(b, positions[18 + b]),) if crosses
+    ]
     if not boxes:
         return
     # (house, near end, far end) of the rows' pairs by the near end's column, of the columns' by its row (a
@@ -207,11 +221,17 @@ def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
                     yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
 
 
-def _er_step(digit: int, b: int, er_row: int, er_col: int, cells: tuple[int, ...], h: int, near: int, far: int,
-             target: int) -> Step:
+def _er_step(
+    digit: int, b: int, er_row: int, er_col: int, cells: tuple[int, ...], h: int, near: int, far: int, target: int
+) -> Step:
     """The empty rectangle on `digit` in box b (its candidates `cells` on row er_row and column er_col) with the
     conjugate pair near-far of house h, eliminating the digit from `target`."""
-    return Step("empty_rectangle", eliminations=((target, digit),), cells=cells + (near, far), houses=(18 + b, h),
-                text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
-                     f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
-                     f"{cell_name(far)} it cannot be in {cell_name(target)}")
+    return Step(
+        "empty_rectangle",
+        eliminations=((target, digit),),
+        cells=cells + (near, far),
+        houses=(18 + b, h),
+        text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
+        f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
+        f"{cell_name(far)} it cannot be in {cell_name(target)}",
+    )

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .exact import DEFAULT_SEARCH, NO_SOLUTION, SOLVED, SearchResult, solve_unique
-from .grid import InvalidPuzzleError, cell_name, check_givens, is_valid_solution
 from .grading import grade, technique_counts
+from .grid import InvalidPuzzleError, cell_name, check_givens, is_valid_solution
 from .logic import solve_logically
 from .position import Mistake, find_mistakes, remaining_steps
 from .steps import Step
@@ -73,8 +73,9 @@ class Solution:
         return technique_counts(self.steps)
 
 
-def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: list[int] | None = None,
-                 search: str = DEFAULT_SEARCH) -> Solution:
+def solve_puzzle(
+    givens: list[int], known: SearchResult | None = None, placed: list[int] | None = None, search: str = DEFAULT_SEARCH
+) -> Solution:
     """Solve logically, counting solutions by exact search only when needed, with search fallback.
 
     Parameters
@@ -143,8 +144,9 @@ def solve_puzzle(givens: list[int], known: SearchResult | None = None, placed: l
     else:
         remaining = remaining_steps(givens, placed, unique=lambda: True)
         check_steps(remaining, solution)
-    return Solution(list(givens), SOLVED, list(solution), logic.steps, needs_search, level, score,
-                    placed, mistakes, remaining)
+    return Solution(
+        list(givens), SOLVED, list(solution), logic.steps, needs_search, level, score, placed, mistakes, remaining
+    )
 
 
 def check_steps(steps: list[Step], solution: list[int]) -> None:
@@ -173,8 +175,10 @@ def check_steps(steps: list[Step], solution: list[int]) -> None:
         wrong += [(c, d) for c, d in step.eliminations if solution[c] == d]
         if wrong:
             c, d = wrong[0]
-            raise LogicError(f"step {k + 1} ({step.technique}) {'places' if (c, d) in step.placements else 'removes'} "
-                             f"{d} at {cell_name(c)}, against the unique solution: {step.text}")
+            raise LogicError(
+                f"step {k + 1} ({step.technique}) {'places' if (c, d) in step.placements else 'removes'} "
+                f"{d} at {cell_name(c)}, against the unique solution: {step.text}"
+            )
 
 
 def _last_techniques(steps: list[Step]) -> str:

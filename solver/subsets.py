@@ -201,9 +201,14 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
             elims = [(c, d) for hh in houses for c in HOUSES[hh] if c not in cells for d in digits_of(cands[c] & union)]
             name = f"{'locked' if locked_only else 'naked'}_{SIZE_NAMES[size]}"
             where = " and ".join(house_name(x) for x in houses)
-            yield Step(name, eliminations=tuple(sorted(set(elims))), cells=cells, houses=houses,
-                       text=f"{title(name)}: {', '.join(cell_name(c) for c in cells)} hold only "
-                            f"{_digits_text(union)}, so these leave the rest of {where}")
+            yield Step(
+                name,
+                eliminations=tuple(sorted(set(elims))),
+                cells=cells,
+                houses=houses,
+                text=f"{title(name)}: {', '.join(cell_name(c) for c in cells)} hold only "
+                f"{_digits_text(union)}, so these leave the rest of {where}",
+            )
 
 
 def _hidden(board: Board, size: int) -> Iterator[Step]:
@@ -217,11 +222,15 @@ def _hidden(board: Board, size: int) -> Iterator[Step]:
         for cells, keep, targets in entry[size - 2]:
             if fields & targets:
                 name = f"hidden_{SIZE_NAMES[size]}"
-                yield Step(name, eliminations=tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep)),
-                           cells=cells, houses=(h,),
-                           text=f"{title(name)}: in {house_name(h)}, "
-                                f"{_digits_text(keep)} fit only in {', '.join(cell_name(c) for c in cells)}, "
-                                f"so those cells hold nothing else")
+                yield Step(
+                    name,
+                    eliminations=tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep)),
+                    cells=cells,
+                    houses=(h,),
+                    text=f"{title(name)}: in {house_name(h)}, "
+                    f"{_digits_text(keep)} fit only in {', '.join(cell_name(c) for c in cells)}, "
+                    f"so those cells hold nothing else",
+                )
 
 
 def find_locked_pair(board: Board) -> Iterator[Step]:

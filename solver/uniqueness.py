@@ -16,8 +16,20 @@ from collections.abc import Iterator
 from itertools import combinations, compress
 
 from .board import ALL_CELLS, Board, cells_with, sees
-from .grid import (BOX_OF, BOXES, COLUMNS, HOUSE_BITS, HOUSES, HOUSES_OF_CELL, PEER_BITS, ROWS, box_of,
-                   cell_name, digits_of, set_bits)
+from .grid import (
+    BOX_OF,
+    BOXES,
+    COLUMNS,
+    HOUSE_BITS,
+    HOUSES,
+    HOUSES_OF_CELL,
+    PEER_BITS,
+    ROWS,
+    box_of,
+    cell_name,
+    digits_of,
+    set_bits,
+)
 from .steps import Step
 from .techniques import title
 
@@ -66,8 +78,10 @@ def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int,
 
 
 def _text(kind: str, cells, a: int, b: int, rest: str) -> str:
-    return (f"{title('unique_rectangle_' + kind)}: {', '.join(cell_name(c) for c in cells)} would be a deadly pattern "
-            f"on {a}/{b}; {rest}")
+    return (
+        f"{title('unique_rectangle_' + kind)}: {', '.join(cell_name(c) for c in cells)} would be a deadly pattern "
+        f"on {a}/{b}; {rest}"
+    )
 
 
 def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, int, list[int], list[int]]]:
@@ -88,8 +102,12 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
         if kind == 1 and len(floor) == 3:
             (r,) = roof
             if cands[r] & ab:
-                yield Step(name, eliminations=tuple((r, d) for d in (a, b) if cands[r] >> (d - 1) & 1), cells=cells,
-                           text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"))
+                yield Step(
+                    name,
+                    eliminations=tuple((r, d) for d in (a, b) if cands[r] >> (d - 1) & 1),
+                    cells=cells,
+                    text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"),
+                )
         if len(floor) == 2 and kind in (2, 5):
             extra = cands[roof[0]] & ~ab
             side = sees(roof[0], roof[1]) and (roof[0] // 9 == roof[1] // 9 or roof[0] % 9 == roof[1] % 9)
@@ -106,31 +124,58 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
             for h in sorted(shared):
                 for u, v in ((a, b), (b, a)):
                     # u must go in a roof cell (no house of the rectangle holds it yet): the roof cannot be v.
-                    if set(cells_with(cands, HOUSES[h], u)) <= set(roof) \
-                            and (victims := tuple((r, v) for r in roof if cands[r] >> (v - 1) & 1)):
-                        yield Step(name, eliminations=victims, cells=cells, houses=(h,),
-                                   text=_text("4", cells, a, b, f"{u} in {cell_name(roof[0])}/{cell_name(roof[1])} "
-                                              f"is locked there, so neither is {v}"))
+                    if set(cells_with(cands, HOUSES[h], u)) <= set(roof) and (
+                        victims := tuple((r, v) for r in roof if cands[r] >> (v - 1) & 1)
+                    ):
+                        yield Step(
+                            name,
+                            eliminations=victims,
+                            cells=cells,
+                            houses=(h,),
+                            text=_text(
+                                "4",
+                                cells,
+                                a,
+                                b,
+                                f"{u} in {cell_name(roof[0])}/{cell_name(roof[1])} is locked there, so neither is {v}",
+                            ),
+                        )
         if kind == 6 and len(floor) == 2 and not sees(floor[0], floor[1]):
             rows = {c // 9 for c in cells}
             cols = {c % 9 for c in cells}
             for u in (a, b):
                 lines = [ROWS[r] for r in rows] + [COLUMNS[c] for c in cols]
-                if all(set(cells_with(cands, line, u)) <= set(cells) for line in lines) \
-                        and (victims := tuple((r, u) for r in roof if cands[r] >> (u - 1) & 1)):
-                    yield Step(name, eliminations=victims, cells=cells,
-                               text=_text("6", cells, a, b, f"{u} forms an x-wing on the rectangle and must sit on "
-                                          f"the floor cells, so it leaves {cell_name(roof[0])} and {cell_name(roof[1])}"))
+                if all(set(cells_with(cands, line, u)) <= set(cells) for line in lines) and (
+                    victims := tuple((r, u) for r in roof if cands[r] >> (u - 1) & 1)
+                ):
+                    yield Step(
+                        name,
+                        eliminations=victims,
+                        cells=cells,
+                        text=_text(
+                            "6",
+                            cells,
+                            a,
+                            b,
+                            f"{u} forms an x-wing on the rectangle and must sit on "
+                            f"the floor cells, so it leaves {cell_name(roof[0])} and {cell_name(roof[1])}",
+                        ),
+                    )
 
 
 def _extra_digit_step(board, name, cells, roof, extra, a, b) -> Iterator[Step]:
     z = extra.bit_length()
-    elims = tuple((c, z) for c in range(81)
-                  if c not in cells and board.candidates[c] & extra and all(sees(c, r) for r in roof))
+    elims = tuple(
+        (c, z) for c in range(81) if c not in cells and board.candidates[c] & extra and all(sees(c, r) for r in roof)
+    )
     if elims:
         kind = name[-1]
-        yield Step(name, eliminations=elims, cells=cells,
-                   text=_text(kind, cells, a, b, f"one of {', '.join(cell_name(r) for r in roof)} is {z}"))
+        yield Step(
+            name,
+            eliminations=elims,
+            cells=cells,
+            text=_text(kind, cells, a, b, f"one of {', '.join(cell_name(r) for r in roof)} is {z}"),
+        )
 
 
 def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
@@ -150,10 +195,21 @@ def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
                     continue
                 elims = tuple((c, d) for c in others if c not in group for d in digits_of(cands[c] & union))
                 if elims:
-                    yield Step("unique_rectangle_3", eliminations=elims, cells=cells + group, houses=(h,),
-                               text=_text("3", cells, a, b, f"the extra digits of {cell_name(roof[0])}/"
-                                          f"{cell_name(roof[1])} form a naked subset with "
-                                          f"{', '.join(cell_name(c) for c in group)}"))
+                    yield Step(
+                        "unique_rectangle_3",
+                        eliminations=elims,
+                        cells=cells + group,
+                        houses=(h,),
+                        text=_text(
+                            "3",
+                            cells,
+                            a,
+                            b,
+                            f"the extra digits of {cell_name(roof[0])}/"
+                            f"{cell_name(roof[1])} form a naked subset with "
+                            f"{', '.join(cell_name(c) for c in group)}",
+                        ),
+                    )
 
 
 def find_unique_rectangle_1(board: Board) -> Iterator[Step]:
@@ -199,8 +255,9 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
         ab = (1 << (a - 1)) | (1 << (b - 1))
         floor = [c for c in order if not cands[c] & ~ab]
         # HoDoKu looks for one when one corner, or two diagonal corners, hold only a/b (in its search order).
-        if not (len(floor) == 1 or (len(floor) == 2 and floor[0] // 9 != floor[1] // 9
-                                    and floor[0] % 9 != floor[1] % 9)):
+        if not (
+            len(floor) == 1 or (len(floor) == 2 and floor[0] // 9 != floor[1] // 9 and floor[0] % 9 != floor[1] % 9)
+        ):
             continue
         for corner in floor:
             i = cells.index(corner)
@@ -208,12 +265,19 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
             d, row_mate, column_mate = cells[i ^ 3], cells[i ^ 2], cells[i ^ 1]
             for x, y in ((a, b), (b, a)):
                 places = board.digit_cells(x)
-                if places & HOUSE_BITS[d // 9] == 1 << d | 1 << row_mate \
-                        and places & HOUSE_BITS[9 + d % 9] == 1 << d | 1 << column_mate and cands[d] >> (y - 1) & 1:
-                    yield Step("hidden_rectangle", eliminations=((d, y),), cells=cells,
-                               text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
-                                    f"pattern on {a}/{b}; {cell_name(corner)} holds only {a}/{b} and {x} is locked to "
-                                    f"the rectangle in both lines through {cell_name(d)}, so {cell_name(d)} is not {y}")
+                if (
+                    places & HOUSE_BITS[d // 9] == 1 << d | 1 << row_mate
+                    and places & HOUSE_BITS[9 + d % 9] == 1 << d | 1 << column_mate
+                    and cands[d] >> (y - 1) & 1
+                ):
+                    yield Step(
+                        "hidden_rectangle",
+                        eliminations=((d, y),),
+                        cells=cells,
+                        text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
+                        f"pattern on {a}/{b}; {cell_name(corner)} holds only {a}/{b} and {x} is locked to "
+                        f"the rectangle in both lines through {cell_name(d)}, so {cell_name(d)} is not {y}",
+                    )
 
 
 def find_bug_plus_1(board: Board) -> Iterator[Step]:
@@ -239,16 +303,22 @@ def find_bug_plus_1(board: Board) -> Iterator[Step]:
     for d in digits_of(cands[cell]):
         if threes == {(house_index, d) for house_index in HOUSES_OF_CELL[cell]}:
             others = tuple((cell, e) for e in digits_of(cands[cell]) if e != d)
-            yield Step("bug_plus_1", eliminations=others, cells=(cell,),
-                       text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must "
-                            f"be {d} or the grid would have two solutions, so it is neither "
-                            f"{' nor '.join(str(e) for _, e in others)}")
+            yield Step(
+                "bug_plus_1",
+                eliminations=others,
+                cells=(cell,),
+                text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must "
+                f"be {d} or the grid would have two solutions, so it is neither "
+                f"{' nor '.join(str(e) for _, e in others)}",
+            )
             return
 
 
 #: _OUTSIDE_BAND[k] / _OUTSIDE_STACK[k]: the cells outside band k (rows 3k..3k+2) / stack k (columns 3k..3k+2).
 _OUTSIDE_BAND = [ALL_CELLS & ~(HOUSE_BITS[3 * k] | HOUSE_BITS[3 * k + 1] | HOUSE_BITS[3 * k + 2]) for k in range(3)]
-_OUTSIDE_STACK = [ALL_CELLS & ~(HOUSE_BITS[9 + 3 * k] | HOUSE_BITS[10 + 3 * k] | HOUSE_BITS[11 + 3 * k]) for k in range(3)]
+_OUTSIDE_STACK = [
+    ALL_CELLS & ~(HOUSE_BITS[9 + 3 * k] | HOUSE_BITS[10 + 3 * k] | HOUSE_BITS[11 + 3 * k]) for k in range(3)
+]
 
 
 def _avoidable_rectangles(board: Board) -> list[Step]:
@@ -302,21 +372,32 @@ def _avoidable_rectangles(board: Board) -> list[Step]:
                 names = ", ".join(cell_name(c) for c in cells)
                 if values[c21] or values[c22]:
                     cell, digit = (c22, a) if values[c21] else (c21, b)
-                    steps.append(Step("avoidable_rectangle_1", eliminations=((cell, digit),), cells=cells,
-                                      text=f"{title('avoidable_rectangle_1')}: {names} would be a deadly pattern "
-                                           f"on {a}/{b} of solved cells, none a given, so {cell_name(cell)} is not "
-                                           f"{digit}"))
+                    steps.append(
+                        Step(
+                            "avoidable_rectangle_1",
+                            eliminations=((cell, digit),),
+                            cells=cells,
+                            text=f"{title('avoidable_rectangle_1')}: {names} would be a deadly pattern "
+                            f"on {a}/{b} of solved cells, none a given, so {cell_name(cell)} is not "
+                            f"{digit}",
+                        )
+                    )
                     continue
                 x = digits_of(cands[c21] & ~(1 << (b - 1)))[0]
                 if not cands[c22] >> (x - 1) & 1:
                     continue
                 victims = set_bits(PEER_BITS[c21] & PEER_BITS[c22] & board.digit_cells(x))
                 if victims:
-                    steps.append(Step("avoidable_rectangle_2", eliminations=tuple((v, x) for v in victims),
-                                      cells=cells,
-                                      text=f"{title('avoidable_rectangle_2')}: {names} would be a deadly pattern "
-                                           f"on {a}/{b} of cells none a given, so {cell_name(c21)} or "
-                                           f"{cell_name(c22)} is {x}, which leaves the cells that see both"))
+                    steps.append(
+                        Step(
+                            "avoidable_rectangle_2",
+                            eliminations=tuple((v, x) for v in victims),
+                            cells=cells,
+                            text=f"{title('avoidable_rectangle_2')}: {names} would be a deadly pattern "
+                            f"on {a}/{b} of cells none a given, so {cell_name(c21)} or "
+                            f"{cell_name(c22)} is {x}, which leaves the cells that see both",
+                        )
+                    )
     return steps
 
 

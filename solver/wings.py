@@ -26,7 +26,7 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
         pm = cands[pivot]
         wings = [c for c in set_bits(PEER_BITS[pivot] & bivalue) if (cands[c] & pm).bit_count() == 1]
         for i, a in enumerate(wings):
-            for b in wings[i + 1:]:
+            for b in wings[i + 1 :]:
                 za, zb = cands[a] & ~pm, cands[b] & ~pm
                 if za != zb or (cands[a] & pm) == (cands[b] & pm):
                     continue
@@ -38,9 +38,13 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
                     found.append((trio, trio.index(pivot), pivot, a, b, z, elims))
     for _, _, pivot, a, b, z, elims in sorted(found, key=lambda f: (f[0], f[1])):
         x, y = digits_of(cands[pivot])
-        yield Step("xy_wing", eliminations=elims, cells=(pivot, a, b),
-                   text=f"{title('xy_wing')}: pivot {cell_name(pivot)} ({x}/{y}) with pincers {cell_name(a)} and "
-                        f"{cell_name(b)}; one pincer is {z}")
+        yield Step(
+            "xy_wing",
+            eliminations=elims,
+            cells=(pivot, a, b),
+            text=f"{title('xy_wing')}: pivot {cell_name(pivot)} ({x}/{y}) with pincers {cell_name(a)} and "
+            f"{cell_name(b)}; one pincer is {z}",
+        )
 
 
 def find_xyz_wing(board: Board) -> Iterator[Step]:
@@ -53,18 +57,23 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
             continue
         wings = [c for c in set_bits(PEER_BITS[pivot] & bivalue) if cands[c] & ~pm == 0]
         for i, a in enumerate(wings):
-            for b in wings[i + 1:]:
+            for b in wings[i + 1 :]:
                 if cands[a] | cands[b] != pm or cands[a] == cands[b]:
                     continue
                 zbit = cands[a] & cands[b]
                 z = zbit.bit_length()
-                elims = tuple((c, z) for c in set_bits(PEER_BITS[a] & PEER_BITS[b] & PEER_BITS[pivot]
-                                                       & board.digit_cells(z)))
+                elims = tuple(
+                    (c, z) for c in set_bits(PEER_BITS[a] & PEER_BITS[b] & PEER_BITS[pivot] & board.digit_cells(z))
+                )
                 if elims:
-                    yield Step("xyz_wing", eliminations=elims, cells=(pivot, a, b),
-                               text=f"{title('xyz_wing')}: pivot {cell_name(pivot)} "
-                                    f"({'/'.join(map(str, digits_of(pm)))}) with "
-                                    f"pincers {cell_name(a)} and {cell_name(b)}; one of the three is {z}")
+                    yield Step(
+                        "xyz_wing",
+                        eliminations=elims,
+                        cells=(pivot, a, b),
+                        text=f"{title('xyz_wing')}: pivot {cell_name(pivot)} "
+                        f"({'/'.join(map(str, digits_of(pm)))}) with "
+                        f"pincers {cell_name(a)} and {cell_name(b)}; one of the three is {z}",
+                    )
 
 
 def find_w_wing(board: Board) -> Iterator[Step]:
@@ -74,8 +83,14 @@ def find_w_wing(board: Board) -> Iterator[Step]:
     for c in set_bits(board.bivalue_cells()):
         by_pair.setdefault(cands[c], []).append(c)
     # The pairs of equal bivalue cells that do not see each other, in the order of the first cell, then the second.
-    twins = sorted((a, b) for cells in by_pair.values() if len(cells) > 1
-                   for i, a in enumerate(cells) for b in cells[i + 1:] if not PEER_BITS[a] >> b & 1)
+    twins = sorted(
+        (a, b)
+        for cells in by_pair.values()
+        if len(cells) > 1
+        for i, a in enumerate(cells)
+        for b in cells[i + 1 :]
+        if not PEER_BITS[a] >> b & 1
+    )
     for a, b in twins:
         sight_a, sight_b = PEER_BITS[a], PEER_BITS[b]
         sight_both = sight_a & sight_b
@@ -90,7 +105,11 @@ def find_w_wing(board: Board) -> Iterator[Step]:
                     continue  # HoDoKu takes no link with an end that sees both cells
                 if not ((sight_a >> p & 1 and sight_b >> q & 1) or (sight_b >> p & 1 and sight_a >> q & 1)):
                     continue
-                yield Step("w_wing", eliminations=tuple((c, y) for c in set_bits(victims)), cells=(a, b, p, q),
-                           houses=(h,),
-                           text=f"{title('w_wing')}: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
-                                f"link on {x} {cell_name(p)}-{cell_name(q)}; one of them is {y}")
+                yield Step(
+                    "w_wing",
+                    eliminations=tuple((c, y) for c in set_bits(victims)),
+                    cells=(a, b, p, q),
+                    houses=(h,),
+                    text=f"{title('w_wing')}: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
+                    f"link on {x} {cell_name(p)}-{cell_name(q)}; one of them is {y}",
+                )

@@ -33,8 +33,9 @@ def _table(shape: tuple[int, int], seed: int) -> np.ndarray:
     base = np.stack([60 + 40 * noise, 90 + 50 * noise, 130 + 60 * noise], axis=-1).astype(np.uint8)
     for _ in range(6):
         x, y = rng.integers(0, w), rng.integers(0, h)
-        cv2.line(base, (int(x), int(y)), (int(x + rng.integers(-200, 200)), int(y + rng.integers(-40, 40))),
-                 (40, 60, 90), 2)
+        cv2.line(
+            base, (int(x), int(y)), (int(x + rng.integers(-200, 200)), int(y + rng.integers(-40, 40))), (40, 60, 90), 2
+        )
     return base
 
 
@@ -47,8 +48,13 @@ def motion(t: float, size: tuple[int, int]) -> np.ndarray:
     dy = 12 * math.cos(2 * math.pi * t / 2.9) + 3 * math.cos(2 * math.pi * t * 6.1)
     tilt = 0.00012 * math.sin(2 * math.pi * t / 2.0)
     centre = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]])
-    turn = np.array([[scale * math.cos(angle), -scale * math.sin(angle), 0],
-                     [scale * math.sin(angle), scale * math.cos(angle), 0], [0, 0, 1]])
+    turn = np.array(
+        [
+            [scale * math.cos(angle), -scale * math.sin(angle), 0],
+            [scale * math.sin(angle), scale * math.cos(angle), 0],
+            [0, 0, 1],
+        ]
+    )
     perspective = np.array([[1, 0, 0], [0, 1, 0], [tilt, tilt / 2, 1]])
     back = np.array([[1, 0, w / 2 + dx], [0, 1, h / 2 + dy], [0, 0, 1]])
     return back @ perspective @ turn @ centre

@@ -71,8 +71,9 @@ def test_missing_fields_get_400_naming_them(client):
     assert no_puzzle.status_code == 400 and '"puzzle"' in no_puzzle.json()["detail"]
 
 
-@pytest.mark.parametrize("puzzle, words", [("123", "81"), ("x" * 81, "'x'"), (PUZZLE[:80], "81"),
-                                            ("11" + "." * 79, "")])
+@pytest.mark.parametrize(
+    "puzzle, words", [("123", "81"), ("x" * 81, "'x'"), (PUZZLE[:80], "81"), ("11" + "." * 79, "")]
+)
 def test_a_malformed_puzzle_gets_422_with_the_reason(client, puzzle, words):
     response = client.post("/api/solve", json={"puzzle": puzzle})
     assert response.status_code == 422, response.text

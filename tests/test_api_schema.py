@@ -27,8 +27,7 @@ from snapsolve.web.app import Settings, create_app  # noqa: E402
 
 #: Examples per API operation.
 EXAMPLES = 20
-CHECKS = [status_code_conformance, content_type_conformance, response_headers_conformance,
-          response_schema_conformance]
+CHECKS = [status_code_conformance, content_type_conformance, response_headers_conformance, response_schema_conformance]
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +48,7 @@ def test_api_answers_by_its_schema(api):
     assert {op.path for op in operations} >= {"/api/solve", "/api/generate", "/api/health"}
     statuses = []
     for operation in operations:
+
         @given(case=operation.as_strategy())
         @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None)
         def answers_by_schema(case):

@@ -88,7 +88,18 @@ def test_killed_batch_resumes_without_redoing_work(tmp_path):
     for i in range(24):
         shutil.copy(SAMPLES / f"{SAMPLE_NAMES[i % 4]}.jpg", folder / f"p{i:02d}.jpg")
     db = tmp_path / "results.sqlite"
-    cmd = [sys.executable, "-m", "snapsolve.cli", "--json", "--no-image", "--workers", "2", "--db", str(db), str(folder)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "snapsolve.cli",
+        "--json",
+        "--no-image",
+        "--workers",
+        "2",
+        "--db",
+        str(db),
+        str(folder),
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     reported = []
     for line in proc.stdout:
@@ -170,8 +181,9 @@ def test_fuzz_image_decoding_random_bytes(tmp_path, data):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=30),
-       st.integers(100, 10**6))
+@given(
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=30), st.integers(100, 10**6)
+)
 def test_fuzz_image_decoding_corrupted_jpeg(tmp_path, flips, cut):
     data = bytearray((SAMPLES / "image1.jpg").read_bytes())
     for pos, value in flips:

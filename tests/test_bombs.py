@@ -27,12 +27,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def png_bomb(path: Path, width: int, height: int) -> Path:
     """A valid PNG whose header claims width x height pixels (8-bit gray), with a few rows of data."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     rows = zlib.compress(b"\0" * (width + 1) * 4)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-                     + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+        + chunk(b"IDAT", rows)
+        + chunk(b"IEND", b"")
+    )
     return path
 
 
@@ -41,21 +46,32 @@ def jpeg_bomb(path: Path, width: int, height: int) -> Path:
     ok, data = cv2.imencode(".jpg", np.full((16, 16, 3), 200, np.uint8))
     data = bytearray(data.tobytes())
     sof = data.index(b"\xff\xc0")
-    data[sof + 5:sof + 9] = struct.pack(">HH", height, width)
+    data[sof + 5 : sof + 9] = struct.pack(">HH", height, width)
     path.write_bytes(bytes(data))
     return path
 
 
 def tiff_bomb(path: Path, width: int, height: int) -> Path:
     """A baseline little-endian TIFF (8-bit gray, one strip) whose tags claim width x height pixels."""
-    entries = [(256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 0),
-               (277, 3, 1), (278, 4, height), (279, 4, min(width * height, 2**32 - 1))]
+    entries = [
+        (256, 4, width),
+        (257, 4, height),
+        (258, 3, 8),
+        (259, 3, 1),
+        (262, 3, 1),
+        (273, 4, 0),
+        (277, 3, 1),
+        (278, 4, height),
+        (279, 4, min(width * height, 2**32 - 1)),
+    ]
     ifd_size = 2 + 12 * len(entries) + 4
     data_offset = 8 + ifd_size
     ifd = struct.pack("<H", len(entries))
     for tag, kind, value in entries:
         value = data_offset if tag == 273 else value
-        ifd += struct.pack("<HHI", tag, kind, 1) + (struct.pack("<HH", value, 0) if kind == 3 else struct.pack("<I", value))
+        ifd += struct.pack("<HHI", tag, kind, 1) + (
+            struct.pack("<HH", value, 0) if kind == 3 else struct.pack("<I", value)
+        )
     path.write_bytes(b"II*\0" + struct.pack("<I", 8) + ifd + struct.pack("<I", 0) + b"\0" * 64)
     return path
 
@@ -100,8 +116,11 @@ def pillow_limit():
 
 def test_bombs_are_what_they_claim(bombs):
     for path in bombs[:-1]:
-        with pytest.warns(Image.DecompressionBombWarning) if "medium" in path.name else pytest.raises(
-                Image.DecompressionBombError):
+        with (
+            pytest.warns(Image.DecompressionBombWarning)
+            if "medium" in path.name
+            else pytest.raises(Image.DecompressionBombError)
+        ):
             Image.open(path).close()
 
 
@@ -118,8 +137,9 @@ def test_reading_every_format_leaves_pillows_limit(tmp_path, pillow_limit):
     except ImportError:
         pass
     else:
-        heif = pillow_heif.from_bytes(mode="RGB", size=(image.shape[1], image.shape[0]),
-                                      data=cv2.cvtColor(image, cv2.COLOR_BGR2RGB).tobytes())
+        heif = pillow_heif.from_bytes(
+            mode="RGB", size=(image.shape[1], image.shape[0]), data=cv2.cvtColor(image, cv2.COLOR_BGR2RGB).tobytes()
+        )
         heif.save(tmp_path / "photo.heic")
         assert read_image(tmp_path / "photo.heic").shape == image.shape
     assert Image.MAX_IMAGE_PIXELS == pillow_limit
@@ -150,15 +170,42 @@ def test_command_line_refuses_each_bomb_in_one_line(bombs, capsys, pillow_limit)
 
 @pytest.mark.slow
 def test_batch_workers_refuse_each_bomb(bombs, tmp_path):
-    result = subprocess.run([sys.executable, "-m", "snapsolve", "--json", "--no-image", "--workers", "2",
-                             *map(str, bombs), str(SAMPLES / "image1.jpg")], capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snapsolve",
+            "--json",
+            "--no-image",
+            "--workers",
+            "2",
+            *map(str, bombs),
+            str(SAMPLES / "image1.jpg"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1 and "Traceback" not in result.stderr
     results = [json.loads(line) for line in result.stdout.splitlines()]
     assert all("pixel limit" in r["error"] for r in results[:-1]) and results[-1]["error"] is None
 
 
 def test_no_assignment_to_pillows_limit_outside_tests():
-    found = subprocess.run(["grep", "-rnE", r"MAX_IMAGE_PIXELS\s*=[^=]", "--include=*.py", "snapsolve", "vision",
-                            "solver", "models", "benchmarks"], cwd=ROOT, capture_output=True, text=True)
+    found = subprocess.run(
+        [
+            "grep",
+            "-rnE",
+            r"MAX_IMAGE_PIXELS\s*=[^=]",
+            "--include=*.py",
+            "snapsolve",
+            "vision",
+            "solver",
+            "models",
+            "benchmarks",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert found.stdout == "", found.stdout

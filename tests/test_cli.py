@@ -59,7 +59,9 @@ def drawn_per_cell(photo_path, drawn_path, colour="blue"):
     H = rectify(gray, locate_grids(gray)[0].corners).homography
     warped = cv2.warpPerspective(ink.astype(np.uint8), H, (GRID_SIZE, GRID_SIZE), flags=cv2.INTER_NEAREST)
     n, m = CELL_SIZE, (CELL_SIZE // 6 if colour == "blue" else 2)
-    return [int(warped[r * n + m : (r + 1) * n - m, c * n + m : (c + 1) * n - m].sum()) for r in range(9) for c in range(9)]
+    return [
+        int(warped[r * n + m : (r + 1) * n - m, c * n + m : (c + 1) * n - m].sum()) for r in range(9) for c in range(9)
+    ]
 
 
 def test_drawn_digits_land_in_their_cells(tmp_path):
@@ -105,7 +107,11 @@ def test_bad_puzzle_lines_fail_but_others_run(tmp_path, capsys):
     captured = capsys.readouterr()
     results = _json_lines(captured.out)
     assert [r["grids"][0]["status"] if r["grids"] else None for r in results] == [
-        "solved", None, None, "multiple_solutions"]
+        "solved",
+        None,
+        None,
+        "multiple_solutions",
+    ]
     assert "81 cells" in results[1]["error"] and "appears twice" in results[2]["error"]
     err = captured.err.strip().splitlines()
     assert len(err) == 4 and err[-1].startswith("snapsolve: 4 inputs, 2 grids, 1 solved, 3 failed")
@@ -148,6 +154,7 @@ def test_non_image_and_no_grid_give_one_line_error(tmp_path, capsys):
 def test_console_script_exit_statuses(tmp_path):
     junk = tmp_path / "junk.jpg"
     junk.write_bytes(b"")
+
     def run(*a):
         return subprocess.run([sys.executable, "-m", "snapsolve.cli", *a], capture_output=True, text=True)
 

@@ -42,10 +42,10 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])
 @pytest.fixture(scope="module")
 def cluster():
     """(scheduler address, client) of a LocalCluster with 2 worker processes."""
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1,
-                          "distributed.scheduler.worker-saturation": 1.0}):
-        local = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                         dashboard_address=":0", silence_logs=logging.ERROR)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1, "distributed.scheduler.worker-saturation": 1.0}):
+        local = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+        )
     client = distributed.Client(local)
     try:
         yield local.scheduler_address, client
@@ -119,8 +119,9 @@ def test_a_worker_killed_mid_batch_loses_and_repeats_nothing(two_workers, tmp_pa
             killed.append(pid)
 
     store = ResultStore(tmp_path / "results.sqlite")
-    results = [r for _, r in run_cluster_batch(items, Options(write_image=False), address, store,
-                                                on_done=kill_a_busy_worker)]
+    results = [
+        r for _, r in run_cluster_batch(items, Options(write_image=False), address, store, on_done=kill_a_busy_worker)
+    ]
     store.close()
     assert len(killed) == 1
     assert [r.input for r in results] == [item.label for item in items]  # each once, in input order
@@ -179,8 +180,10 @@ def test_send_bytes_brings_the_annotated_images_back(two_workers, tmp_path, caps
     monkeypatch.chdir(tmp_path)  # relative labels, as typed
     assert main(["--json", "--send-bytes", "-o", "out", "--cluster", address, "photos", "puzzles.txt"]) == 0
     results = _json_lines(capsys.readouterr().out)
-    assert [r["input"] for r in results] == [f"photos/{p.name}" for p in sorted(folder.iterdir())] + \
-        ["puzzles.txt:1", "puzzles.txt:2"]
+    assert [r["input"] for r in results] == [f"photos/{p.name}" for p in sorted(folder.iterdir())] + [
+        "puzzles.txt:1",
+        "puzzles.txt:2",
+    ]
     assert all(r["grids"][0]["status"] == "solved" for r in results)
     for r in results[:2]:
         expected = f"out/{Path(r['input']).stem}.solved.jpg"
@@ -210,8 +213,12 @@ def test_inputs_are_streamed_with_a_bounded_window(two_workers):
 def test_local_cluster_from_the_command_line(tmp_path):
     puzzles = tmp_path / "puzzles.txt"
     puzzles.write_text("\n".join(read_collection("17clue.txt")[:4]) + "\n")
-    run = subprocess.run([sys.executable, "-m", "snapsolve", "--json", "--cluster", "local:1", str(puzzles)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "snapsolve", "--json", "--cluster", "local:1", str(puzzles)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert len(_json_lines(run.stdout)) == 4
     assert "snapsolve: Dask scheduler tcp://" in run.stderr and ", dashboard http" in run.stderr

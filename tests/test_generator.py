@@ -134,8 +134,11 @@ def test_reduce_givens_reaches_22_and_stays_minimal():
         puzzle = None
         while puzzle is None:
             # Witnesses from digging (minimal_puzzle) or searched afresh (reduce_givens alone).
-            puzzle = (minimal_puzzle(solution, rng, max_givens=22) if attempt % 2
-                      else reduce_givens(dig(solution, rng), solution, rng, 22))
+            puzzle = (
+                minimal_puzzle(solution, rng, max_givens=22)
+                if attempt % 2
+                else reduce_givens(dig(solution, rng), solution, rng, 22)
+            )
         assert sum(1 for d in puzzle if d) <= 22
         assert search_solutions(puzzle, limit=2) == [solution]
         for c in (c for c in range(81) if puzzle[c]):
@@ -175,8 +178,25 @@ def test_alternative_solution_agrees_with_counting():
 def test_generate_max_givens_command(capsys):
     """--minimal --max-givens 22 gives minimal puzzles with at most 22 givens at the level; impossible or
     contradictory requests end with a one-line error and exit 2."""
-    assert main(["generate", "--level", "hard", "--count", "2", "--minimal", "--max-givens", "22", "--seed", "4",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "--level",
+                "hard",
+                "--count",
+                "2",
+                "--minimal",
+                "--max-givens",
+                "22",
+                "--seed",
+                "4",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     for obj in (json.loads(line) for line in capsys.readouterr().out.splitlines()):
         givens = parse_puzzle(obj["puzzle"])
         assert obj["level"] == "hard" and obj["givens"] <= 22

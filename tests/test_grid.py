@@ -1,7 +1,17 @@
 import pytest
 
-from snapsolve.solver.grid import (BOXES, HOUSES, PEERS, InvalidPuzzleError, check_givens, format_board, format_puzzle,
-                         initial_candidates, is_valid_solution, parse_puzzle)
+from snapsolve.solver.grid import (
+    BOXES,
+    HOUSES,
+    PEERS,
+    InvalidPuzzleError,
+    check_givens,
+    format_board,
+    format_puzzle,
+    initial_candidates,
+    is_valid_solution,
+    parse_puzzle,
+)
 
 PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 
@@ -25,12 +35,15 @@ def test_parse_and_format_round_trip():
     assert len(board.splitlines()) == 11
 
 
-@pytest.mark.parametrize("text, words", [
-    (PUZZLE[:80], "81 cells"),
-    (PUZZLE + "1", "82 characters"),
-    (PUZZLE[:5] + "x" + PUZZLE[6:], "bad character 'x' at position 6"),
-    ("44" + PUZZLE[2:], "digit 4 appears twice in row 1"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (PUZZLE[:80], "81 cells"),
+        (PUZZLE + "1", "82 characters"),
+        (PUZZLE[:5] + "x" + PUZZLE[6:], "bad character 'x' at position 6"),
+        ("44" + PUZZLE[2:], "digit 4 appears twice in row 1"),
+    ],
+)
 def test_parse_errors_are_clear(text, words):
     with pytest.raises(InvalidPuzzleError, match=words):
         parse_puzzle(text)

@@ -6,8 +6,16 @@ import numpy as np
 import pytest
 
 from snapsolve.vision.digits import FEATURE_LENGTH, NORM_SIZE, deskew, features_of
-from snapsolve.vision.handwriting import (HANDWRITING_FONTS, HELD_OUT_HANDWRITING, augment_crops, augment_glyph,
-                                          elastic, render_handwriting, slant, uci_digits)
+from snapsolve.vision.handwriting import (
+    HANDWRITING_FONTS,
+    HELD_OUT_HANDWRITING,
+    augment_crops,
+    augment_glyph,
+    elastic,
+    render_handwriting,
+    slant,
+    uci_digits,
+)
 from snapsolve.vision.training import FontListError, listed_fonts
 
 

@@ -110,8 +110,12 @@ def test_position_text_form_hint_and_explain(position, capsys, monkeypatch):
     grid = r["grids"][0]
     assert grid["entries"] == text
     assert grid["mistakes"] == [{"cell": wrong_cell, "entered": wrong, "solution": solution[wrong_cell]}]
-    assert grid["hint"] == {"technique": "mistake", "placements": [], "eliminations": [[wrong_cell, wrong]],
-                            "text": f"{cell_name(wrong_cell)}: the {wrong} is wrong"}
+    assert grid["hint"] == {
+        "technique": "mistake",
+        "placements": [],
+        "eliminations": [[wrong_cell, wrong]],
+        "text": f"{cell_name(wrong_cell)}: the {wrong} is wrong",
+    }
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line} {text}\n"))
     assert main(["-"]) == 0
     out = capsys.readouterr().out

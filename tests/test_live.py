@@ -71,6 +71,7 @@ def solution():
 
 # ---- latest frame wins, the lock ------------------------------------------------------------------------------------
 
+
 def test_latest_frame_wins():
     async def scenario():
         slot = LatestFrame()
@@ -93,17 +94,30 @@ def test_latest_frame_wins():
 
 
 def _grid(givens: str, solution: str | None = "x" * 81, status: str = "solved") -> dict:
-    return {"givens": givens, "solution": solution, "status": status, "corners": [[0, 0]] * 4, "rotation": 90,
-            "entries": "." * 81, "mistakes": []}
+    return {
+        "givens": givens,
+        "solution": solution,
+        "status": status,
+        "corners": [[0, 0]] * 4,
+        "rotation": 90,
+        "entries": "." * 81,
+        "mistakes": [],
+    }
 
 
 def test_lock_after_k_equal_readings_then_follow(solution):
     lock = LiveLock()
     other = "1" + GIVENS[1:] if GIVENS[0] == "." else "." + GIVENS[1:]
-    assert [lock.update(_grid(GIVENS, solution))["locked"] for _ in range(LOCK_FRAMES)] == \
-        [False] * (LOCK_FRAMES - 1) + [True]
-    assert lock.update(None) == {"grid": None, "locked": True, "streak": 0, "follows": False,
-                                 "lock_frames": LOCK_FRAMES}  # no grid in view: the lock stays
+    assert [lock.update(_grid(GIVENS, solution))["locked"] for _ in range(LOCK_FRAMES)] == [False] * (
+        LOCK_FRAMES - 1
+    ) + [True]
+    assert lock.update(None) == {
+        "grid": None,
+        "locked": True,
+        "streak": 0,
+        "follows": False,
+        "lock_frames": LOCK_FRAMES,
+    }  # no grid in view: the lock stays
     blurred = "".join("." if i in (3, 10) and ch != "." else ch for i, ch in enumerate(GIVENS))
     answer = lock.update(_grid(blurred, None, "multiple_solutions"))  # two printed digits lost to blur
     assert answer["follows"] and answer["grid"]["solution"] == solution and answer["grid"]["givens"] == GIVENS
@@ -123,6 +137,7 @@ def test_lock_after_k_equal_readings_then_follow(solution):
 
 
 # ---- the plan off the loopback: HTTPS, certificate, token ------------------------------------------------------------
+
 
 @pytest.fixture
 def config_home(tmp_path, monkeypatch):
@@ -217,8 +232,11 @@ def test_stale_frames_dropped_and_connections_take_turns(clip):
             answer = ws.receive_json()
             received[name].append((time.perf_counter(), answer))
 
-    with TestClient(create_app(Settings(workers=1))) as client, \
-            client.websocket_connect("/api/live") as a, client.websocket_connect("/api/live") as b:
+    with (
+        TestClient(create_app(Settings(workers=1))) as client,
+        client.websocket_connect("/api/live") as a,
+        client.websocket_connect("/api/live") as b,
+    ):
         a.send_bytes(frame)
         a.receive_json()  # the worker is warm
         for _ in range(10):  # frames 2..11 come in while frame 2 is read: 3..10 are stale
@@ -238,6 +256,7 @@ def test_stale_frames_dropped_and_connections_take_turns(clip):
 
 # ---- the real server: HTTPS with the generated certificate, the token, the page with the fake camera -----------------
 
+
 @pytest.fixture(scope="module")
 def secure_server(tmp_path_factory):
     """The app as ``serve --host 0.0.0.0`` plans it (HTTPS, generated certificate, token), listening on 127.0.0.1."""
@@ -249,9 +268,16 @@ def secure_server(tmp_path_factory):
     patch.setattr(web, "lan_address", lambda: "192.0.2.7")
     how = web.plan(serve_args("--host", "0.0.0.0"))
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(Settings(workers=1, token=how.token)), host="127.0.0.1",
-                                           port=port, ssl_certfile=how.certfile, ssl_keyfile=how.keyfile,
-                                           log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(Settings(workers=1, token=how.token)),
+            host="127.0.0.1",
+            port=port,
+            ssl_certfile=how.certfile,
+            ssl_keyfile=how.keyfile,
+            log_level="warning",
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -273,7 +299,12 @@ def test_https_with_generated_certificate_and_token(secure_server):
         assert client.get(url + "api/health").status_code == 401
         health = client.get(url + "api/health", params={"token": how.token})
         assert health.status_code == 200 and health.json()["status"] == "ok"
-        assert client.get(url, ).status_code == 200
+        assert (
+            client.get(
+                url,
+            ).status_code
+            == 200
+        )
     with pytest.raises(httpx.ConnectError):  # an unknown certificate is refused by default
         httpx.get(url + "api/health", verify=True)
 
@@ -297,7 +328,8 @@ def test_wss_needs_the_token(secure_server, clip):
 
 
 def test_live_camera_in_chromium(secure_server, tmp_path, solution):
-    """The fake camera plays the clip: the answers appear in the right cells, the reading locks, Freeze goes on as a photo."""
+    """The fake camera plays the clip: the answers appear in the right cells, the reading locks, Freeze goes on
+    as a photo."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
         pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
@@ -307,21 +339,35 @@ def test_live_camera_in_chromium(secure_server, tmp_path, solution):
     video = write_mjpeg(make_frames(IMAGE1, FRAMES), tmp_path / "hand.mjpeg")
     expected = {c: int(solution[c]) for c in range(81) if GIVENS[c] == "."}
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--no-sandbox", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}"])
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--use-fake-device-for-media-stream",
+                "--use-fake-ui-for-media-stream",
+                f"--use-file-for-fake-video-capture={video}",
+            ],
+        )
         try:
-            context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                          is_mobile=True, has_touch=True, ignore_https_errors=True,
-                                          permissions=["camera"])
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+                ignore_https_errors=True,
+                permissions=["camera"],
+            )
             page = context.new_page()
             page.goto(f"{url}?token={how.token}")
             assert "token" not in page.url  # taken out of the address bar, kept by the page
             page.click("#live-start")
-            page.wait_for_function("window.snapsolveLive.locked && Object.keys(window.snapsolveLive.drawn).length > 0",
-                                   timeout=60000)
-            live = page.evaluate("({drawn: window.snapsolveLive.drawn, answer: window.snapsolveLive.answer,"
-                                 " status: window.snapsolveLive.status})")
+            page.wait_for_function(
+                "window.snapsolveLive.locked && Object.keys(window.snapsolveLive.drawn).length > 0", timeout=60000
+            )
+            live = page.evaluate(
+                "({drawn: window.snapsolveLive.drawn, answer: window.snapsolveLive.answer,"
+                " status: window.snapsolveLive.status})"
+            )
             drawn = {int(c): d for c, d in live["drawn"].items()}
             assert drawn == expected  # every missing digit, in its own cell; the givens left alone
             assert live["answer"]["grid"]["givens"] == GIVENS and "Locked" in live["status"]

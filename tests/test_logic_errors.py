@@ -37,8 +37,11 @@ def test_false_step_on_a_logically_solved_puzzle_raises(monkeypatch, placement):
     truth = solve_unique(givens).solution
     assert solve_puzzle(givens).solution == truth and not solve_puzzle(givens).needs_search
     cell = next(c for c in range(81) if not givens[c])
-    wrong = (cell, truth[cell]) if not placement else (cell, next(d for d in range(1, 10) if d != truth[cell]
-                                                                 and _allowed(givens, cell, d)))
+    wrong = (
+        (cell, truth[cell])
+        if not placement
+        else (cell, next(d for d in range(1, 10) if d != truth[cell] and _allowed(givens, cell, d)))
+    )
     monkeypatch.setattr(logic, "LADDER", [("bogus", _bogus_finder(wrong, placement))] + logic.LADDER)
     with pytest.raises(LogicError):
         solve_puzzle(givens)
@@ -68,8 +71,9 @@ def test_false_step_in_the_remaining_steps_from_a_position_raises(monkeypatch):
     def solve_then_break(grid, *args, **kwargs):
         calls.append(grid)
         if len(calls) == 2:  # the player's position: inject a false elimination
-            monkeypatch.setattr(logic, "LADDER", [("bogus", _bogus_finder((target, truth[target]), False))]
-                                + logic.LADDER)
+            monkeypatch.setattr(
+                logic, "LADDER", [("bogus", _bogus_finder((target, truth[target]), False))] + logic.LADDER
+            )
         return real(grid, *args, **kwargs)
 
     from snapsolve.solver import position, solve

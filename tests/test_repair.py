@@ -4,11 +4,11 @@ import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
 from snapsolve.repair import UNSURE, choose_reading, read_entries, separate_written
-from snapsolve.solver.position import UnclearEntry
-from snapsolve.vision.digits import EntryEvidence
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
+from snapsolve.solver.position import UnclearEntry
 from snapsolve.vision.dataset import labelled_photos
+from snapsolve.vision.digits import EntryEvidence
 from snapsolve.vision.image_io import read_image
 
 from .conftest import FULL, in_progress_dir, printed_photos_dir, read_collection
@@ -127,9 +127,11 @@ def twenty_classes(givens, entries=(), candidates=()):
 
 def _evidence(reads: dict):
     """An `entry_evidence` stand-in: for each cell, (P(digit | handwritten), nearest distances, P(digit | printed))."""
+
     def evidence(cells):
         rows = [reads[c] for c in cells]
         return EntryEvidence(*(np.array([r[k] for r in rows], float) for k in range(3)))
+
     return evidence
 
 

@@ -96,13 +96,18 @@ def stop_batch(tmp_path: Path, inputs: list[str], sig: int, after: int, group: b
     cmd = [sys.executable, "-m", "snapsolve", "--json", "--workers", "2", "--db", str(db), *inputs]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     lines, err = [], []
-    readers = [threading.Thread(target=lambda: lines.extend(proc.stdout)),
-               threading.Thread(target=lambda: err.append(proc.stderr.read()))]
+    readers = [
+        threading.Thread(target=lambda: lines.extend(proc.stdout)),
+        threading.Thread(target=lambda: err.append(proc.stderr.read())),
+    ]
     for reader in readers:
         reader.start()
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and proc.poll() is None and (
-            len(lines) < after if after else len(workers_of(proc.pid)) < 2):
+    while (
+        time.monotonic() < deadline
+        and proc.poll() is None
+        and (len(lines) < after if after else len(workers_of(proc.pid)) < 2)
+    ):
         time.sleep(0.02)
     children = children_of(proc.pid)
     if group:

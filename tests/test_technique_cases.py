@@ -50,8 +50,9 @@ def board_of(position: str) -> Board:
 
 def effect(step) -> frozenset[str]:
     """A step's eliminations and placements in the data file's notation."""
-    return frozenset({f"-{cell_name(c)}:{d}" for c, d in step.eliminations}
-                     | {f"+{cell_name(c)}:{d}" for c, d in step.placements})
+    return frozenset(
+        {f"-{cell_name(c)}:{d}" for c, d in step.eliminations} | {f"+{cell_name(c)}:{d}" for c, d in step.placements}
+    )
 
 
 def expected_sets(expected: str) -> list[frozenset[str]]:
@@ -60,8 +61,16 @@ def expected_sets(expected: str) -> list[frozenset[str]]:
 
 #: Chain techniques: HoDoKu merges the eliminations of all chains between the same ends and our finder
 #: reports the one chain that eliminates most; a case passes when our step stays within hodoku-py's.
-CHAINS = {"x_chain", "xy_chain", "aic", "continuous_nice_loop", "discontinuous_nice_loop", "grouped_aic",
-          "grouped_continuous_nice_loop", "grouped_discontinuous_nice_loop"}
+CHAINS = {
+    "x_chain",
+    "xy_chain",
+    "aic",
+    "continuous_nice_loop",
+    "discontinuous_nice_loop",
+    "grouped_aic",
+    "grouped_continuous_nice_loop",
+    "grouped_discontinuous_nice_loop",
+}
 
 
 def our_steps(name: str, board: Board, most: int = 500) -> list:
@@ -84,8 +93,11 @@ KNOWN_MISSES: set[tuple[str, str]] = set()
 def _params():
     out = []
     for k, (name, position, expected) in enumerate(CASES):
-        marks = [pytest.mark.xfail(strict=True, reason="our finder misses what hodoku-py finds here")] \
-            if (name, expected) in KNOWN_MISSES else []
+        marks = (
+            [pytest.mark.xfail(strict=True, reason="our finder misses what hodoku-py finds here")]
+            if (name, expected) in KNOWN_MISSES
+            else []
+        )
         out.append(pytest.param(name, position, expected, marks=marks, id=f"{name}-{k}"))
     return out
 
@@ -125,9 +137,21 @@ def test_every_finder_has_a_firing_case():
 
 #: The techniques with must-not-fire positions (near-patterns where hodoku-py finds none of them); the other
 #: finders have firing positions only. A must-not-fire case lost from the data file fails the test below.
-MUST_NOT_FIRE = {"bug_plus_1", "empty_rectangle", "finned_jellyfish", "finned_swordfish", "finned_x_wing", "jellyfish",
-                 "locked_candidates_claiming", "multi_colors", "sashimi_x_wing", "skyscraper", "two_string_kite",
-                 "unique_rectangle_5", "x_wing"}
+MUST_NOT_FIRE = {
+    "bug_plus_1",
+    "empty_rectangle",
+    "finned_jellyfish",
+    "finned_swordfish",
+    "finned_x_wing",
+    "jellyfish",
+    "locked_candidates_claiming",
+    "multi_colors",
+    "sashimi_x_wing",
+    "skyscraper",
+    "two_string_kite",
+    "unique_rectangle_5",
+    "x_wing",
+}
 
 
 def test_must_not_fire_cases_cover_their_techniques():

@@ -32,8 +32,14 @@ def test_every_enabled_hodoku_technique_we_do_not_have_is_known():
     scoring = pytest.importorskip("hodoku.core.scoring")
     ours = {t.hodoku for t in TECHNIQUES}
     missing = {s.solution_type.name for s in scoring.SOLVER_STEPS} - ours
-    assert missing == {"GIVE_UP", "ALS_XY_CHAIN", "FRANKEN_X_WING", "FRANKEN_SWORDFISH", "FINNED_FRANKEN_X_WING",
-                       "FINNED_FRANKEN_SWORDFISH"}
+    assert missing == {
+        "GIVE_UP",
+        "ALS_XY_CHAIN",
+        "FRANKEN_X_WING",
+        "FRANKEN_SWORDFISH",
+        "FINNED_FRANKEN_X_WING",
+        "FINNED_FRANKEN_SWORDFISH",
+    }
 
 
 def test_hodoku_order_fixed_points():
@@ -49,15 +55,25 @@ def test_ladder_grading_uniqueness_and_titles_come_from_the_table():
     # each finder under the name of its first row, in the table's (HoDoKu's) order
     rows = [t.name for t in TECHNIQUES]
     names = [name for name, _ in logic.LADDER]
-    assert [name for name, finder in logic.LADDER] == [next(t.name for t in TECHNIQUES if t.finder is finder)
-                                                       for _, finder in logic.LADDER]
+    assert [name for name, finder in logic.LADDER] == [
+        next(t.name for t in TECHNIQUES if t.finder is finder) for _, finder in logic.LADDER
+    ]
     assert [rows.index(n) for n in names] == sorted(rows.index(n) for n in names)
-    assert names[:8] == ["full_house", "naked_single", "hidden_single", "locked_pair", "locked_triple",
-                         "locked_candidates_pointing", "locked_candidates_claiming", "naked_pair"]
+    assert names[:8] == [
+        "full_house",
+        "naked_single",
+        "hidden_single",
+        "locked_pair",
+        "locked_triple",
+        "locked_candidates_pointing",
+        "locked_candidates_claiming",
+        "naked_pair",
+    ]
     assert names[-2:] == ["forcing_chain", "forcing_net"]
-    assert UNIQUENESS_TECHNIQUES == {f"unique_rectangle_{k}" for k in range(1, 7)} | {"hidden_rectangle",
-                                                                                      "bug_plus_1"} \
-        | {f"avoidable_rectangle_{k}" for k in (1, 2)}
+    assert UNIQUENESS_TECHNIQUES == {f"unique_rectangle_{k}" for k in range(1, 7)} | {
+        "hidden_rectangle",
+        "bug_plus_1",
+    } | {f"avoidable_rectangle_{k}" for k in (1, 2)}
     assert grading.grade([Step("bug_plus_1")], False) == ("hard", 100)
     assert grading.grade([Step("sashimi_swordfish")], False) == ("unfair", 240)
     assert grading.grade([Step("naked_single")] * 201, False) == ("medium", 804)

@@ -9,7 +9,18 @@ from itertools import combinations
 
 import pytest
 
-from snapsolve.solver import als, chains, coloring, fish, forcing, intersections, single_digit, subsets, uniqueness, wings
+from snapsolve.solver import (
+    als,
+    chains,
+    coloring,
+    fish,
+    forcing,
+    intersections,
+    single_digit,
+    subsets,
+    uniqueness,
+    wings,
+)
 from snapsolve.solver.board import Board
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import HOUSE_GETTERS, initial_candidates, parse_puzzle
@@ -109,8 +120,10 @@ def test_pair_in_a_box_and_line_is_locked_only_when_it_clears_both():
     # r1c1, r1c2 hold only 1/2 and every other cell of box 1 has lost 1 and 2: the pair clears only row 1.
     # HoDoKu (SimpleSolver.createSubsetStep) calls it a naked pair then, not a locked pair.
     rest_of_box = {cell(r, c) for r in range(3) for c in range(3)} - {cell(0, 0), cell(0, 1)}
-    board = make_board(cands={cell(0, 0): (1, 2), cell(0, 1): (1, 2)},
-                       only={1: set(range(81)) - rest_of_box, 2: set(range(81)) - rest_of_box})
+    board = make_board(
+        cands={cell(0, 0): (1, 2), cell(0, 1): (1, 2)},
+        only={1: set(range(81)) - rest_of_box, 2: set(range(81)) - rest_of_box},
+    )
     assert next(subsets.find_locked_pair(board), None) is None
     step = first(subsets.find_naked_pair, board)
     assert elims(step) == [(cell(0, c), d) for c in range(3, 9) for d in (1, 2)]
@@ -287,8 +300,10 @@ def test_unique_rectangle_3():
 
 
 def test_unique_rectangle_4():
-    board = make_board(only={1: set(range(81)) - {cell(1, c) for c in (1, 2, 4, 5, 6, 7, 8)}},
-                       cands={UR[0]: (1, 2), UR[1]: (1, 2), UR[2]: (1, 2, 5), UR[3]: (1, 2, 6)})
+    board = make_board(
+        only={1: set(range(81)) - {cell(1, c) for c in (1, 2, 4, 5, 6, 7, 8)}},
+        cands={UR[0]: (1, 2), UR[1]: (1, 2), UR[2]: (1, 2, 5), UR[3]: (1, 2, 6)},
+    )
     step = first(uniqueness.find_unique_rectangle_4, board)
     assert elims(step) == [(UR[2], 2), (UR[3], 2)]
 
@@ -301,8 +316,10 @@ def test_unique_rectangle_5():
 
 def test_unique_rectangle_6():
     lines = {cell(r, c) for r in (0, 1) for c in range(9)} | {cell(r, c) for c in (0, 3) for r in range(9)}
-    board = make_board(only={1: set(range(81)) - (lines - set(UR))},
-                       cands={UR[0]: (1, 2), UR[3]: (1, 2), UR[1]: (1, 2, 5), UR[2]: (1, 2, 6)})
+    board = make_board(
+        only={1: set(range(81)) - (lines - set(UR))},
+        cands={UR[0]: (1, 2), UR[3]: (1, 2), UR[1]: (1, 2, 5), UR[2]: (1, 2, 6)},
+    )
     step = first(uniqueness.find_unique_rectangle_6, board)
     assert elims(step) == [(UR[1], 1), (UR[2], 1)]
 
@@ -310,8 +327,11 @@ def test_unique_rectangle_6():
 def test_hidden_rectangle():
     # Rectangle r1c1, r1c4, r2c1, r2c4 (boxes 1 and 2) on 1/2; r1c1 holds only 1/2. In row 2, 1 fits only
     # r2c1 and r2c4; in column 4 only r1c4 and r2c4. If r2c4 were 2, r2c1 and r1c4 would be 1, r1c1 2: deadly.
-    keep = set(range(81)) - ({cell(1, c) for c in range(9)} - {cell(1, 0), cell(1, 3)}) \
+    keep = (
+        set(range(81))
+        - ({cell(1, c) for c in range(9)} - {cell(1, 0), cell(1, 3)})
         - ({cell(r, 3) for r in range(9)} - {cell(0, 3), cell(1, 3)})
+    )
     board = make_board(only={1: keep}, cands={cell(0, 0): (1, 2)})
     step = first(uniqueness.find_hidden_rectangle, board)
     assert step.eliminations == ((cell(1, 3), 2),)
@@ -351,8 +371,10 @@ def test_avoidable_rectangle_2_as_hodoku_py_finds_it():
     from make_technique_cases import findings
 
     board = _avoidable_board((2, 3), (1, 3))
-    ours = {frozenset(f"-r{c // 9 + 1}c{c % 9 + 1}:{d}" for c, d in s.eliminations)
-            for s in uniqueness.find_avoidable_rectangles(board)}
+    ours = {
+        frozenset(f"-r{c // 9 + 1}c{c % 9 + 1}:{d}" for c, d in s.eliminations)
+        for s in uniqueness.find_avoidable_rectangles(board)
+    }
     assert ours == findings(board.values, board.candidates, [SolutionType.AVOIDABLE_RECTANGLE_2], board.givens)
 
 
@@ -411,8 +433,10 @@ def test_discontinuous_nice_loop():
     only_col5 = set(range(81)) - {cell(r, 4) for r in range(9) if r not in (0, 4)}
     only_row5 = set(range(81)) - {cell(4, c) for c in range(9) if c not in (0, 4)}
     only_col1 = set(range(81)) - {cell(r, 0) for r in range(9) if r not in (0, 4)}
-    board = make_board(only={1: only_row1 & only_col1, 2: only_col5, 3: only_row5},
-                       cands={cell(0, 0): (1, 5, 6), cell(0, 4): (1, 2), cell(4, 4): (2, 3), cell(4, 0): (3, 1)})
+    board = make_board(
+        only={1: only_row1 & only_col1, 2: only_col5, 3: only_row5},
+        cands={cell(0, 0): (1, 5, 6), cell(0, 4): (1, 2), cell(4, 4): (2, 3), cell(4, 0): (3, 1)},
+    )
     step = first(chains.find_aic, board)
     assert step.technique == "discontinuous_nice_loop" and elims(step) == [(cell(0, 0), 5), (cell(0, 0), 6)]
 
@@ -470,8 +494,9 @@ def _aic_board():
     # r1c1 holds 1/5/9, r1c5 holds 1/5, and row 1 has 1 and 5 only in those two cells:
     # 1r1c1 = 1r1c5 - 5r1c5 = 5r1c1, so r1c1 is 1 or 5 and not 9.
     row = {cell(0, c) for c in range(1, 9) if c != 4}
-    return make_board(only={1: set(range(81)) - row, 5: set(range(81)) - row},
-                      cands={cell(0, 0): (1, 5, 9), cell(0, 4): (1, 5)})
+    return make_board(
+        only={1: set(range(81)) - row, 5: set(range(81)) - row}, cands={cell(0, 0): (1, 5, 9), cell(0, 4): (1, 5)}
+    )
 
 
 def test_aic():
@@ -485,10 +510,12 @@ def test_continuous_nice_loop():
     # 2 leaves the rest of row 1, 3 the rest of column 5, 4 the rest of row 5, 1 the rest of column 1.
     board = make_board(cands={cell(0, 0): (1, 2), cell(0, 4): (2, 3), cell(4, 4): (3, 4), cell(4, 0): (4, 1)})
     step = first(chains.find_aic, board)
-    expected = sorted([(cell(0, c), 2) for c in range(9) if c not in (0, 4)]
-                      + [(cell(r, 4), 3) for r in range(9) if r not in (0, 4)]
-                      + [(cell(4, c), 4) for c in range(9) if c not in (0, 4)]
-                      + [(cell(r, 0), 1) for r in range(9) if r not in (0, 4)])
+    expected = sorted(
+        [(cell(0, c), 2) for c in range(9) if c not in (0, 4)]
+        + [(cell(r, 4), 3) for r in range(9) if r not in (0, 4)]
+        + [(cell(4, c), 4) for c in range(9) if c not in (0, 4)]
+        + [(cell(r, 0), 1) for r in range(9) if r not in (0, 4)]
+    )
     assert step.technique == "continuous_nice_loop" and elims(step) == expected
 
 
@@ -531,7 +558,7 @@ def test_naked_subset_rule_matches_its_definition_on_real_positions():
         for _ in range(200):
             mask_sets = [HOUSE_GETTERS[h](board.candidates) for h in range(27)]
             mask_sets += [board.house_digit_positions(h) for h in range(27)]
-            mask_sets += [tuple(board.house_positions(d)[k:k + 9]) for d in range(1, 10) for k in (0, 9)]
+            mask_sets += [tuple(board.house_positions(d)[k : k + 9]) for d in range(1, 10) for k in (0, 9)]
             for masks in mask_sets:
                 expected = _naked_subsets_by_definition(masks)
                 assert subsets.naked_subsets_of(tuple(masks)) == expected, masks

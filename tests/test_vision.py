@@ -92,8 +92,9 @@ def test_lattice_follows_a_bent_page():
     assert np.abs(found - truth).max() < 1.5
     # the four corners alone (a homography) miss the middle crossings by several pixels
     square = np.array([[j * CELL_SIZE, k * CELL_SIZE] for k in range(10) for j in range(10)], np.float64)
-    H = cv2.getPerspectiveTransform(np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]],
-                                             np.float32), corners)
+    H = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [GRID_SIZE, 0], [GRID_SIZE, GRID_SIZE], [0, GRID_SIZE]], np.float32), corners
+    )
     straight = cv2.perspectiveTransform(square.reshape(-1, 1, 2), H).reshape(10, 10, 2)
     assert np.abs(straight - truth).max() > 6
 
@@ -118,7 +119,9 @@ def test_no_grid_in_plain_paper_or_text():
     assert locate_grids(paper) == []
     text = paper.copy()
     for y in range(30, 460, 24):
-        cv2.putText(text, "Lorem ipsum dolor sit amet, consectetur 12345", (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2)
+        cv2.putText(
+            text, "Lorem ipsum dolor sit amet, consectetur 12345", (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.7, 20, 2
+        )
     assert locate_grids(text) == []
 
 
@@ -138,7 +141,7 @@ def test_printed_projection_keeps_the_nearest_digits(model, tmp_path):
 
     def nearest_digit(space: np.ndarray) -> np.ndarray:
         space = space.astype(np.float64)
-        d = (space ** 2).sum(axis=1)[None, :] - 2 * space[queries] @ space.T  # squared distance less |query|^2
+        d = (space**2).sum(axis=1)[None, :] - 2 * space[queries] @ space.T  # squared distance less |query|^2
         d[np.arange(len(queries)), queries] = np.inf
         return labels[d.argmin(axis=1)]
 
@@ -166,10 +169,16 @@ def test_model_of_other_shape_features_is_refused(model, tmp_path):
     from snapsolve.vision.digits import CellClassifier
 
     older = tmp_path / "older.npz"
-    np.savez_compressed(older, kind_samples=model.kind_samples, kind_labels=model.kind_labels,
-                        printed_samples=model.printed_samples[:, :-1], printed_labels=model.printed_labels,
-                        handwritten_samples=model.handwritten_samples[:, :-1],
-                        handwritten_labels=model.handwritten_labels, k=np.int64(model.k))
+    np.savez_compressed(
+        older,
+        kind_samples=model.kind_samples,
+        kind_labels=model.kind_labels,
+        printed_samples=model.printed_samples[:, :-1],
+        printed_labels=model.printed_labels,
+        handwritten_samples=model.handwritten_samples[:, :-1],
+        handwritten_labels=model.handwritten_labels,
+        k=np.int64(model.k),
+    )
     with pytest.raises(ValueError, match="rebuild it with 'snapsolve train'"):
         CellClassifier.load(older)
 
@@ -354,11 +363,14 @@ def test_pages_in_held_out_italic_fonts_read_exactly(model, tmp_path):
     found = {name: path for name, path in installed_fonts().items() if name in names}
     if not found:
         pytest.skip("no held-out font installed (apt-get install fonts-crosextra-caladea fonts-crosextra-carlito)")
-    lines = [line for line in (SAMPLES.parent / "tests" / "data" / "puzzles" / "top1465.txt").read_text().splitlines()
-             if line and not line.startswith("#")]
+    lines = [
+        line
+        for line in (SAMPLES.parent / "tests" / "data" / "puzzles" / "top1465.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     rng = np.random.default_rng(1)
     for k, (name, path) in enumerate(sorted(found.items())):
-        truths = [parse_puzzle(line) for line in lines[4 * k:4 * k + 4]]
+        truths = [parse_puzzle(line) for line in lines[4 * k : 4 * k + 4]]
         page = np.asarray(render_page(truths, page_size=bench.A4_200DPI, font_path=path), dtype=np.uint8)
         file = tmp_path / f"{name}.jpg"
         cv2.imwrite(str(file), bench.scanned(page, rng))

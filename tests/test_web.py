@@ -60,8 +60,11 @@ def valid_solution(givens: str, solution: str) -> bool:
     """True when `solution` is a full valid grid that keeps every given."""
     if len(solution) != 81 or any(g != "." and g != s for g, s in zip(givens, solution)):
         return False
-    units = ([[r * 9 + c for c in range(9)] for r in range(9)] + [[r * 9 + c for r in range(9)] for c in range(9)]
-             + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)] for br in (0, 3, 6) for bc in (0, 3, 6)])
+    units = (
+        [[r * 9 + c for c in range(9)] for r in range(9)]
+        + [[r * 9 + c for r in range(9)] for c in range(9)]
+        + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)] for br in (0, 3, 6) for bc in (0, 3, 6)]
+    )
     return all(sorted(solution[i] for i in unit) == list("123456789") for unit in units)
 
 
@@ -84,8 +87,11 @@ def client():
 
 def upload(client, path: Path, **fields):
     with open(path, "rb") as fh:
-        return client.post("/api/solve", files={"image": (path.name, fh, "image/jpeg")},
-                           data={k: str(v).lower() for k, v in fields.items()})
+        return client.post(
+            "/api/solve",
+            files={"image": (path.name, fh, "image/jpeg")},
+            data={k: str(v).lower() for k, v in fields.items()},
+        )
 
 
 def test_health_and_docs(client):
@@ -105,8 +111,9 @@ def test_page_is_served_without_outside_assets(client):
         assert client.get(asset).status_code == 200, asset
     for file in STATIC.iterdir():  # no CDN: every script, style and font comes from the package
         text = file.read_text()
-        outside = [m for m in re.findall(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", text, re.I)
-                   if m != "http://www.w3.org"]  # the SVG namespace is a name, never fetched
+        outside = [
+            m for m in re.findall(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", text, re.I) if m != "http://www.w3.org"
+        ]  # the SVG namespace is a name, never fetched
         assert not outside, (file.name, outside)
 
 
@@ -140,7 +147,7 @@ def test_quads_follow_rotation(client, tmp_path):
     diff = np.abs(decode_jpeg(data["image"]).astype(int) - decode_jpeg(data["photo"]).astype(int)).sum(axis=2)
     for cell, quad in enumerate(grid["cell_quads"]):
         x, y = np.mean(quad, axis=0).astype(int)
-        drawn = diff[y - 8:y + 8, x - 8:x + 8].mean() > 20
+        drawn = diff[y - 8 : y + 8, x - 8 : x + 8].mean() > 20
         assert drawn == (grid["givens"][cell] == "."), cell
 
 
@@ -190,15 +197,18 @@ def test_puzzle_string_hint_explain_and_mistake(client):
     assert form["grids"][0]["solution"] == solution and len(form["grids"][0]["steps"]) > 0
 
 
-@pytest.mark.parametrize("name, status, words", [
-    ("empty.jpg", 422, "empty"),
-    ("huge_header.png", 413, "100 megapixels"),
-    ("random_bytes.png", 422, "not a readable image"),
-    ("text_named.jpg", 422, "not a readable image"),
-    ("truncated.jpg", 422, "not a readable image"),
-    ("not_a_pdf.pdf", 422, "not a readable image"),
-    ("no_grid.jpg", 200, None),
-])
+@pytest.mark.parametrize(
+    "name, status, words",
+    [
+        ("empty.jpg", 422, "empty"),
+        ("huge_header.png", 413, "100 megapixels"),
+        ("random_bytes.png", 422, "not a readable image"),
+        ("text_named.jpg", 422, "not a readable image"),
+        ("truncated.jpg", 422, "not a readable image"),
+        ("not_a_pdf.pdf", 422, "not a readable image"),
+        ("no_grid.jpg", 200, None),
+    ],
+)
 def test_bad_inputs(client, name, status, words):
     response = upload(client, BAD / name)
     assert response.status_code == status, response.text
@@ -296,6 +306,7 @@ def test_cli_has_serve():
 
 # ---- the page in a phone-size browser ------------------------------------------------------------------------------
 
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -306,8 +317,11 @@ def free_port() -> int:
 def server():
     """``snapsolve serve`` in its own process on a free port; stopped by its process id."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "snapsolve", "serve", "--port", str(port), "--workers", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "snapsolve", "serve", "--port", str(port), "--workers", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     url = f"http://127.0.0.1:{port}/"
     try:
         for _ in range(300):
@@ -333,14 +347,21 @@ def test_phone_page_in_chromium(server, tmp_path):
         pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
     shots = Path(os.environ.get("SNAPSOLVE_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    expected = json.loads(urllib.request.urlopen(urllib.request.Request(
-        server + "api/solve", data=json.dumps({"puzzle": dat_givens(SAMPLES / "image1.dat"), "explain": True}).encode(),
-        headers={"content-type": "application/json"})).read())["grids"][0]
+    expected = json.loads(
+        urllib.request.urlopen(
+            urllib.request.Request(
+                server + "api/solve",
+                data=json.dumps({"puzzle": dat_givens(SAMPLES / "image1.dat"), "explain": True}).encode(),
+                headers={"content-type": "application/json"},
+            )
+        ).read()
+    )["grids"][0]
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                    has_touch=True)
+            page = browser.new_page(
+                viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
             page.goto(server)
             assert page.locator("#camera").get_attribute("capture") == "environment"
             page.set_input_files("#file", str(IMAGE1))
@@ -384,8 +405,9 @@ def test_phone_page_in_chromium(server, tmp_path):
 
             # A puzzle in progress: "check my entries" counts what was written and finds no mistake.
             page.set_input_files("#file", str(IN_PROGRESS))
-            page.wait_for_function("document.querySelector('#summary').textContent.includes('filled in')",
-                                   timeout=30000)
+            page.wait_for_function(
+                "document.querySelector('#summary').textContent.includes('filled in')", timeout=30000
+            )
             givens, entries = cells_label(SAMPLES / "02_25_honor_view_10_0.cells")
             written = 81 - entries.count(".")
             page.click("#check")
@@ -396,6 +418,7 @@ def test_phone_page_in_chromium(server, tmp_path):
 
 
 # ---- issue 24 on the page: a corrected cell's kind, no grid found, unclear handwriting ----------------------------
+
 
 def cell_name(c: int) -> str:
     return f"r{c // 9 + 1}c{c % 9 + 1}"
@@ -410,8 +433,9 @@ def phone(server):
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                                    has_touch=True)
+            page = browser.new_page(
+                viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
             page.goto(server)
             yield page
         finally:
@@ -425,8 +449,9 @@ def keep_screenshot(page, name: str):
 
 
 def post_json(server: str, body: dict) -> dict:
-    request = urllib.request.Request(server + "api/solve", data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
+    request = urllib.request.Request(
+        server + "api/solve", data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
     return json.loads(urllib.request.urlopen(request, timeout=120).read())
 
 
@@ -436,8 +461,12 @@ def image1_read(server):
     import httpx
 
     with open(IMAGE1, "rb") as fh:
-        response = httpx.post(server + "api/solve", files={"image": ("image1.jpg", fh, "image/jpeg")},
-                              data={"explain": "true", "photo": "true"}, timeout=120)
+        response = httpx.post(
+            server + "api/solve",
+            files={"image": ("image1.jpg", fh, "image/jpeg")},
+            data={"explain": "true", "photo": "true"},
+            timeout=120,
+        )
     assert response.status_code == 200
     return response.json()
 
@@ -451,18 +480,25 @@ def in_progress(server: str, read: dict, entries: dict[int, int], unclear: list[
     mock = json.loads(json.dumps(read))
     out = mock["grids"][0]
     shown = {**entries, **{u["cell"]: u["read"] for u in unclear}}
-    out.update(entries="".join(str(shown.get(c, ".")) for c in range(81)), mistakes=answer["mistakes"],
-               progress=answer["progress"], steps=answer["steps"], unclear_entries=list(unclear))
+    out.update(
+        entries="".join(str(shown.get(c, ".")) for c in range(81)),
+        mistakes=answer["mistakes"],
+        progress=answer["progress"],
+        steps=answer["steps"],
+        unclear_entries=list(unclear),
+    )
     return mock
 
 
 def answer_photos_with(page, result: dict):
     """Photos sent by the page get `result`; puzzles solved again still go to the real server."""
+
     def handle(route):
         if "multipart/form-data" in (route.request.headers.get("content-type") or ""):
             route.fulfill(json=result)
         else:
             route.continue_()
+
     page.route("**/api/solve", handle)
 
 
@@ -480,7 +516,9 @@ def test_phone_corrected_cell_keeps_its_kind(server, image1_read):
     solution = grid["solution"]
     empty = [c for c in range(81) if grid["givens"][c] == "."]
     wrote, read_as_written, filled, filled_printed = empty[:4]
-    mock = in_progress(server, image1_read, {wrote: int(solution[wrote]), read_as_written: int(solution[read_as_written])})
+    mock = in_progress(
+        server, image1_read, {wrote: int(solution[wrote]), read_as_written: int(solution[read_as_written])}
+    )
     wrong = int(solution[wrote]) % 9 + 1
     with phone(server) as page:
         answer_photos_with(page, mock)
@@ -530,7 +568,8 @@ def test_phone_corrected_cell_keeps_its_kind(server, image1_read):
         assert "given" in cell_box(page, filled_printed).get_attribute("class")
         page.click("#check")
         assert page.text_content("#check-text") == (
-            f"1 mistake: {cell_name(wrote)} has {wrong}, the solution has {solution[wrote]}.")
+            f"1 mistake: {cell_name(wrote)} has {wrong}, the solution has {solution[wrote]}."
+        )
         assert "mistake" in cell_box(page, wrote).get_attribute("class")
 
 
@@ -558,8 +597,10 @@ def test_phone_no_grid_suggests_retaking(server):
         assert page.locator("#no-grid").is_hidden()
 
         # A server that answers "no grid" with an error status gets the same tips.
-        page.route("**/api/solve", lambda route: route.fulfill(
-            status=422, json={"detail": "no Sudoku grid found in the image"}))
+        page.route(
+            "**/api/solve",
+            lambda route: route.fulfill(status=422, json={"detail": "no Sudoku grid found in the image"}),
+        )
         page.set_input_files("#file", str(BAD / "no_grid.jpg"))
         page.wait_for_selector("#no-grid", state="visible")
         assert page.locator("#result").is_hidden()
@@ -576,7 +617,7 @@ def test_phone_no_grid_suggests_retaking(server):
         assert page.locator("#grid input.entry").count() == 0
         # A slip that breaks a rule: the server's reason is shown and the typed grid stays, to correct it.
         slip = givens.index(".")
-        twice = next(d for d in givens[slip - slip % 9:slip - slip % 9 + 9] if d != ".")
+        twice = next(d for d in givens[slip - slip % 9 : slip - slip % 9 + 9] if d != ".")
         cell_box(page, slip).fill(twice)
         with page.expect_response("**/api/solve"):
             page.click("#resolve")
@@ -597,10 +638,12 @@ def test_phone_unclear_entries_are_questions(server, image1_read):
     empty = [c for c in range(81) if grid["givens"][c] == "."]
     misread, right, clear1, clear2 = empty[:4]
     s_misread, s_right = int(solution[misread]), int(solution[right])
-    read_misread = s_misread % 9 + 1      # read as the wrong digit, the right one an alternative
-    other_right = s_right % 9 + 1         # read right, another digit an alternative
-    unclear = [{"cell": misread, "read": read_misread, "alternatives": [s_misread]},
-               {"cell": right, "read": s_right, "alternatives": [other_right]}]
+    read_misread = s_misread % 9 + 1  # read as the wrong digit, the right one an alternative
+    other_right = s_right % 9 + 1  # read right, another digit an alternative
+    unclear = [
+        {"cell": misread, "read": read_misread, "alternatives": [s_misread]},
+        {"cell": right, "read": s_right, "alternatives": [other_right]},
+    ]
     mock = in_progress(server, image1_read, {clear1: int(solution[clear1]), clear2: int(solution[clear2])}, unclear)
     article = lambda d: f"an {d}" if d == 8 else f"a {d}"  # noqa: E731
     question = f"{cell_name(misread)}: is this {article(read_misread)} or {article(s_misread)}?"
@@ -632,15 +675,22 @@ def test_phone_unclear_entries_are_questions(server, image1_read):
         box.click()
         assert box.evaluate("e => e.readOnly")
         assert page.text_content("#confirm-text") == question
-        assert page.locator("#confirm-choices button").all_text_contents() == [str(read_misread), str(s_misread), "Other…"]
+        assert page.locator("#confirm-choices button").all_text_contents() == [
+            str(read_misread),
+            str(s_misread),
+            "Other…",
+        ]
         keep_screenshot(page, "web-phone-confirm.png")
         with page.expect_request("**/api/solve") as sent:
             page.click(f'#confirm-choices button[aria-label="It is {article(s_misread)}"]')
         givens, entries = sent_puzzle(sent.value)
         assert entries[misread] == str(s_misread) and entries[right] == "."
         assert entries[clear1] == solution[clear1] and givens == grid["givens"]
-        page.wait_for_function("q => { const t = document.querySelector('#check-text').textContent;"
-                               " return t.includes('is this') && !t.includes(q); }", arg=question)
+        page.wait_for_function(
+            "q => { const t = document.querySelector('#check-text').textContent;"
+            " return t.includes('is this') && !t.includes(q); }",
+            arg=question,
+        )
         classes = box.get_attribute("class").split()
         assert "unclear" not in classes and "entry" in classes and box.input_value() == str(s_misread)
         assert page.locator("#grid input.unclear").count() == 1
@@ -656,7 +706,8 @@ def test_phone_unclear_entries_are_questions(server, image1_read):
         page.click(f'#confirm-choices button[aria-label="It is {article(wrong)}"]')
         page.wait_for_function("document.querySelector('#check-text').textContent.includes('1 mistake')")
         assert page.text_content("#check-text") == (
-            f"1 mistake: {cell_name(right)} has {wrong}, the solution has {s_right}.")
+            f"1 mistake: {cell_name(right)} has {wrong}, the solution has {s_right}."
+        )
         assert page.locator("#grid input.unclear").count() == 0
         assert "mistake" in cell_box(page, right).get_attribute("class")
 
@@ -666,8 +717,16 @@ def test_phone_question_step_and_older_results(server, image1_read):
     mock = json.loads(json.dumps(image1_read))
     grid = mock["grids"][0]
     cell = grid["givens"].index(".")
-    grid["steps"].insert(0, {"technique": "question", "placements": [], "eliminations": [], "cells": [cell],
-                             "text": f"{cell_name(cell)}: is this an 8 or a 9?"})
+    grid["steps"].insert(
+        0,
+        {
+            "technique": "question",
+            "placements": [],
+            "eliminations": [],
+            "cells": [cell],
+            "text": f"{cell_name(cell)}: is this an 8 or a 9?",
+        },
+    )
     grid.pop("unclear_entries", None)
     with phone(server) as page:
         answer_photos_with(page, mock)

@@ -39,8 +39,12 @@ def test_results_come_in_input_order(tmp_path, capsys):
     puzzles.write_text("\n".join(lines) + "\n")
     done_order = []
     items = list(expand_inputs([str(puzzles)]))
-    out = [item.label for item, _ in run_batch(items, Options(write_image=False), workers=2,
-                                               on_done=lambda item, result: done_order.append(item.label))]
+    out = [
+        item.label
+        for item, _ in run_batch(
+            items, Options(write_image=False), workers=2, on_done=lambda item, result: done_order.append(item.label)
+        )
+    ]
     assert out == [f"{puzzles}:{n}" for n in range(1, 201)]
     assert sorted(done_order) == sorted(out) and done_order != out  # completions came out of order
     main(["--json", "--workers", "2", str(puzzles)])
@@ -99,8 +103,13 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
     for name in ("snapsolve", "vision", "solver"):
         (tmp_path / name).mkdir()
         (tmp_path / name / "__init__.py").write_text("raise ImportError('a folder of the current directory')\n")
-    run = subprocess.run([str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS[:3]], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS[:3]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     results = [json.loads(line) for line in run.stdout.splitlines()]
     assert [r["input"] for r in results] == PHOTOS[:3]
@@ -110,11 +119,18 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
 
 @pytest.mark.parametrize("argv", [["--help"], ["-"], ["generate", "--count", "1", "--seed", "3"]])
 def test_commands_without_photos_import_no_opencv_or_sklearn(argv):
-    code = ("import sys\nfrom snapsolve.cli import main\n"
-            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'cv2', 'sklearn'}), file=sys.stderr)")
-    run = subprocess.run([sys.executable, "-c", code, *argv], input=read_collection("top1465.txt")[0] + "\n",
-                         capture_output=True, text=True, timeout=120)
+    code = (
+        "import sys\nfrom snapsolve.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'cv2', 'sklearn'}), file=sys.stderr)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        input=read_collection("top1465.txt")[0] + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.stderr.strip().splitlines()[-1] == "[]", run.stderr
     assert run.stdout.strip()
 
@@ -139,28 +155,30 @@ def test_two_processes_share_one_database(tmp_path):
     store.close()
 
 
-
 def test_one_photo_reads_while_scikit_learn_loads(tmp_path):
     """A single photo: the model's index is built in a background thread (loading the model imports
     no scikit-learn), the neighbour search still runs on one thread, the photo is solved and drawn."""
-    code = ("import sys, json\n"
-            "from snapsolve.pipeline import default_model\n"
-            "default_model()\n"
-            "print(json.dumps('sklearn' in sys.modules))\n"
-            "import snapsolve.vision.digits as digits\n"
-            "from threadpoolctl import threadpool_info\n"
-            "query = digits._Knn.proba_and_nearest\n"
-            "def proba(self, x):\n"
-            "    out = query(self, x)\n"
-            "    print(json.dumps(max(i['num_threads'] for i in threadpool_info())))\n"
-            "    return out\n"
-            "digits._Knn.proba_and_nearest = proba\n"
-            "from snapsolve.cli import main\n"
-            "main(['--json', '-o', sys.argv[1], sys.argv[2]])\n")
+    code = (
+        "import sys, json\n"
+        "from snapsolve.pipeline import default_model\n"
+        "default_model()\n"
+        "print(json.dumps('sklearn' in sys.modules))\n"
+        "import snapsolve.vision.digits as digits\n"
+        "from threadpoolctl import threadpool_info\n"
+        "query = digits._Knn.proba_and_nearest\n"
+        "def proba(self, x):\n"
+        "    out = query(self, x)\n"
+        "    print(json.dumps(max(i['num_threads'] for i in threadpool_info())))\n"
+        "    return out\n"
+        "digits._Knn.proba_and_nearest = proba\n"
+        "from snapsolve.cli import main\n"
+        "main(['--json', '-o', sys.argv[1], sys.argv[2]])\n"
+    )
     photo = str(SAMPLES / "02_25_honor_view_10_0.jpg")
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
-    run = subprocess.run([sys.executable, "-c", code, str(tmp_path), photo], capture_output=True, text=True,
-                         timeout=300, env=env)
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path), photo], capture_output=True, text=True, timeout=300, env=env
+    )
     assert run.returncode == 0, run.stderr
     lines = [json.loads(line) for line in run.stdout.splitlines()]
     assert lines[0] is False  # loading the model did not import scikit-learn
@@ -173,13 +191,17 @@ def test_one_photo_reads_while_scikit_learn_loads(tmp_path):
 def test_two_processes_open_a_new_database_at_once(tmp_path):
     """Opening one new result file from two processes at once: SQLite's busy timeout does not cover the
     switch to WAL, which failed one of them with "database is locked" about once in ten tries."""
-    code = ("import sys, time\nfrom snapsolve.batch import ResultStore\n"
-            "start = float(sys.argv[2])\n"
-            "for n in range(40):  # both open file n at the same clock time\n"
-            "    time.sleep(max(0.0, start + 0.05 * n - time.time()))\n"
-            "    ResultStore(f'{sys.argv[1]}/{n}.sqlite').close()\n")
+    code = (
+        "import sys, time\nfrom snapsolve.batch import ResultStore\n"
+        "start = float(sys.argv[2])\n"
+        "for n in range(40):  # both open file n at the same clock time\n"
+        "    time.sleep(max(0.0, start + 0.05 * n - time.time()))\n"
+        "    ResultStore(f'{sys.argv[1]}/{n}.sqlite').close()\n"
+    )
     start = str(time.time() + 2.0)
-    runs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path), start], stderr=subprocess.PIPE, text=True)
-            for _ in range(2)]
+    runs = [
+        subprocess.Popen([sys.executable, "-c", code, str(tmp_path), start], stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
     errors = [run.communicate(timeout=120)[1] for run in runs]
     assert [run.returncode for run in runs] == [0, 0], errors

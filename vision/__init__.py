@@ -13,9 +13,19 @@ from __future__ import annotations
 import importlib
 
 _HOMES = {
-    "CellClassifier": "digits", "GridCandidate": "locate", "GridReading": "read", "ImageReadError": "formats",
-    "draw_digits": "overlay", "draw_hint": "overlay", "draw_mistakes": "overlay", "draw_question": "overlay", "locate_grids": "locate",
-    "read_grid": "read", "read_image": "image_io", "to_gray": "image_io", "write_image": "image_io",
+    "CellClassifier": "digits",
+    "GridCandidate": "locate",
+    "GridReading": "read",
+    "ImageReadError": "formats",
+    "draw_digits": "overlay",
+    "draw_hint": "overlay",
+    "draw_mistakes": "overlay",
+    "draw_question": "overlay",
+    "locate_grids": "locate",
+    "read_grid": "read",
+    "read_image": "image_io",
+    "to_gray": "image_io",
+    "write_image": "image_io",
 }
 
 __all__ = sorted(_HOMES)

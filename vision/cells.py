@@ -35,8 +35,17 @@ from .rectify import CELL_SIZE, rotate_cells
 #: are shares of a cell; `relative_contrast` is the mark's contrast over the
 #: grid's typical digit contrast; `stroke_width` is twice the mean distance
 #: from ink to paper inside the mark, as a share of a cell.
-MARK_FEATURES = ("height", "width", "centre_x", "centre_y", "ink_area", "pieces", "largest_height",
-                 "relative_contrast", "stroke_width")
+MARK_FEATURES = (
+    "height",
+    "width",
+    "centre_x",
+    "centre_y",
+    "ink_area",
+    "pieces",
+    "largest_height",
+    "relative_contrast",
+    "stroke_width",
+)
 
 #: Ink must also stand out from a morphological closing over this share of a
 #: cell (black-hat transform) by more than BLACKHAT_LEVEL grey levels: thin
@@ -96,8 +105,9 @@ class CellMarks:
         order = rotate_cells(np.arange(81), rotation)
         features = turn_features(self.features[order], turns)
         features[~self.present[order]] = 0.0
-        crops = [None if self.crops[i] is None else np.ascontiguousarray(np.rot90(self.crops[i], k=turns))
-                 for i in order]
+        crops = [
+            None if self.crops[i] is None else np.ascontiguousarray(np.rot90(self.crops[i], k=turns)) for i in order
+        ]
         return CellMarks(self.present[order], features, crops)
 
 
@@ -256,8 +266,9 @@ def _paper_levels(gray: np.ndarray, ink: np.ndarray, cells: np.ndarray) -> np.nd
     levels = gray.reshape(9, n, 9, n)[rows, inner[0], cols, inner[0]].astype(np.int64)  # (k, n-2m, n-2m)
     on_ink = ink.reshape(9, n, 9, n)[rows, inner[0], cols, inner[0]] > 0
     levels[on_ink] = 256  # out of the histogram's paper bins
-    hist = np.bincount((levels + 257 * np.arange(len(rows))[:, None, None]).ravel(),
-                       minlength=257 * len(rows)).reshape(len(rows), 257)[:, :256]
+    hist = np.bincount((levels + 257 * np.arange(len(rows))[:, None, None]).ravel(), minlength=257 * len(rows)).reshape(
+        len(rows), 257
+    )[:, :256]
     count = hist.sum(axis=1)
     cumulative = hist.cumsum(axis=1)
     lower = (cumulative <= ((count - 1) // 2)[:, None]).sum(axis=1)  # the middle order statistics' grey levels
@@ -310,8 +321,9 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
         paper = papers[idx]
         piece_contrast = {p: (paper - darkness[p]) / max(paper, 1.0) for p in pieces}
         darkest = max(piece_contrast.values())
-        pieces = [p for p in pieces
-                  if piece_contrast[p] > 0 and piece_contrast[p] >= MIN_RELATIVE_PIECE_CONTRAST * darkest]
+        pieces = [
+            p for p in pieces if piece_contrast[p] > 0 and piece_contrast[p] >= MIN_RELATIVE_PIECE_CONTRAST * darkest
+        ]
         if not pieces:
             continue
         pieces = _without_specks(pieces, boxes)
@@ -327,10 +339,15 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
         largest = max(pieces, key=lambda p: boxes[p][4])
         present[idx] = True
         features[idx] = (
-            (by1 - by0) / n, (bx1 - bx0) / n,
-            ((bx0 + bx1) / 2 - x0) / n, ((by0 + by1) / 2 - y0) / n,
-            values.size / (n * n), len(pieces), boxes[largest][3] / n,
-            0.0, 2 * float(distance[mask].mean()) / n,
+            (by1 - by0) / n,
+            (bx1 - bx0) / n,
+            ((bx0 + bx1) / 2 - x0) / n,
+            ((by0 + by1) / 2 - y0) / n,
+            values.size / (n * n),
+            len(pieces),
+            boxes[largest][3] / n,
+            0.0,
+            2 * float(distance[mask].mean()) / n,
         )
         crops[idx] = _digit_crop(pieces, boxes, labels, member, x0, y0, gray, paper, _percentile(values, 5))
     tall = present & (features[:, 0] > 0.3)
@@ -366,8 +383,17 @@ def _bounding_box(pieces: list[int], boxes: list) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _digit_crop(pieces: list[int], boxes: list, labels: np.ndarray, member: np.ndarray, x0: int, y0: int,
-                gray: np.ndarray, paper: float, ink: float) -> np.ndarray:
+def _digit_crop(
+    pieces: list[int],
+    boxes: list,
+    labels: np.ndarray,
+    member: np.ndarray,
+    x0: int,
+    y0: int,
+    gray: np.ndarray,
+    paper: float,
+    ink: float,
+) -> np.ndarray:
     """Ink-strength crop of the pieces centred in the cell (all pieces when none is).
 
     Tight around those pieces; each pixel within two pixels of them is its

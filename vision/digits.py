@@ -139,7 +139,7 @@ def hog(images: np.ndarray) -> np.ndarray:
     n, size = img.shape[0], img.shape[1]
     cells = size // HOG_CELL
     # One flat histogram index per pixel and bin: (image, cell row, cell column, bin).
-    cell_index = ((np.arange(size) // HOG_CELL)[:, None] * cells + (np.arange(size) // HOG_CELL)[None, :])
+    cell_index = (np.arange(size) // HOG_CELL)[:, None] * cells + (np.arange(size) // HOG_CELL)[None, :]
     base = (np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS
     hist = np.zeros(n * cells * cells * HOG_BINS, np.float64)
     for offset, weight in ((0, 1.0 - frac), (1, frac)):
@@ -150,9 +150,9 @@ def hog(images: np.ndarray) -> np.ndarray:
     for by in range(cells - 1):
         for bx in range(cells - 1):
             block = hist[:, by : by + 2, bx : bx + 2, :].reshape(n, -1)
-            block = block / np.sqrt((block ** 2).sum(axis=1, keepdims=True) + 1e-6)
+            block = block / np.sqrt((block**2).sum(axis=1, keepdims=True) + 1e-6)
             block = np.minimum(block, 0.2)
-            block = block / np.sqrt((block ** 2).sum(axis=1, keepdims=True) + 1e-6)
+            block = block / np.sqrt((block**2).sum(axis=1, keepdims=True) + 1e-6)
             blocks.append(block)
     return np.concatenate(blocks, axis=1)
 
@@ -299,7 +299,7 @@ class _Knn:
         """
         x = np.asarray(x, np.float64)
         samples = self.features.astype(np.float64)
-        squared = (x ** 2).sum(axis=1)[:, None] - 2 * x @ samples.T + (samples ** 2).sum(axis=1)[None, :]
+        squared = (x**2).sum(axis=1)[:, None] - 2 * x @ samples.T + (samples**2).sum(axis=1)[None, :]
         dist = np.sqrt(np.maximum(squared, 0.0))
         return np.stack([np.where(self.labels == c, dist, np.inf).min(axis=1) for c in self.classes], axis=1)
 
@@ -373,8 +373,9 @@ class CellClassifier:
         digits = np.arange(1, 10)
         self._kind = _Knn(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
         self._printed = _Knn(self._printed_space(self.printed_samples), self.printed_labels, digits, self.k)
-        self._handwritten = _Knn(self._handwritten_space(self.handwritten_samples), self.handwritten_labels, digits,
-                                 self.k)
+        self._handwritten = _Knn(
+            self._handwritten_space(self.handwritten_samples), self.handwritten_labels, digits, self.k
+        )
 
     def build_index(self) -> None:
         """Import scikit-learn and fit the three models now, rather than on the first query.
@@ -401,26 +402,46 @@ class CellClassifier:
             try:
                 projection = data["printed_projection"] if "printed_projection" in data else None
                 written = data["handwritten_projection"] if "handwritten_projection" in data else None
-                model = cls(data["kind_samples"], data["kind_labels"], data["printed_samples"], data["printed_labels"],
-                            data["handwritten_samples"], data["handwritten_labels"], int(data["k"]), projection,
-                            written)
+                model = cls(
+                    data["kind_samples"],
+                    data["kind_labels"],
+                    data["printed_samples"],
+                    data["printed_labels"],
+                    data["handwritten_samples"],
+                    data["handwritten_labels"],
+                    int(data["k"]),
+                    projection,
+                    written,
+                )
             except KeyError as exc:
-                raise ValueError(f"{path} is not a snapsolve cell model (missing {exc}); "
-                                 "rebuild it with 'snapsolve train'") from None
+                raise ValueError(
+                    f"{path} is not a snapsolve cell model (missing {exc}); rebuild it with 'snapsolve train'"
+                ) from None
         if model.printed_samples.shape[1] != FEATURE_LENGTH:
-            raise ValueError(f"{path} holds digit shapes of {model.printed_samples.shape[1]} values, not "
-                             f"{FEATURE_LENGTH}: a model of another version; rebuild it with 'snapsolve train'")
+            raise ValueError(
+                f"{path} holds digit shapes of {model.printed_samples.shape[1]} values, not "
+                f"{FEATURE_LENGTH}: a model of another version; rebuild it with 'snapsolve train'"
+            )
         return model
 
     def save(self, path: str | Path) -> None:
         """Write every sample, label, k and the projections (when there are) to a compressed ``.npz`` file."""
-        extra: dict[str, Any] = {} if self.printed_projection is None else {"printed_projection": self.printed_projection}
+        extra: dict[str, Any] = (
+            {} if self.printed_projection is None else {"printed_projection": self.printed_projection}
+        )
         if self.handwritten_projection is not None:
             extra["handwritten_projection"] = self.handwritten_projection
-        np.savez_compressed(path, kind_samples=self.kind_samples, kind_labels=self.kind_labels,
-                            printed_samples=self.printed_samples, printed_labels=self.printed_labels,
-                            handwritten_samples=self.handwritten_samples,
-                            handwritten_labels=self.handwritten_labels, k=np.int64(self.k), **extra)
+        np.savez_compressed(
+            path,
+            kind_samples=self.kind_samples,
+            kind_labels=self.kind_labels,
+            printed_samples=self.printed_samples,
+            printed_labels=self.printed_labels,
+            handwritten_samples=self.handwritten_samples,
+            handwritten_labels=self.handwritten_labels,
+            k=np.int64(self.k),
+            **extra,
+        )
 
     def _printed_space(self, shapes: np.ndarray) -> np.ndarray:
         """Shape features (m, FEATURE_LENGTH) as the printed-digit model compares them: (m, d) float32."""
@@ -449,8 +470,13 @@ class CellClassifier:
             return handwritten_space(shapes)
         return self._handwritten_space(features_of(crops, upright=True))
 
-    def predict_proba(self, marks: CellMarks, kind: np.ndarray | None = None, shapes: np.ndarray | None = None,
-                      printed: np.ndarray | None = None) -> np.ndarray:
+    def predict_proba(
+        self,
+        marks: CellMarks,
+        kind: np.ndarray | None = None,
+        shapes: np.ndarray | None = None,
+        printed: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Class probabilities of the 81 cells.
 
         Parameters
@@ -519,8 +545,11 @@ class CellClassifier:
         crops = [marks.crops[i] for i in cells]
         shapes = features_of(crops)
         space = self._handwritten_query(crops, shapes)
-        return EntryEvidence(self._handwritten.proba(space), self._handwritten.nearest_per_class(space),
-                             self.printed_proba_and_nearest(shapes)[0])
+        return EntryEvidence(
+            self._handwritten.proba(space),
+            self._handwritten.nearest_per_class(space),
+            self.printed_proba_and_nearest(shapes)[0],
+        )
 
     def printed_proba_and_nearest(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """From one neighbour query: P(digit | printed) (m, 9) and the distance to the nearest printed sample (m,).

@@ -36,14 +36,16 @@ from .rectify import CELL_SIZE, GRID_SIZE
 #: Handwriting faces rendered for training, by the Debian package that installs them.
 HANDWRITING_FONTS = {
     "fonts-breip": ("Breip.ttf",),
-    "fonts-bwht": tuple(f"BecauseWe{name}-Regular.otf"
-                        for name in ("Build", "Connect", "Create", "Learn", "Mentor", "Organize")),
+    "fonts-bwht": tuple(
+        f"BecauseWe{name}-Regular.otf" for name in ("Build", "Connect", "Create", "Learn", "Mentor", "Organize")
+    ),
     "fonts-femkeklaver": ("femkeklaver.ttf",),
     "fonts-rufscript": ("Rufscript010.ttf",),
     "fonts-sjfonts": ("Delphine.ttf",),
     "fonts-yusei-magic": ("YuseiMagic-Regular.ttf",),
-    "fonts-comic-neue": tuple(f"ComicNeue-{style}.otf"
-                              for style in ("Regular", "Bold", "Italic", "BoldItalic", "Light", "LightItalic")),
+    "fonts-comic-neue": tuple(
+        f"ComicNeue-{style}.otf" for style in ("Regular", "Bold", "Italic", "BoldItalic", "Light", "LightItalic")
+    ),
     "fonts-seto": ("setofont.ttf",),
     "fonts-leckerli-one": ("LeckerliOne-Regular.ttf",),
 }
@@ -95,8 +97,14 @@ def elastic(glyph: np.ndarray, rng: np.random.Generator, alpha: float = 8.0, sig
     # Normalise the smoothed fields to unit peak so alpha is in pixels whatever sigma is.
     peak = max(float(np.abs(dx).max()), float(np.abs(dy).max()), 1e-6)
     xx, yy = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-    return cv2.remap(glyph, xx + dx * (alpha / peak), yy + dy * (alpha / peak), cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return cv2.remap(
+        glyph,
+        xx + dx * (alpha / peak),
+        yy + dy * (alpha / peak),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
 
 
 def slant(glyph: np.ndarray, shear: float) -> np.ndarray:
@@ -197,8 +205,9 @@ def pen_ink(rng: np.random.Generator) -> tuple[str, tuple]:
     return name, shades[int(rng.integers(len(shades)))]
 
 
-def write_digit(canvas: np.ndarray, glyph: np.ndarray, cell: tuple[float, float, float], colour: tuple,
-                rng: np.random.Generator) -> None:
+def write_digit(
+    canvas: np.ndarray, glyph: np.ndarray, cell: tuple[float, float, float], colour: tuple, rng: np.random.Generator
+) -> None:
     """Write a glyph into a cell of a BGR canvas as a person does: smaller than print, off centre, in pen.
 
     Parameters
@@ -263,8 +272,9 @@ def ruled_grid(rng: np.random.Generator) -> np.ndarray:
     return canvas
 
 
-def render_handwriting(fonts: list[Path], per_digit_per_font: int = 24, seed: int = 0
-                       ) -> tuple[list[np.ndarray], list[int]]:
+def render_handwriting(
+    fonts: list[Path], per_digit_per_font: int = 24, seed: int = 0
+) -> tuple[list[np.ndarray], list[int]]:
     """Digits 1..9 written in handwriting faces into whole grids in pen, photographed, cut by the cell pipeline.
 
     Parameters
@@ -305,8 +315,7 @@ def render_handwriting(fonts: list[Path], per_digit_per_font: int = 24, seed: in
             if cache[key].max() == 0:
                 continue
             r, c = divmod(idx, 9)
-            write_digit(canvas, augment_glyph(cache[key], rng), (r * CELL_SIZE, c * CELL_SIZE, CELL_SIZE),
-                        colour, rng)
+            write_digit(canvas, augment_glyph(cache[key], rng), (r * CELL_SIZE, c * CELL_SIZE, CELL_SIZE), colour, rng)
         marks = find_marks(photographed(canvas, rng))
         for idx, (_, digit) in enumerate(page):
             if marks.present[idx] and cache[page[idx]].max() > 0:
@@ -315,8 +324,9 @@ def render_handwriting(fonts: list[Path], per_digit_per_font: int = 24, seed: in
     return crops, labels
 
 
-def augment_crops(crops: list[np.ndarray], labels: list[int], variants: int = 4, seed: int = 0
-                  ) -> tuple[list[np.ndarray], list[int]]:
+def augment_crops(
+    crops: list[np.ndarray], labels: list[int], variants: int = 4, seed: int = 0
+) -> tuple[list[np.ndarray], list[int]]:
     """Stroke-level variants of labelled digit crops (`augment_glyph`, then blur and JPEG).
 
     Parameters
@@ -352,8 +362,11 @@ def augment_crops(crops: list[np.ndarray], labels: list[int], variants: int = 4,
                 if decoded is not None:
                     g = 255 - decoded
                 g = tight(g, 40)
-            small = cv2.resize(g, (max(1, int(round(g.shape[1] / scale))), max(1, int(round(g.shape[0] / scale)))),
-                               interpolation=cv2.INTER_AREA)
+            small = cv2.resize(
+                g,
+                (max(1, int(round(g.shape[1] / scale))), max(1, int(round(g.shape[0] / scale)))),
+                interpolation=cv2.INTER_AREA,
+            )
             out.append(small)
             out_labels.append(label)
     return out, out_labels

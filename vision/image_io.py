@@ -16,9 +16,9 @@ def _read_heif(path: str | Path) -> np.ndarray:
         import pillow_heif
     except ImportError:
         raise ImageReadError("HEIC images need the optional extra: pip install 'snapsolve[heic]'") from None
-    from PIL import Image, ImageOps
-
     import warnings
+
+    from PIL import Image, ImageOps
 
     pillow_heif.register_heif_opener()
     try:
@@ -26,8 +26,9 @@ def _read_heif(path: str | Path) -> np.ndarray:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as im:
                 if im.size[0] * im.size[1] > MAX_PIXELS:
-                    raise ImageReadError(f"image of {im.size[0]}x{im.size[1]} pixels is over the "
-                                         f"{MAX_PIXELS:,}-pixel limit")
+                    raise ImageReadError(
+                        f"image of {im.size[0]}x{im.size[1]} pixels is over the {MAX_PIXELS:,}-pixel limit"
+                    )
                 rgb = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
     except Image.DecompressionBombError as exc:
         raise ImageReadError(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
@@ -40,8 +41,12 @@ def _read_heif(path: str | Path) -> np.ndarray:
 
 #: OpenCV's flags for decoding at 1/1, 1/2, 1/4 and 1/8 of the size (JPEG decodes
 #: straight to the smaller size, much faster; other formats are resized).
-_REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
-            8: cv2.IMREAD_REDUCED_COLOR_8}
+_REDUCED = {
+    1: cv2.IMREAD_COLOR,
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
 
 
 def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
@@ -74,14 +79,17 @@ def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
     check_pixel_count(path)
     if Path(path).suffix.lower() in HEIF_SUFFIXES:
         heif = _read_heif(path)
-        return heif if reduce == 1 else cv2.resize(heif, None, fx=1 / reduce, fy=1 / reduce,
-                                                   interpolation=cv2.INTER_AREA)
+        return (
+            heif if reduce == 1 else cv2.resize(heif, None, fx=1 / reduce, fy=1 / reduce, interpolation=cv2.INTER_AREA)
+        )
     image = cv2.imdecode(data, _REDUCED[reduce])
     if image is None:
         raise ImageReadError("not a readable image (unknown format or corrupt data)")
     if image.shape[0] * image.shape[1] * reduce * reduce > MAX_PIXELS:
-        raise ImageReadError(f"image of {image.shape[1] * reduce}x{image.shape[0] * reduce} pixels is over the "
-                             f"{MAX_PIXELS:,}-pixel limit")
+        raise ImageReadError(
+            f"image of {image.shape[1] * reduce}x{image.shape[0] * reduce} pixels is over the "
+            f"{MAX_PIXELS:,}-pixel limit"
+        )
     return image
 
 
@@ -168,8 +176,9 @@ def render_pdf_page(path: str | Path, page: int, dpi: int = 200) -> np.ndarray:
             scale = dpi / 72.0
             width, height = (round(side * scale) for side in doc[page].get_size())
             if width * height > MAX_PIXELS:
-                raise ImageReadError(f"PDF page {page + 1} at {dpi} dpi is {width}x{height} pixels, over the "
-                                     f"{MAX_PIXELS:,}-pixel limit")
+                raise ImageReadError(
+                    f"PDF page {page + 1} at {dpi} dpi is {width}x{height} pixels, over the {MAX_PIXELS:,}-pixel limit"
+                )
             bitmap = doc[page].render(scale=scale)
             image = bitmap.to_numpy()
         finally:

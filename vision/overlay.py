@@ -34,8 +34,9 @@ def _blank_canvas(corners: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarr
     return side, side / 9.0, np.zeros((side, side, 3), np.uint8), np.zeros((side, side), np.uint8)
 
 
-def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int,
-               in_place: bool) -> np.ndarray:
+def _warp_onto(
+    photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int, in_place: bool
+) -> np.ndarray:
     """Blend a drawn canvas (side x side) into the photo (or a copy) through `inverse` (GRID_SIZE square -> photo).
 
     Only the photo's rectangle under the grid is warped and blended, so a
@@ -62,8 +63,14 @@ def _warp_onto(photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse:
     return out
 
 
-def _put_digit(canvas: np.ndarray, mask: np.ndarray, text: str, centre: tuple[float, float], height: float,
-               colour: tuple[int, int, int]) -> None:
+def _put_digit(
+    canvas: np.ndarray,
+    mask: np.ndarray,
+    text: str,
+    centre: tuple[float, float],
+    height: float,
+    colour: tuple[int, int, int],
+) -> None:
     """Draw `text` centred at `centre` (pixels), about `height` pixels tall, on a canvas and its alpha mask."""
     scale = height / 22.0
     thickness = max(1, int(round(height / 9)))
@@ -73,9 +80,15 @@ def _put_digit(canvas: np.ndarray, mask: np.ndarray, text: str, centre: tuple[fl
     cv2.putText(mask, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thickness, cv2.LINE_AA)
 
 
-def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, digits: dict[int, int],
-                colour: tuple[int, int, int] = DIGIT_COLOUR, small: set[int] | frozenset = frozenset(),
-                in_place: bool = False) -> np.ndarray:
+def draw_digits(
+    photo: np.ndarray,
+    inverse: np.ndarray,
+    corners: np.ndarray,
+    digits: dict[int, int],
+    colour: tuple[int, int, int] = DIGIT_COLOUR,
+    small: set[int] | frozenset = frozenset(),
+    in_place: bool = False,
+) -> np.ndarray:
     """Draw digits into cells of a grid seen in perspective.
 
     Parameters
@@ -112,8 +125,14 @@ def draw_digits(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, dig
     return _warp_onto(photo, canvas, mask, inverse, side, in_place)
 
 
-def draw_mistakes(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, mistakes: dict[int, int | None],
-                  colour: tuple[int, int, int] = MISTAKE_COLOUR, in_place: bool = False) -> np.ndarray:
+def draw_mistakes(
+    photo: np.ndarray,
+    inverse: np.ndarray,
+    corners: np.ndarray,
+    mistakes: dict[int, int | None],
+    colour: tuple[int, int, int] = MISTAKE_COLOUR,
+    in_place: bool = False,
+) -> np.ndarray:
     """Ring each wrong entry in red and, when given, write the right digit small in the cell's corner.
 
     Parameters
@@ -143,8 +162,14 @@ def draw_mistakes(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, m
     return _warp_onto(photo, canvas, mask, inverse, side, in_place)
 
 
-def draw_question(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells: list[int],
-                  colour: tuple[int, int, int] = QUESTION_COLOUR, in_place: bool = False) -> np.ndarray:
+def draw_question(
+    photo: np.ndarray,
+    inverse: np.ndarray,
+    corners: np.ndarray,
+    cells: list[int],
+    colour: tuple[int, int, int] = QUESTION_COLOUR,
+    in_place: bool = False,
+) -> np.ndarray:
     """Mark entries whose reading is unclear: a small question mark in the cell's corner, no ring.
 
     Parameters
@@ -168,8 +193,15 @@ def draw_question(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, c
     return _warp_onto(photo, canvas, mask, inverse, side, in_place)
 
 
-def draw_hint(photo: np.ndarray, inverse: np.ndarray, corners: np.ndarray, cells: list[int],
-              placements: dict[int, int], eliminations: list[tuple[int, int]], in_place: bool = False) -> np.ndarray:
+def draw_hint(
+    photo: np.ndarray,
+    inverse: np.ndarray,
+    corners: np.ndarray,
+    cells: list[int],
+    placements: dict[int, int],
+    eliminations: list[tuple[int, int]],
+    in_place: bool = False,
+) -> np.ndarray:
     """Highlight a hint's cells, draw its placements and mark eliminated candidates.
 
     Parameters

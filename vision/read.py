@@ -75,8 +75,13 @@ class GridReading:
         """The same reading located in a photo `factor` times as large (corners, lattice, homographies)."""
         if factor == 1:
             return self
-        return GridReading(self.corners * np.float32(factor), self.rotation, self.probabilities,
-                           self.rectified.scaled(factor), self.marks)
+        return GridReading(
+            self.corners * np.float32(factor),
+            self.rotation,
+            self.probabilities,
+            self.rectified.scaled(factor),
+            self.marks,
+        )
 
     def text(self) -> str:
         """The most probable reading as 81 ``.cells`` tokens (``.``, ``1``-``9``, ``h1``-``h9``, ``c``)."""
@@ -132,7 +137,7 @@ def orient_and_read(marks: CellMarks, model: CellClassifier) -> tuple[int, CellM
     half_turned = [np.ascontiguousarray(np.rot90(crops[i], k=2)) for i in chosen]
     shapes = features_of(crops + half_turned)
     printed, nearest = model.printed_proba_and_nearest(shapes)
-    distances = np.stack([nearest[chosen], nearest[len(cells):]])
+    distances = np.stack([nearest[chosen], nearest[len(cells) :]])
     if int(np.argmin(np.median(distances, axis=1))) == 0:
         n = len(cells)
         return turns[0], first, model.predict_proba(first, kind, shapes[:n], printed[:n])

@@ -81,8 +81,9 @@ class Rectified:
         turns = (rotation // 90) % 4
         if turns == 0:
             return self
-        return Rectified.from_lattice(np.ascontiguousarray(np.rot90(self.image, k=turns)),
-                                      turn_lattice(self.lattice, rotation))
+        return Rectified.from_lattice(
+            np.ascontiguousarray(np.rot90(self.image, k=turns)), turn_lattice(self.lattice, rotation)
+        )
 
 
 def square_corners(size: int = GRID_SIZE) -> np.ndarray:
@@ -121,8 +122,9 @@ def reduce_for(image: np.ndarray, side: float, target: float) -> tuple[np.ndarra
 
 def _ruling_masks(coarse: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray]:
     """Horizontal and vertical ruling (uint8, 255 = line) of a coarse grid image, by morphological opening."""
-    ink = cv2.adaptiveThreshold(cv2.GaussianBlur(coarse, (3, 3), 0), 255, cv2.ADAPTIVE_THRESH_MEAN_C,
-                                cv2.THRESH_BINARY_INV, (cell // 2) | 1, 5)
+    ink = cv2.adaptiveThreshold(
+        cv2.GaussianBlur(coarse, (3, 3), 0), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, (cell // 2) | 1, 5
+    )
     length = int(cell * 0.8)
     horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
     vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
@@ -284,7 +286,7 @@ def _padded(fits: list[np.ndarray]) -> np.ndarray:
     """Polynomial coefficients (``np.polyval`` order, degree 2 or less) as rows (len(fits), 3), zeros leading."""
     out = np.zeros((len(fits), 3))
     for i, coef in enumerate(fits):
-        out[i, 3 - len(coef):] = coef
+        out[i, 3 - len(coef) :] = coef
     return out
 
 
@@ -339,8 +341,7 @@ def turn_lattice(lattice: np.ndarray, rotation: int) -> np.ndarray:
     return np.rot90(lattice, k=(rotation // 90) % 4, axes=(0, 1)).copy()
 
 
-def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0,
-            lattice: np.ndarray | None = None) -> Rectified:
+def rectify(gray: np.ndarray, corners: np.ndarray, rotation: int = 0, lattice: np.ndarray | None = None) -> Rectified:
     """Warp the grid inside `corners` to an upright square with a regular ruling.
 
     Parameters

@@ -18,8 +18,16 @@ def _font(size: int, font_path: str | Path | None) -> ImageFont.FreeTypeFont | I
     return ImageFont.load_default(size=size)
 
 
-def draw_grid(draw: ImageDraw.ImageDraw, origin: tuple[float, float], givens: list[int], cell: float,
-              thin: int = 1, thick: int = 3, font_path: str | Path | None = None, ink: int = 0) -> np.ndarray:
+def draw_grid(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[float, float],
+    givens: list[int],
+    cell: float,
+    thin: int = 1,
+    thick: int = 3,
+    font_path: str | Path | None = None,
+    ink: int = 0,
+) -> np.ndarray:
     """Draw one puzzle grid onto a Pillow drawing.
 
     Parameters
@@ -59,8 +67,14 @@ def draw_grid(draw: ImageDraw.ImageDraw, origin: tuple[float, float], givens: li
     return np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
 
 
-def render_puzzle(givens: list[int], cell: int = 48, margin: int = 40, thin: int = 1, thick: int = 3,
-                  font_path: str | Path | None = None) -> tuple[np.ndarray, np.ndarray]:
+def render_puzzle(
+    givens: list[int],
+    cell: int = 48,
+    margin: int = 40,
+    thin: int = 1,
+    thick: int = 3,
+    font_path: str | Path | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """A single puzzle on white paper.
 
     Returns
@@ -74,9 +88,14 @@ def render_puzzle(givens: list[int], cell: int = 48, margin: int = 40, thin: int
     return np.asarray(page, np.uint8).copy(), corners
 
 
-def render_page(puzzles: list[list[int]], title: str = "", subtitles: list[str] | None = None,
-                page_size: tuple[int, int] = (1240, 1754), per_row: int = 2,
-                font_path: str | Path | None = None) -> Image.Image:
+def render_page(
+    puzzles: list[list[int]],
+    title: str = "",
+    subtitles: list[str] | None = None,
+    page_size: tuple[int, int] = (1240, 1754),
+    per_row: int = 2,
+    font_path: str | Path | None = None,
+) -> Image.Image:
     """A printable page (A4 at 150 dpi by default) with one or several puzzles.
 
     Parameters

@@ -41,32 +41,77 @@ from .rectify import CELL_SIZE, GRID_SIZE, rectify, rotate_cells
 
 #: Fonts in matplotlib's mpl-data that have ordinary digits.
 MATPLOTLIB_FONTS = (
-    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSansMono.ttf",
-    "DejaVuSansMono-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf",
-    "STIXGeneral.ttf", "STIXGeneralBol.ttf", "STIXGeneralItalic.ttf", "cmr10.ttf", "cmss10.ttf",
-    "cmtt10.ttf", "cmb10.ttf",
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSans-Oblique.ttf",
+    "DejaVuSansMono.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "STIXGeneral.ttf",
+    "STIXGeneralBol.ttf",
+    "STIXGeneralItalic.ttf",
+    "cmr10.ttf",
+    "cmss10.ttf",
+    "cmtt10.ttf",
+    "cmb10.ttf",
 )
 
 #: Where font files are looked for (Debian's packages install under /usr/share/fonts).
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path("~/.local/share/fonts").expanduser())
 
-_URW = ("C059-BdIta.otf", "C059-Bold.otf", "C059-Italic.otf", "C059-Roman.otf", "NimbusMonoPS-Bold.otf",
-        "NimbusMonoPS-BoldItalic.otf", "NimbusMonoPS-Italic.otf", "NimbusMonoPS-Regular.otf", "NimbusRoman-Bold.otf",
-        "NimbusRoman-BoldItalic.otf", "NimbusRoman-Italic.otf", "NimbusRoman-Regular.otf", "NimbusSans-Bold.otf",
-        "NimbusSans-BoldItalic.otf", "NimbusSans-Italic.otf", "NimbusSans-Regular.otf", "NimbusSansNarrow-Bold.otf",
-        "NimbusSansNarrow-BoldOblique.otf", "NimbusSansNarrow-Oblique.otf", "NimbusSansNarrow-Regular.otf",
-        "P052-Bold.otf", "P052-BoldItalic.otf", "P052-Italic.otf", "P052-Roman.otf", "URWBookman-Demi.otf",
-        "URWBookman-DemiItalic.otf", "URWBookman-Light.otf", "URWBookman-LightItalic.otf", "URWGothic-Book.otf",
-        "URWGothic-BookOblique.otf", "URWGothic-Demi.otf", "URWGothic-DemiOblique.otf", "Z003-MediumItalic.otf")
+_URW = (
+    "C059-BdIta.otf",
+    "C059-Bold.otf",
+    "C059-Italic.otf",
+    "C059-Roman.otf",
+    "NimbusMonoPS-Bold.otf",
+    "NimbusMonoPS-BoldItalic.otf",
+    "NimbusMonoPS-Italic.otf",
+    "NimbusMonoPS-Regular.otf",
+    "NimbusRoman-Bold.otf",
+    "NimbusRoman-BoldItalic.otf",
+    "NimbusRoman-Italic.otf",
+    "NimbusRoman-Regular.otf",
+    "NimbusSans-Bold.otf",
+    "NimbusSans-BoldItalic.otf",
+    "NimbusSans-Italic.otf",
+    "NimbusSans-Regular.otf",
+    "NimbusSansNarrow-Bold.otf",
+    "NimbusSansNarrow-BoldOblique.otf",
+    "NimbusSansNarrow-Oblique.otf",
+    "NimbusSansNarrow-Regular.otf",
+    "P052-Bold.otf",
+    "P052-BoldItalic.otf",
+    "P052-Italic.otf",
+    "P052-Roman.otf",
+    "URWBookman-Demi.otf",
+    "URWBookman-DemiItalic.otf",
+    "URWBookman-Light.otf",
+    "URWBookman-LightItalic.otf",
+    "URWGothic-Book.otf",
+    "URWGothic-BookOblique.otf",
+    "URWGothic-Demi.otf",
+    "URWGothic-DemiOblique.otf",
+    "Z003-MediumItalic.otf",
+)
 _STYLES = ("Regular", "Bold", "Italic", "BoldItalic")
 #: Font files rendered for training, by the Debian package that installs them.
 TRAINING_FONTS = {
     "fonts-urw-base35": _URW,
-    "fonts-liberation": tuple(f"Liberation{family}-{style}.ttf" for family in ("Serif", "Sans", "Mono", "SansNarrow")
-                              for style in _STYLES),
-    "fonts-freefont-ttf": tuple(f"Free{family}{style}.ttf" for family in ("Serif", "Sans", "Mono")
-                                for style in ("", "Bold", "Italic" if family == "Serif" else "Oblique",
-                                              "BoldItalic" if family == "Serif" else "BoldOblique")),
+    "fonts-liberation": tuple(
+        f"Liberation{family}-{style}.ttf" for family in ("Serif", "Sans", "Mono", "SansNarrow") for style in _STYLES
+    ),
+    "fonts-freefont-ttf": tuple(
+        f"Free{family}{style}.ttf"
+        for family in ("Serif", "Sans", "Mono")
+        for style in (
+            "",
+            "Bold",
+            "Italic" if family == "Serif" else "Oblique",
+            "BoldItalic" if family == "Serif" else "BoldOblique",
+        )
+    ),
 }
 #: Faces never trained on, for ``benchmarks/fonts.py``: other designs (not clones of a trained face),
 #: serif and sans, upright and italic, regular and bold.
@@ -93,8 +138,12 @@ def installed_fonts() -> dict[str, Path]:
 
 #: The font lists by name: print faces trained on and held out, handwriting faces
 #: (`vision.handwriting`) trained on and held out.
-FONT_LISTS = {"train": TRAINING_FONTS, "held_out": HELD_OUT_FONTS, "handwriting": HANDWRITING_FONTS,
-              "held_out_handwriting": HELD_OUT_HANDWRITING}
+FONT_LISTS = {
+    "train": TRAINING_FONTS,
+    "held_out": HELD_OUT_FONTS,
+    "handwriting": HANDWRITING_FONTS,
+    "held_out_handwriting": HELD_OUT_HANDWRITING,
+}
 
 
 def listed_fonts(which: str = "train") -> list[Path]:
@@ -110,8 +159,9 @@ def listed_fonts(which: str = "train") -> list[Path]:
     installed = installed_fonts()
     missing = sorted(package for package, names in table.items() if any(n not in installed for n in names))
     if missing:
-        raise FontListError(f"fonts of {', '.join(missing)} are not installed: "
-                            f"sudo apt-get install -y {' '.join(missing)}")
+        raise FontListError(
+            f"fonts of {', '.join(missing)} are not installed: sudo apt-get install -y {' '.join(missing)}"
+        )
     return [installed[name] for names in table.values() for name in names]
 
 
@@ -198,17 +248,24 @@ class Samples:
             handwritten digit among them).
         """
         if not self.kind_labels or not self.printed_labels or not self.handwritten_labels:
-            raise ValueError("not enough training samples: every kind needs marks from labelled photos "
-                             f"({len(self.kind_labels)} marks, {len(self.printed_labels)} printed, "
-                             f"{len(self.handwritten_labels)} handwritten digits)")
+            raise ValueError(
+                "not enough training samples: every kind needs marks from labelled photos "
+                f"({len(self.kind_labels)} marks, {len(self.printed_labels)} printed, "
+                f"{len(self.handwritten_labels)} handwritten digits)"
+            )
         printed = features_of(self.printed_crops)
         written = features_of(self.handwritten_crops + self.extra_handwritten_crops, upright=True)
         return CellClassifier(
             np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
             np.array(self.kind_labels, np.int64),
-            printed, np.array(self.printed_labels, np.int64),
-            written, np.array(self.handwritten_labels + self.extra_handwritten_labels, np.int64), k,
-            principal_axes(printed), principal_axes(written, HANDWRITTEN_VARIANCE))
+            printed,
+            np.array(self.printed_labels, np.int64),
+            written,
+            np.array(self.handwritten_labels + self.extra_handwritten_labels, np.int64),
+            k,
+            principal_axes(printed),
+            principal_axes(written, HANDWRITTEN_VARIANCE),
+        )
 
 
 def best_rotation(marks: CellMarks, cells: list[int], reference: KNeighborsClassifier | None = None) -> int:
@@ -323,8 +380,13 @@ def print_and_photo(grid: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         grid = op(grid, np.ones((2, 2), np.uint8))
     square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     moved = square + rng.uniform(-0.01, 0.01, (4, 2)).astype(np.float32) * side
-    grid = cv2.warpPerspective(grid, cv2.getPerspectiveTransform(square, moved), (side, side),
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    grid = cv2.warpPerspective(
+        grid,
+        cv2.getPerspectiveTransform(square, moved),
+        (side, side),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     small = rng.choice([1.0, rng.uniform(0.35, 0.9)])  # a grid photographed small, enlarged when rectified
     if small < 1.0:
         grid = cv2.resize(grid, None, fx=small, fy=small, interpolation=cv2.INTER_AREA)
@@ -467,7 +529,8 @@ def build_model(
         samples.extra_handwritten_labels += labels
     if progress:
         counts = np.bincount(np.array(samples.kind_labels, np.int64), minlength=4)
-        progress("marks: " + ", ".join(f"{n} {name}" for n, name in zip(counts, ("empty", "printed", "handwritten",
-                                                                                   "candidates"))))
+        progress(
+            "marks: "
+            + ", ".join(f"{n} {name}" for n, name in zip(counts, ("empty", "printed", "handwritten", "candidates")))
+        )
     return samples.classifier(k)
-

@@ -40,8 +40,9 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def announce(host: str, port: int, out=sys.stderr, token: str | None = None, scheme: str = "http",
-             fingerprint: str | None = None) -> str:
+def announce(
+    host: str, port: int, out=sys.stderr, token: str | None = None, scheme: str = "http", fingerprint: str | None = None
+) -> str:
     """Print where the page is (with a terminal QR code off the loopback, and a warning when it is open); the URL.
 
     Parameters
@@ -75,17 +76,22 @@ def announce(host: str, port: int, out=sys.stderr, token: str | None = None, sch
 
         segno.make(url, error="l").terminal(out=out, compact=True)
     else:
-        print("snapsolve: could not tell this machine's network address; use its address with port "
-              f"{port}", file=out)
+        print(f"snapsolve: could not tell this machine's network address; use its address with port {port}", file=out)
     if fingerprint:
         print(f"snapsolve: certificate SHA-256 fingerprint {fingerprint}", file=out)
-        print("snapsolve: the phone warns once that the certificate is self-signed: compare the fingerprint "
-              "and accept it", file=out)
+        print(
+            "snapsolve: the phone warns once that the certificate is self-signed: compare the fingerprint "
+            "and accept it",
+            file=out,
+        )
     if token:
         print("snapsolve: the link carries this run's access token; calls without it are refused", file=out)
     else:
-        print("snapsolve: warning: the page is open to everyone on that network (no password); "
-              "stop it with Ctrl+C when done", file=out)
+        print(
+            "snapsolve: warning: the page is open to everyone on that network (no password); "
+            "stop it with Ctrl+C when done",
+            file=out,
+        )
     return url
 
 
@@ -163,17 +169,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"snapsolve serve: --port must be 1 to 65535, got {args.port}", file=sys.stderr)
         return 2
     if args.workers < 1 or args.timeout <= 0 or args.queue < 0:
-        print("snapsolve serve: --workers must be at least 1, --timeout positive and --queue 0 or more",
-              file=sys.stderr)
+        print(
+            "snapsolve serve: --workers must be at least 1, --timeout positive and --queue 0 or more", file=sys.stderr
+        )
         return 2
     try:
         how = plan(args)
     except ValueError as exc:
         print(f"snapsolve serve: {exc}", file=sys.stderr)
         return 2
-    app = create_app(Settings(workers=args.workers, timeout=args.timeout, queue_per_worker=args.queue,
-                              token=how.token))
+    app = create_app(Settings(workers=args.workers, timeout=args.timeout, queue_per_worker=args.queue, token=how.token))
     announce(args.host, args.port, token=how.token, scheme=how.scheme, fingerprint=how.fingerprint)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info", ssl_certfile=how.certfile,
-                ssl_keyfile=how.keyfile)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="info", ssl_certfile=how.certfile, ssl_keyfile=how.keyfile
+    )
     return 0

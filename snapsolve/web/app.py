@@ -143,9 +143,15 @@ class _Upload:
         self._sink = None
 
     def callbacks(self) -> dict:
-        return {"on_part_begin": self._begin, "on_header_field": self._header_field,
-                "on_header_value": self._header_value, "on_header_end": self._header_end,
-                "on_headers_finished": self._headers_done, "on_part_data": self._data, "on_part_end": self._end}
+        return {
+            "on_part_begin": self._begin,
+            "on_header_field": self._header_field,
+            "on_header_value": self._header_value,
+            "on_header_end": self._header_end,
+            "on_headers_finished": self._headers_done,
+            "on_part_data": self._data,
+            "on_part_end": self._end,
+        }
 
     def _begin(self):
         self._headers, self._field, self._value = {}, b"", b""
@@ -218,7 +224,7 @@ async def receive_form(request: Request, folder: Path) -> _Upload:
     if declared and declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
     upload = _Upload(folder)
-    parser = MultipartParser(boundary, upload.callbacks())
+    parser = MultipartParser(boundary, upload.callbacks())  # type: ignore[arg-type]  # a dict of the callbacks
     received = 0
     try:
         async for chunk in request.stream():
@@ -287,8 +293,10 @@ def _error(description: str, headers: dict | None = None) -> dict:
 POOL_ERRORS: dict[int | str, dict[str, Any]] = {
     "422": _error("Not a readable image, not a puzzle, or an invalid parameter (the reason in detail)"),
     "500": _error("Internal error: detail names an error id logged with its traceback"),
-    "503": _error("Too many requests waiting: try again after Retry-After seconds",
-                  {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}),
+    "503": _error(
+        "Too many requests waiting: try again after Retry-After seconds",
+        {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}},
+    ),
     "504": _error("Over the time limit"),
 }
 
@@ -296,31 +304,60 @@ SOLVE_DOC = {
     "requestBody": {
         "required": True,
         "content": {
-            "multipart/form-data": {"schema": {
-                "type": "object", "required": ["image"],
-                "properties": {
-                    "image": {"type": "string", "format": "binary",
-                              "description": "the photo (JPEG, PNG, WebP, TIFF, BMP; HEIC with the heic extra), "
-                                             "at most 20 MB and 100 megapixels"},
-                    "hint": {"type": "boolean", "description": "only the next step, drawn on the photo"},
-                    "explain": {"type": "boolean", "description": "every logical step, each with its cells"},
-                    "photo": {"type": "boolean", "description": "also send the plain photo back (base64 JPEG)"}}}},
-            "application/json": {"schema": {
-                "type": "object", "required": ["puzzle"],
-                "properties": {
-                    "puzzle": {"type": "string", "description": "81 givens ('.' or '0' empty), optionally a "
-                                                                "space and 81 placed digits (a position)"},
-                    "hint": {"type": "boolean"}, "explain": {"type": "boolean"}}}},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["image"],
+                    "properties": {
+                        "image": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "the photo (JPEG, PNG, WebP, TIFF, BMP; HEIC with the heic extra), "
+                            "at most 20 MB and 100 megapixels",
+                        },
+                        "hint": {"type": "boolean", "description": "only the next step, drawn on the photo"},
+                        "explain": {"type": "boolean", "description": "every logical step, each with its cells"},
+                        "photo": {"type": "boolean", "description": "also send the plain photo back (base64 JPEG)"},
+                    },
+                }
+            },
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["puzzle"],
+                    "properties": {
+                        "puzzle": {
+                            "type": "string",
+                            "description": "81 givens ('.' or '0' empty), optionally a "
+                            "space and 81 placed digits (a position)",
+                        },
+                        "hint": {"type": "boolean"},
+                        "explain": {"type": "boolean"},
+                    },
+                }
+            },
         },
     },
     "responses": {
-        "200": {"description": "The snapsolve --json object, plus image (base64 JPEG of the annotated photo, "
-                               "or null), image_size, and per grid cell_quads; per step cells.",
-                "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["input", "error", "seconds", "grids", "image"],
-                    "properties": {"input": {"type": "string"}, "error": {"type": ["string", "null"]},
-                                   "seconds": {"type": "number"}, "grids": {"type": "array"},
-                                   "image": {"type": ["string", "null"]}}}}}},
+        "200": {
+            "description": "The snapsolve --json object, plus image (base64 JPEG of the annotated photo, "
+            "or null), image_size, and per grid cell_quads; per step cells.",
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["input", "error", "seconds", "grids", "image"],
+                        "properties": {
+                            "input": {"type": "string"},
+                            "error": {"type": ["string", "null"]},
+                            "seconds": {"type": "number"},
+                            "grids": {"type": "array"},
+                            "image": {"type": ["string", "null"]},
+                        },
+                    }
+                }
+            },
+        },
         "400": _error("Malformed request, or a missing or wrong field (detail names the expected one)"),
         "413": _error("Over 20 MB or 100 megapixels"),
         "415": _error("Neither multipart nor JSON"),
@@ -345,8 +382,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         from pebble import ProcessPool
 
         state["root"] = Path(tempfile.mkdtemp(prefix="snapsolve-serve-"))  # mode 0700: private to this user
-        state["pool"] = ProcessPool(max_workers=settings.workers, initializer=warm_worker, initargs=(True,),
-                                    context=multiprocessing.get_context("spawn"))
+        state["pool"] = ProcessPool(
+            max_workers=settings.workers,
+            initializer=warm_worker,
+            initargs=(True,),
+            context=multiprocessing.get_context("spawn"),
+        )
         state["pool"].schedule(work.ping)  # start the workers (and load the model) now, not on the first photo
         try:
             yield
@@ -355,9 +396,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             state["pool"].join()
             shutil.rmtree(state["root"], ignore_errors=True)
 
-    app = FastAPI(title="snapsolve", version=__version__, lifespan=lifespan,
-                  description="A photo of a Sudoku in, its solution out. The JSON object is the one of "
-                              "`snapsolve --json` (docs/DESIGN.md), plus the annotated image.")
+    app = FastAPI(
+        title="snapsolve",
+        version=__version__,
+        lifespan=lifespan,
+        description="A photo of a Sudoku in, its solution out. The JSON object is the one of "
+        "`snapsolve --json` (docs/DESIGN.md), plus the annotated image.",
+    )
     app.state.settings = settings
     app.state.work = state
 
@@ -388,8 +433,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except concurrent.futures.TimeoutError:
             raise ApiError(504, f"{what} took longer than the {settings.timeout:g} s limit and was stopped") from None
         except ProcessExpired as exc:
-            raise ApiError(500, internal_error(what, exc, f"the worker process died while working on {what} "
-                                                          f"(exit code {exc.exitcode}); the server goes on")) from None
+            raise ApiError(
+                500,
+                internal_error(
+                    what,
+                    exc,
+                    f"the worker process died while working on {what} (exit code {exc.exitcode}); the server goes on",
+                ),
+            ) from None
         except Exception as exc:  # a bug in the worker: 500, never a 4xx
             raise ApiError(500, internal_error(what, exc)) from None
 
@@ -397,8 +448,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def admitted():
         """Count a request from before its body is read to its answer; 503 with Retry-After when too many."""
         if state["pending"] >= settings.max_pending:
-            raise ApiError(503, f"busy: {state['pending']} requests in progress; try again in {RETRY_AFTER} s",
-                           {"Retry-After": str(RETRY_AFTER)})
+            raise ApiError(
+                503,
+                f"busy: {state['pending']} requests in progress; try again in {RETRY_AFTER} s",
+                {"Retry-After": str(RETRY_AFTER)},
+            )
         state["pending"] += 1
         try:
             yield
@@ -427,10 +481,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         return await answer_puzzle(form.fields["puzzle"], form.fields)
                     raise ApiError(400, "no image: send the photo as the file field 'image'")
                 options = tuple(_truthy(form.fields.get(k, "")) for k in ("hint", "explain", "photo"))
-                return JSONResponse(await in_pool(work.solve_upload, (str(form.path), form.filename, *options),
-                                                  "this photo"))
+                return JSONResponse(
+                    await in_pool(work.solve_upload, (str(form.path), form.filename, *options), "this photo")
+                )
             if kind == "application/x-www-form-urlencoded":  # a plain HTML form: a puzzle, no file
-                fields = {k: v[-1] for k, v in parse_qs((await receive_body(request)).decode("utf-8", "replace")).items()}
+                fields = {
+                    k: v[-1] for k, v in parse_qs((await receive_body(request)).decode("utf-8", "replace")).items()
+                }
                 if "puzzle" not in fields:
                     raise ApiError(400, "no image: send the photo as the file field 'image' (multipart/form-data)")
                 return await answer_puzzle(fields["puzzle"], fields)
@@ -439,16 +496,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if not isinstance(data.get("puzzle"), str):
                     raise ApiError(400, 'no puzzle: send {"puzzle": "81 characters, . or 0 for empty"}')
                 return await answer_puzzle(data["puzzle"], data)
-            raise ApiError(415, "send multipart/form-data with the photo in the field 'image', "
-                                "or application/json with a puzzle")
+            raise ApiError(
+                415, "send multipart/form-data with the photo in the field 'image', or application/json with a puzzle"
+            )
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    @app.get("/api/generate", summary="A printable PDF of new puzzles",
-             responses={200: {"content": {"application/pdf": {}}, "description": "The PDF"}, **POOL_ERRORS})
-    async def generate(level: str = Query("medium", description=f"one of {', '.join(LEVELS)}"),
-                       count: int = Query(4, ge=1, le=work.MAX_GENERATE, description="puzzles, 4 per page"),
-                       seed: int | None = Query(None, description="the same seed gives the same puzzles")):
+    @app.get(
+        "/api/generate",
+        summary="A printable PDF of new puzzles",
+        responses={200: {"content": {"application/pdf": {}}, "description": "The PDF"}, **POOL_ERRORS},
+    )
+    async def generate(
+        level: str = Query("medium", description=f"one of {', '.join(LEVELS)}"),
+        count: int = Query(4, ge=1, le=work.MAX_GENERATE, description="puzzles, 4 per page"),
+        seed: int | None = Query(None, description="the same seed gives the same puzzles"),
+    ):
         """New puzzles with one solution that grade at `level`, as a PDF (4 per page)."""
         folder = Path(tempfile.mkdtemp(dir=state["root"]))
         try:
@@ -456,14 +519,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 pdf = await in_pool(work.make_pdf, (str(folder), level, count, seed), "the puzzles")
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'inline; filename="sudoku-{level}.pdf"'})
+        return Response(
+            pdf, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="sudoku-{level}.pdf"'}
+        )
 
     @app.get("/api/health", summary="Is the server up")
     async def health():
         """``{"status": "ok", "version", "workers", "pending", "limits"}``."""
-        return {"status": "ok", "version": __version__, "workers": settings.workers, "pending": state["pending"],
-                "limits": {"upload_bytes": MAX_UPLOAD_BYTES, "megapixels": MAX_PIXELS // 1_000_000, "seconds": settings.timeout}}
+        return {
+            "status": "ok",
+            "version": __version__,
+            "workers": settings.workers,
+            "pending": state["pending"],
+            "limits": {
+                "upload_bytes": MAX_UPLOAD_BYTES,
+                "megapixels": MAX_PIXELS // 1_000_000,
+                "seconds": settings.timeout,
+            },
+        }
 
     @app.get("/", include_in_schema=False)
     async def page():

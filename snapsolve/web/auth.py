@@ -75,10 +75,17 @@ class TokenGate:
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket") or self.allowed(scope):
             return await self.app(scope, receive, send)
-        body = json.dumps({"detail": "missing or wrong access token: open the page through the link "
-                                     "snapsolve serve printed (it ends in ?token=...)"}).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                   (b"www-authenticate", b"Bearer")]
+        body = json.dumps(
+            {
+                "detail": "missing or wrong access token: open the page through the link "
+                "snapsolve serve printed (it ends in ?token=...)"
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"www-authenticate", b"Bearer"),
+        ]
         if scope["type"] == "http":
             await send({"type": "http.response.start", "status": 401, "headers": headers})
             await send({"type": "http.response.body", "body": body})
@@ -130,7 +137,7 @@ def fingerprint(certfile: Path) -> str:
 
     cert = x509.load_pem_x509_certificate(Path(certfile).read_bytes())
     digest = hashlib.sha256(cert.public_bytes(serialization.Encoding.DER)).hexdigest().upper()
-    return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2))
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
 def _still_good(certfile: Path, keyfile: Path) -> bool:
@@ -188,22 +195,43 @@ def ensure_certificate(folder: Path | None = None, addresses: tuple[str, ...] = 
             continue
         if ip not in names:
             names.append(ip)
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "snapsolve serve"),
-                         x509.NameAttribute(NameOID.ORGANIZATION_NAME, "snapsolve (self-signed)")])
+    subject = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, "snapsolve serve"),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "snapsolve (self-signed)"),
+        ]
+    )
     now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=5))
-            .not_valid_after(now + datetime.timedelta(days=CERTIFICATE_DAYS))
-            .add_extension(x509.SubjectAlternativeName(names), critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-            .add_extension(x509.KeyUsage(digital_signature=True, content_commitment=False, key_encipherment=False,
-                                         data_encipherment=False, key_agreement=False, key_cert_sign=True,
-                                         crl_sign=False, encipher_only=False, decipher_only=False), critical=True)
-            .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
-            .sign(key, hashes.SHA256()))
-    pem_key = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=CERTIFICATE_DAYS))
+        .add_extension(x509.SubjectAlternativeName(names), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    pem_key = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     descriptor = os.open(keyfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "wb") as fh:
         fh.write(pem_key)

@@ -171,20 +171,30 @@ class LiveLock:
         if self.locked is not None and grid is not None:
             locked = self.locked
             if grid["givens"] == locked["givens"] and grid.get("status") == "solved":
-                locked.update(entries=grid.get("entries"), mistakes=grid.get("mistakes"),
-                              unclear_entries=grid.get("unclear_entries", []), progress=grid.get("progress"))
+                locked.update(
+                    entries=grid.get("entries"),
+                    mistakes=grid.get("mistakes"),
+                    unclear_entries=grid.get("unclear_entries", []),
+                    progress=grid.get("progress"),
+                )
                 follows = True
             elif _differing(grid["givens"], locked["givens"]) <= FOLLOW_CELLS:
                 grid = dict(grid, status="solved", **locked)  # the frame's corners, the locked reading
                 follows = True
-        if follows:
+        if follows and grid is not None:
             self.rotation = grid.get("rotation")
-        return {"grid": grid, "locked": self.locked is not None, "streak": self.streak, "follows": follows,
-                "lock_frames": self.frames}
+        return {
+            "grid": grid,
+            "locked": self.locked is not None,
+            "streak": self.streak,
+            "follows": follows,
+            "lock_frames": self.frames,
+        }
 
 
 def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
     """Add the ``/api/live`` WebSocket to `app`; frames run in ``app.state.work["pool"]`` (see `app.create_app`)."""
+
     @app.websocket("/api/live")
     async def live(websocket: WebSocket):
         """Frames in (binary JPEG), one JSON answer per frame read; stale frames dropped (see `snapsolve.web.live`)."""
@@ -200,8 +210,13 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                     data, text = message.get("bytes"), message.get("text")
                     if data is not None:
                         if len(data) > MAX_FRAME_BYTES:
-                            await websocket.send_json({"error": f"frame over {MAX_FRAME_BYTES // 2**20} MB skipped",
-                                                       "frame": None, "grid": None})
+                            await websocket.send_json(
+                                {
+                                    "error": f"frame over {MAX_FRAME_BYTES // 2**20} MB skipped",
+                                    "frame": None,
+                                    "grid": None,
+                                }
+                            )
                             continue
                         slot.put(data)
                     elif text:
@@ -223,8 +238,9 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                 number, data = item
                 error = None
                 try:
-                    answer = await asyncio.wrap_future(pool.schedule(frame_task, args=(data, lock.hint()),
-                                                                   timeout=frame_timeout))
+                    answer = await asyncio.wrap_future(
+                        pool.schedule(frame_task, args=(data, lock.hint()), timeout=frame_timeout)
+                    )
                 except BadFrame as exc:
                     answer, error = {"grid": None}, str(exc)
                 except concurrent.futures.TimeoutError:
@@ -232,9 +248,15 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                 except Exception as exc:  # a worker that died: this frame is lost, the next one goes on
                     log.warning("live frame failed: %s: %s", type(exc).__name__, exc)
                     answer, error = {"grid": None}, "reading the frame failed; the next one goes on"
-                reply = {"frame": number, "received": slot.received, "dropped": slot.dropped,
-                         "seconds": answer.get("seconds"), "cpu_seconds": answer.get("cpu_seconds"),
-                         "frame_size": answer.get("frame_size"), "error": error}
+                reply = {
+                    "frame": number,
+                    "received": slot.received,
+                    "dropped": slot.dropped,
+                    "seconds": answer.get("seconds"),
+                    "cpu_seconds": answer.get("cpu_seconds"),
+                    "frame_size": answer.get("frame_size"),
+                    "error": error,
+                }
                 reply.update(lock.update(answer.get("grid")))
                 await websocket.send_json(reply)
         except (WebSocketDisconnect, RuntimeError):

@@ -79,8 +79,8 @@ def cell_quads(corners: list, rotation: int) -> list[list[list[float]]]:
     square is seen at (1 - y, x) for each quarter turn. A straight homography
     ignores a bent page; the drawn answers follow the ruling lattice instead.
     """
-    import numpy as np
     import cv2
+    import numpy as np
 
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     h = cv2.getPerspectiveTransform(unit, np.array(corners, np.float32))
@@ -143,10 +143,8 @@ def check_upload(path: Path) -> tuple[int, int] | None:
     NotAnImage
         The file is empty.
     """
-    from ..vision.formats import MAX_PIXELS
+    from ..vision.formats import MAX_PIXELS, ImageReadError
     from ..vision.image_io import header_size
-
-    from ..vision.formats import ImageReadError
 
     if path.stat().st_size == 0:
         raise NotAnImage("the upload is empty")
@@ -155,8 +153,10 @@ def check_upload(path: Path) -> tuple[int, int] | None:
     except ImageReadError as exc:  # more pixels than Pillow opens at all
         raise InputTooLarge(f"{exc}; the limit is {MAX_PIXELS / 1e6:.0f} megapixels") from None
     if size and size[0] * size[1] > MAX_PIXELS:
-        raise InputTooLarge(f"the image is {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:.0f} megapixels; "
-                            f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels")
+        raise InputTooLarge(
+            f"the image is {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:.0f} megapixels; "
+            f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels"
+        )
     return size
 
 
