@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 
 from .models import validation_names
-from .pipeline import decide, default_model, read_grids
-from .repair import read_entries
+from .pipeline import decide, default_model, player_entries, read_grids
 from .solver import SOLVED, solve_unique
 from .vision import ImageReadError, read_image
 from .vision.dataset import LabelledPhoto, labelled_photos
@@ -124,13 +123,7 @@ def _judge_entries(photo: LabelledPhoto, reading, decision, model) -> dict:
     }
     if reading is None:
         return out
-    read = read_entries(
-        reading.probabilities,
-        decision.givens,
-        decision.solution,
-        lambda cells: model.entry_evidence(reading.marks, cells),
-        decision.written,
-    )
+    read = player_entries(reading, decision, model)
     out["handwritten_right"] = sum(1 for i in hand if read.entries[i] == int(truth[i][1]))
     out["kind_right"] = sum(
         1

@@ -18,7 +18,7 @@ import numpy as np
 
 from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, output_path, solved_grid
-from .repair import UNSURE, Decision, choose_reading, read_entries, separate_written
+from .repair import UNSURE, Decision, EntryReading, choose_reading, read_entries, separate_written
 from .results import GridResult, InputResult
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
 from .vision import (
@@ -124,6 +124,22 @@ def decide(reading: GridReading, search: str = "bitmask") -> Decision:
     return separate_written(choose_reading(reading.given_probabilities, search=search), heights, search=search)
 
 
+def player_entries(reading: GridReading, decision: Decision, model: CellClassifier) -> EntryReading:
+    """The player's entries of a grid read from a photo, in the light of the decided puzzle.
+
+    `repair.read_entries` with the model asked again about entries that
+    differ from the solution (`CellClassifier.entry_evidence`) and the givens
+    that `repair.separate_written` took for pen.
+    """
+    return read_entries(
+        reading.probabilities,
+        decision.givens,
+        decision.solution,
+        lambda cells: model.entry_evidence(reading.marks, cells),
+        decision.written,
+    )
+
+
 def read_puzzle(
     reading: GridReading, options: Options, model: CellClassifier | None = None
 ) -> tuple[GridResult, Solution | None]:
@@ -152,14 +168,7 @@ def read_puzzle(
         The grid's result, and the solver's result when the puzzle was solved.
     """
     decision = decide(reading, options.search)
-    model = model or default_model()
-    read = read_entries(
-        reading.probabilities,
-        decision.givens,
-        decision.solution,
-        lambda cells: model.entry_evidence(reading.marks, cells),
-        decision.written,
-    )
+    read = player_entries(reading, decision, model or default_model())
     photo_fields = dict(
         corners=np.round(reading.corners.astype(np.float64), 1).tolist(),
         rotation=reading.rotation,
