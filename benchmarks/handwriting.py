@@ -45,7 +45,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from snapsolve.pipeline import decide, default_model, read_grids
 from snapsolve.repair import read_entries
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.digits import CLASSES, CellClassifier
 from snapsolve.vision.handwriting import INKS, augment_glyph, glyph_of, write_digit

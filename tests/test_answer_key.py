@@ -13,7 +13,7 @@ from PIL import Image
 from snapsolve.cli import main
 from snapsolve.inputs import expand_inputs
 from snapsolve.pipeline import Options, solve_image
-from snapsolve.solver.dlx import solve_unique
+from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import format_puzzle, parse_puzzle
 
 ARGS = ["generate", "--level", "easy", "--count", "5", "--seed", "7"]

@@ -22,7 +22,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from snapsolve.solver.dlx import solve_unique  # noqa: E402
+from snapsolve.solver.exact import solve_unique  # noqa: E402
 from snapsolve.solver.grid import PEERS, parse_puzzle  # noqa: E402
 from snapsolve.web import work  # noqa: E402
 from snapsolve.web.app import RETRY_AFTER, Settings, create_app  # noqa: E402
