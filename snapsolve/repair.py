@@ -376,6 +376,16 @@ def _alternatives_of(evidence: EntryEvidence, row: int, read: int, solution: int
     return tuple(sorted(ranked, key=lambda d: (-p[d - 1], d)))
 
 
+def _probabilities_only(probabilities: np.ndarray, cells: list[int]) -> EntryEvidence:
+    """What the cell probabilities alone say of some marks: P(digit | handwritten), and no distance or printed
+    reading, so that no reading is certain (every disagreement with the solution is unclear)."""
+    from .vision.digits import EntryEvidence
+
+    handwritten = probabilities[cells, 10:19]
+    handwritten = handwritten / np.maximum(handwritten.sum(axis=1, keepdims=True), 1e-12)
+    return EntryEvidence(handwritten, np.ones_like(handwritten), np.zeros_like(handwritten))
+
+
 def read_entries(
     probabilities: np.ndarray,
     givens: list[int],
@@ -432,25 +442,12 @@ def read_entries(
     doubtful = [c for c in kinds if solution and entries[c] != solution[c]]
     if doubtful:
         assert solution is not None  # entries differ from a solution only when there is one
-        seen = evidence(doubtful) if evidence is not None else None
+        seen = evidence(doubtful) if evidence is not None else _probabilities_only(probabilities, doubtful)
         for row, cell in enumerate(doubtful):
             read, right = entries[cell], solution[cell]
-            if seen is not None and _certain(seen, row, kinds[cell], read, right):
+            if _certain(seen, row, kinds[cell], read, right):
                 continue  # a mistake the reading is sure of
-            if seen is None:
-                ranked = [int(d) + 1 for d in np.argsort(-probabilities[cell, 10:19], kind="stable")]
-                alternatives = tuple(
-                    d
-                    for d in ranked
-                    if d == right or (d != read and probabilities[cell, 9 + d] >= ALTERNATIVE_PROBABILITY * kinds[cell])
-                )
-                alternatives = (
-                    alternatives[: MAX_OFFERED - 1]
-                    if right in alternatives[: MAX_OFFERED - 1]
-                    else tuple(d for d in alternatives if d != right)[: MAX_OFFERED - 2] + (right,)
-                )
-            else:
-                alternatives = _alternatives_of(seen, row, read, right)
+            alternatives = _alternatives_of(seen, row, read, right)
             unclear.append(UnclearEntry(cell, read, tuple(int(d) for d in alternatives)))
             sure[cell] = 0
     return EntryReading(entries, sure, pencil, unclear)
