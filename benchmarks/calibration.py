@@ -26,18 +26,16 @@ import random
 import sys
 
 import numpy as np
-from stress import fonts  # benchmarks/stress.py, beside this script
+from stress import fonts, puzzle_photo  # benchmarks/stress.py, beside this script
 
 from snapsolve.models import validation_names
 from snapsolve.pipeline import default_model, read_grids
 from snapsolve.repair import calibrated_confidence, choose_reading
-from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.image_io import read_image
-from snapsolve.vision.render import render_puzzle
 
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
-from synthetic import LEVELS, distort  # benchmarks/synthetic.py, beside this script
+from synthetic import LEVELS  # benchmarks/synthetic.py, beside this script
 
 DATASETS = SHARED.parent / "datasets"
 #: Distortions beyond synthetic.LEVELS' level 3 (same fields), so that some readings fail: a calibration
@@ -54,15 +52,7 @@ def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, st
     out = []
     for level in [*LEVELS, *HARDER]:
         for _ in range(per_level):
-            givens = parse_puzzle(pick.choice(lines))
-            page, corners = render_puzzle(
-                givens,
-                cell=int(rng.integers(32, 64)),
-                thin=int(rng.integers(1, 3)),
-                thick=int(rng.integers(2, 7)),
-                font_path=pick.choice(font_list),
-            )
-            photo, _ = distort(page, corners, min(level, 3), rng, strength=HARDER.get(level))
+            givens, photo = puzzle_photo(lines, font_list, min(level, 3), rng, pick, HARDER.get(level))
             readings = read_grids(photo, model)
             if readings:
                 decision = choose_reading(readings[0].given_probabilities)

@@ -37,6 +37,32 @@ def fonts() -> list:
         return [None]
 
 
+def puzzle_photo(
+    lines: list[str],
+    font_list: list,
+    level: int,
+    rng: np.random.Generator,
+    pick: random.Random,
+    strength: tuple[float, float, float, float, int] | None = None,
+) -> tuple[list[int], np.ndarray]:
+    """A random puzzle of `lines` rendered in a random face, cell size (32-63 px) and line widths, photographed.
+
+    Returns the givens (81 values) and the photo (480, 640, 3) uint8 BGR (`synthetic.distort` at `level`, or
+    at `strength` when given). The draws from `rng` and `pick` are made in a fixed order, so a seed gives the
+    same photos.
+    """
+    givens = parse_puzzle(pick.choice(lines))
+    page, corners = render_puzzle(
+        givens,
+        cell=int(rng.integers(32, 64)),
+        thin=int(rng.integers(1, 3)),
+        thick=int(rng.integers(2, 7)),
+        font_path=pick.choice(font_list),
+    )
+    photo, _ = distort(page, corners, level, rng, strength=strength)
+    return givens, photo
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-level", type=int, default=40)
@@ -60,15 +86,7 @@ def main() -> None:
         perfect = wrong_cells = no_grid = confident_wrong = 0
         statuses: Counter = Counter()
         for _ in range(args.per_level):
-            givens = parse_puzzle(pick.choice(lines))
-            page, corners = render_puzzle(
-                givens,
-                cell=int(rng.integers(32, 64)),
-                thin=int(rng.integers(1, 3)),
-                thick=int(rng.integers(2, 7)),
-                font_path=pick.choice(font_list),
-            )
-            photo, _ = distort(page, corners, level, rng)
+            givens, photo = puzzle_photo(lines, font_list, level, rng, pick)
             readings = read_grids(photo, model)
             if not readings:
                 no_grid += 1
