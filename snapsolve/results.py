@@ -58,7 +58,8 @@ class GridResult:
     rotation : int or None
         Degrees the photo was turned to read the grid; None for text.
     confidence : float or None
-        Probability of the reading (photos).
+        Photos: the calibrated probability that every given is right
+        (`repair.calibrated_confidence`, `docs/confidence.md`).
     cell_confidence : list of float or None
         81 per-cell probabilities of the class read (photos).
     repaired : list of dict

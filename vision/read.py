@@ -66,11 +66,6 @@ class GridReading:
         """Shape (81,) float64: probability of each cell's most probable class."""
         return self.probabilities.max(axis=1)
 
-    @property
-    def confidence(self) -> float:
-        """Probability of the most probable reading: product over cells of their top probability."""
-        return float(np.prod(self.cell_confidence))
-
     def scaled(self, factor: float) -> GridReading:
         """The same reading located in a photo `factor` times as large (corners, lattice, homographies)."""
         if factor == 1:
