@@ -10,6 +10,12 @@ is written unless ``--write-image`` (then into a temporary folder). Prints the
 median over all photos and runs, and the median of each run (the machines are
 shared and noisy: compare medians).
 
+It also prints a yardstick of the machine: the median time of a fixed
+pure-Python loop (``sum(range(10**6))``) and of a fixed OpenCV filter (a 5x5
+Gaussian blur of a 4000 x 3000 grey image), so that figures taken on different
+machines can be compared (the same tree read a 640x480 photo in 36 ms on one
+machine and 158 ms on one whose loop took 70 ms).
+
     python benchmarks/pipeline_speed.py
     python benchmarks/pipeline_speed.py ../shared/datasets/sudoku-photos-inprogress-train --size any
 """
@@ -23,11 +29,26 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 from threadpoolctl import threadpool_limits
 
 from snapsolve.pipeline import Options, default_model, solve_image
 
 DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "sudoku-photos-train"
+
+
+def yardstick(repeats: int = 7) -> tuple[float, float]:
+    """(pure-Python loop, OpenCV blur) median seconds over `repeats` runs: the machine's own speed."""
+    image = np.random.default_rng(0).integers(0, 256, (3000, 4000), dtype=np.uint8)
+    loop, blur = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        sum(range(10**6))
+        loop.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        cv2.GaussianBlur(image, (5, 5), 0)
+        blur.append(time.perf_counter() - start)
+    return statistics.median(loop), statistics.median(blur)
 
 
 def main() -> None:
@@ -65,7 +86,9 @@ def main() -> None:
             times.append(time.perf_counter() - start)
         run_medians.append(statistics.median(times))
         all_times += times
+    loop, blur = yardstick()
     print(f"{len(photos)} photos of {args.size}, {args.runs} runs")
+    print(f"machine yardstick: Python loop {1000 * loop:.1f} ms, OpenCV blur {1000 * blur:.1f} ms (one thread)")
     print(
         f"median per photo: {1000 * statistics.median(all_times):.1f} ms "
         f"(run medians: {', '.join(f'{1000 * m:.1f}' for m in run_medians)} ms; "
