@@ -87,6 +87,7 @@ def _photos(folder: Path, count: int) -> Path:
     return folder
 
 
+@pytest.mark.slow  # 80-100 s; the default run keeps the shorter tests of the same behaviour
 def test_same_results_as_the_local_pool(cluster, tmp_path, capsys):
     """The issue's batch: 200 inputs, 20 of them bad (12 bad images, 7 bad puzzle lines, a missing file)."""
     address, _ = cluster

@@ -62,6 +62,7 @@ def test_one_input_starts_no_pool(monkeypatch):
     assert result.error is None and result.grids[0].solved
 
 
+@pytest.mark.slow  # 80-100 s; the default run keeps the shorter tests of the same behaviour
 def test_a_worker_killed_from_outside_loses_nothing(tmp_path):
     folder = tmp_path / "photos"
     folder.mkdir()
