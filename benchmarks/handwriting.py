@@ -174,7 +174,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
             continue
         reading = readings[0]
         probs = reading.probabilities
-        decision = decide(reading)
+        decision = decide(reading, model=model)
         totals["givens_right"] += decision.givens == photo["givens"]
         written, givens = photo["written"], photo["givens"]
         for cell in range(81):

@@ -81,7 +81,7 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         entry["wrong_cells"] = [
             [i, CLASSES[t], CLASSES[r]] for i, (t, r) in enumerate(zip(photo.cells, read)) if t != r
         ]
-        decision = decide(main)
+        decision = decide(main, model=model)
         entry["givens_right"] = decision.givens == photo.givens
         entry.update(_judge_entries(photo, main, decision, model))
         entry["status"] = decision.status

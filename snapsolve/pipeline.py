@@ -18,7 +18,7 @@ import numpy as np
 
 from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, output_path, solved_grid
-from .repair import UNSURE, Decision, EntryReading, choose_reading, read_entries, separate_written
+from .repair import UNSURE, Decision, EntryReading, decide_givens, read_entries
 from .results import GridResult, InputResult
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
 from .vision import (
@@ -114,14 +114,19 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     return readings
 
 
-def decide(reading: GridReading, search: str = "bitmask") -> Decision:
+def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier | None = None) -> Decision:
     """The puzzle a reading shows: the most probable printed givens with exactly one solution (or unsure).
 
-    Givens unlike the grid's own print (another height) that the puzzle does
-    not need are taken for the player's pen (`repair.separate_written`).
+    Marks unlike the grid's own print (another height, or with `model` a
+    shape unlike every other copy of their digit) are taken for the player's
+    pen where the puzzle does not need them, or where the reading has no one
+    solution with them (`repair.decide_givens`).
     """
     heights = reading.marks.features[:, MARK_FEATURES.index("height")] * reading.marks.present
-    return separate_written(choose_reading(reading.given_probabilities, search=search), heights, search=search)
+    shapes = None
+    if model is not None:
+        shapes = lambda cells: model.print_shapes(reading.marks, cells, reading.shapes)  # noqa: E731
+    return decide_givens(reading.given_probabilities, heights, search=search, shapes=shapes)
 
 
 def player_entries(reading: GridReading, decision: Decision, model: CellClassifier) -> EntryReading:
@@ -167,8 +172,9 @@ def read_puzzle(
     (GridResult, Solution or None)
         The grid's result, and the solver's result when the puzzle was solved.
     """
-    decision = decide(reading, options.search)
-    read = player_entries(reading, decision, model or default_model())
+    model = model or default_model()
+    decision = decide(reading, options.search, model)
+    read = player_entries(reading, decision, model)
     photo_fields = dict(
         corners=np.round(reading.corners.astype(np.float64), 1).tolist(),
         rotation=reading.rotation,

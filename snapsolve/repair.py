@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .solver import SOLVED, InvalidPuzzleError
+from .solver import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, InvalidPuzzleError
 from .solver.exact import SearchResult, solve_unique
 from .solver.grid import check_givens
 from .solver.position import UnclearEntry
@@ -251,16 +251,102 @@ PEN_HEIGHT = 0.2
 MIN_POPULATION = 12
 
 
-def separate_written(decision: Decision, heights: np.ndarray, search: str = "bitmask") -> Decision:
+#: Printed copies of one digit in one grid are near-identical (one typeface,
+#: one photo); a hand's copies are not, nor is a neat hand like the print. A
+#: given is unlike the grid's print when the nearest other given of the same
+#: digit lies more than PRINT_APART times the grid's print spread away, in the
+#: printed-digit model's shape space (`vision.digits.CellClassifier.print_shapes`).
+#: The spread is the lower quartile (PRINT_SPREAD_QUANTILE) of those nearest
+#: distances over the grid's givens: the print pairs, even when a third of the
+#: "givens" are pen taken for print. Chosen on the printed and in-progress
+#: training photos (not validation: 0.5% of printed givens lie farther than 3
+#: spreads, and stay givens when the puzzle needs them) and on the first 24
+#: synthetic handwriting photos of `benchmarks/handwriting.py --seed 24` (79%
+#: of the pen taken for print lies farther, 2.6% of the print; figures are
+#: reported on ``--seed 99``); see `models/MODEL_CARD.md`.
+PRINT_APART = 3.0
+PRINT_SPREAD_QUANTILE = 25
+#: When the reading already has one solution nothing points to pen, so a shape
+#: must lie farther to move a given: on the training photos (60 in-progress,
+#: 126 printed; not validation) 1 printed given moves at 4 spreads, 8 at 3.
+PRINT_APART_SOLVED = 4.0
+
+
+#: The digit shapes of some cells' marks, in the printed-digit model's space:
+#: cells (n,) -> (n, d) float (`vision.digits.CellClassifier.print_shapes`).
+ShapesOf = Callable[[list[int]], np.ndarray]
+
+
+def unlike_the_print(
+    givens: list[int], heights: np.ndarray, shapes: ShapesOf | None = None, apart: float = PRINT_APART
+) -> list[int]:
+    """Givens whose mark does not look like the grid's own print, the most unlike first.
+
+    A given is unlike the print by its height (off the median of the grid's
+    givens by more than PEN_HEIGHT of it) or, when `shapes` are given, by its
+    shape (the nearest other given of its digit lies more than `apart` print
+    spreads away, while another given of its digit is no such outlier: the print
+    it is unlike). Height outliers come first (by how far off), then
+    shape outliers (by how many spreads).
+
+    Parameters
+    ----------
+    givens : list of int
+        81 values, 0 where no digit is printed.
+    heights : np.ndarray
+        Shape (81,) float: each cell's mark height as a share of a cell.
+    shapes : callable, optional
+        The marks' digit shapes in the printed-digit model's space (`ShapesOf`).
+    apart : float
+        How many print spreads away a shape outlier lies at least.
+
+    Returns
+    -------
+    list of int
+        Cells (0..80); empty when the grid has fewer than MIN_POPULATION givens.
+    """
+    cells = [c for c in range(81) if givens[c]]
+    if len(cells) < MIN_POPULATION:
+        return []
+    median = float(np.median(heights[cells]))
+    by_height = {}
+    if median > 0:
+        by_height = {c: abs(float(heights[c]) / median - 1.0) for c in cells}
+        by_height = {c: off for c, off in by_height.items() if off > PEN_HEIGHT}
+    by_shape: dict[int, float] = {}
+    if shapes is not None:
+        points = np.asarray(shapes(cells), np.float64)
+        distances = np.linalg.norm(points[:, None] - points[None], axis=2)
+        digits = np.array([givens[c] for c in cells])
+        same = (digits[:, None] == digits[None]) & ~np.eye(len(cells), dtype=bool)
+        nearest = np.where(same, distances, np.inf).min(axis=1)
+        known = np.isfinite(nearest)
+        if known.sum() >= MIN_POPULATION:
+            spread = float(np.percentile(nearest[known], PRINT_SPREAD_QUANTILE))
+            if spread > 0:
+                outlier = known & (nearest > apart * spread)
+                # a print anchor: another copy of the digit that is not an outlier itself (two lone copies
+                # far apart do not tell which is the print)
+                anchored = (same & ~outlier[None, :]).any(axis=1)
+                for i in np.flatnonzero(outlier & anchored):
+                    if cells[i] not in by_height:
+                        by_shape[cells[i]] = float(nearest[i] / spread)
+    return sorted(by_height, key=lambda c: -by_height[c]) + sorted(by_shape, key=lambda c: -by_shape[c])
+
+
+def separate_written(
+    decision: Decision, heights: np.ndarray, search: str = "bitmask", shapes: ShapesOf | None = None
+) -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
-    A printed digit is decided per grid, not cell by cell alone: a given whose
-    mark's height differs from the median height of the grid's givens by more
-    than PEN_HEIGHT of it is pen, not print, provided the givens without it
-    (and the other such marks) still have exactly one solution, the same one.
-    So a neat handwritten digit that the cell classifier took for print is
-    checked as an entry instead of being trusted as a given; a mark the puzzle
-    needs stays a given.
+    A printed digit is decided per grid, not cell by cell alone: a given
+    unlike the grid's print (`unlike_the_print`: another height, or, with
+    `shapes`, a shape unlike every other copy of its digit) is pen, not print,
+    provided the givens without it (and the marks already moved) still have
+    exactly one solution, the same one. The marks are tried one at a time, the
+    most unlike first. So a neat handwritten digit that the cell classifier
+    took for print is checked as an entry instead of being trusted as a given;
+    a mark the puzzle needs stays a given.
 
     Parameters
     ----------
@@ -271,29 +357,101 @@ def separate_written(decision: Decision, heights: np.ndarray, search: str = "bit
         cell (`vision.cells.MARK_FEATURES` "height"; 0 where there is no mark).
     search : str
         The exact search's engine (``"bitmask"`` or ``"dlx"``, see `solver.exact.search_engine`).
+    shapes : callable, optional
+        The upright cells' digit shapes in the printed model's space (`ShapesOf`).
 
     Returns
     -------
     Decision
         `decision` itself when nothing moves; else a copy whose ``givens``
-        lack the moved cells and whose ``written`` lists them.
+        lack the moved cells and whose ``written`` lists them (with those
+        `decision` already listed).
     """
     if decision.status != SOLVED:
         return decision
-    cells = [c for c in range(81) if decision.givens[c]]
-    if len(cells) < MIN_POPULATION:
+    givens = list(decision.givens)
+    moved, result = [], decision.count
+    for cell in unlike_the_print(givens, heights, shapes, PRINT_APART_SOLVED):
+        givens[cell] = 0
+        count = solve_unique(givens, search=search)
+        if count.status == SOLVED and count.solution == decision.solution:
+            moved.append(cell)
+            result = count
+        else:
+            givens[cell] = decision.givens[cell]
+    if not moved:
         return decision
-    median = float(np.median(heights[cells]))
-    if median <= 0:
-        return decision
-    odd = [c for c in cells if abs(float(heights[c]) / median - 1.0) > PEN_HEIGHT]
+    written = sorted(set(decision.written) | set(moved))
+    return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
+
+
+def decide_givens(
+    probabilities: np.ndarray, heights: np.ndarray, search: str = "bitmask", shapes: ShapesOf | None = None
+) -> Decision:
+    """The printed puzzle of a grid: `choose_reading`, then the marks unlike the grid's print taken for pen.
+
+    When the most probable reading has one solution, `separate_written` moves
+    the givens unlike the print that the puzzle does not need. When it has
+    none (or several), the pen that the cell classifier took for print may be
+    the cause (a wrong entry contradicts the givens; many right ones leave a
+    repair too dear): the marks unlike the print (`unlike_the_print`) are
+    taken out and the reading chosen again; if that has one solution, they
+    are the player's entries (``written``). When it has several, those the
+    puzzle needs are put back one at a time, the least unlike first. Else the
+    first decision stands.
+    The log probability stays that of the classifier's own probabilities, so
+    the confidence counts every mark taken out against the reading.
+
+    Parameters
+    ----------
+    probabilities : np.ndarray
+        Shape (81, 10), float: as for `choose_reading`.
+    heights : np.ndarray
+        Shape (81,) float: as for `separate_written`.
+    search : str
+        The exact search's engine.
+    shapes : callable, optional
+        The marks' digit shapes (`ShapesOf`); without it only heights tell.
+
+    Returns
+    -------
+    Decision
+    """
+    decision = choose_reading(probabilities, search=search)
+    if decision.status == SOLVED:
+        return separate_written(decision, heights, search=search, shapes=shapes)
+    odd = unlike_the_print(decision.givens, heights, shapes)
     if not odd:
         return decision
-    givens = [0 if c in odd else d for c, d in enumerate(decision.givens)]
-    count = solve_unique(givens, search=search)
-    if count.status != SOLVED or count.solution != decision.solution:
+    without = np.array(probabilities, np.float64)
+    without[odd] = 0.0
+    without[odd, 0] = 1.0
+    second = choose_reading(without, search=search)
+    # Several solutions: a given the puzzle needs was among them. Put them back, the least unlike first,
+    # keeping each that does not leave the reading without a solution, until one solution is left.
+    for cell in reversed(odd):
+        if second.status != MULTIPLE_SOLUTIONS:
+            break
+        without[cell] = probabilities[cell]
+        again = choose_reading(without, search=search)
+        if again.status == NO_SOLUTION:
+            without[cell] = 0.0
+            without[cell, 0] = 1.0
+        else:
+            second = again
+            odd = [c for c in odd if c != cell]
+    if second.status != SOLVED:
         return decision
-    return Decision(givens, SOLVED, count, decision.changes, decision.warning, decision.log_probability, sorted(odd))
+    again = Decision(
+        second.givens,
+        SOLVED,
+        second.count,
+        second.changes,
+        second.warning,
+        _log_probability(probabilities, second.givens),
+        sorted(odd),
+    )
+    return separate_written(again, heights, search=search, shapes=shapes)
 
 
 def _breaks_rules(givens: list[int]) -> bool:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
-from snapsolve.repair import UNSURE, choose_reading, read_entries, separate_written
+from snapsolve.repair import SOLVED, UNSURE, choose_reading, decide_givens, read_entries, separate_written
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.position import UnclearEntry
@@ -221,6 +221,81 @@ def test_a_given_unlike_the_grids_print_is_taken_for_pen_unless_the_puzzle_needs
     odd = np.where(np.array(givens) > 0, 0.6, 0.0)
     odd[needed] = 0.3
     assert separate_written(choose_reading(one_hot(givens)), odd).written == []
+
+
+def _shapes(reading, unlike, seed=0):
+    """ShapesOf for a grid: each digit's copies near a point of their own (print), the `unlike` cells far
+    from their digit's point (a hand)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(0, 5, (10, 8))
+    shapes = centres[np.asarray(reading)] + rng.normal(0, 0.05, (81, 8))
+    for cell in unlike:
+        shapes[cell] = centres[reading[cell]] + rng.normal(0, 1.0, 8)
+    return lambda cells: shapes[cells]
+
+
+def _pen_cell(givens, digit_of):
+    """An empty cell whose digit (by `digit_of`) has at least two printed copies among the givens."""
+    return next(c for c in range(81) if not givens[c] and sum(g == digit_of(c) for g in givens) >= 2)
+
+
+def test_pen_shaped_unlike_the_print_is_taken_for_an_entry_when_the_puzzle_has_one_solution_without_it():
+    """decide_givens with shapes: a right digit in pen, read as print, whose shape is unlike its digit's
+    printed copies moves to the entries; without shapes (heights alike) it stays a given."""
+    givens = parse_puzzle(read_collection("top1465.txt")[3])
+    solution = solve_unique(givens).solution
+    pen = _pen_cell(givens, lambda c: solution[c])
+    with_pen = list(givens)
+    with_pen[pen] = solution[pen]
+    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    decision = decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, [pen]))
+    assert decision.written == [pen] and decision.givens == givens and decision.solution == solution
+    assert decide_givens(one_hot(with_pen), heights).written == []
+    # the same shapes, no outlier: nothing moves
+    assert decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, [])).written == []
+
+
+def test_a_wrong_pen_digit_read_as_print_no_longer_sinks_the_puzzle():
+    """A wrong digit in pen read as a printed given leaves the reading without a solution; unlike the print,
+    it is taken out, the puzzle solved and the mark listed as the player's (to be judged as an entry)."""
+    givens = parse_puzzle(read_collection("top1465.txt")[5])
+    solution = solve_unique(givens).solution
+    counts = [sum(g == d for g in givens) for d in range(10)]
+    pen = next(c for c in range(81) if not givens[c])
+    wrong = next(d for d in range(1, 10) if d != solution[pen] and counts[d] >= 2)
+    reading = list(givens)
+    reading[pen] = wrong
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    assert choose_reading(one_hot(reading)).status != SOLVED
+    decision = decide_givens(one_hot(reading), heights, shapes=_shapes(reading, [pen]))
+    assert decision.status == SOLVED and decision.solution == solution
+    assert decision.written == [pen] and decision.givens == givens
+    assert decide_givens(one_hot(reading), heights).status != SOLVED  # heights alone cannot tell
+
+
+def test_a_needed_given_unlike_the_print_and_two_lone_copies_stay_printed():
+    """Shape outliers move only when the puzzle keeps its one solution without them (top1465 puzzles are
+    minimal); and of two lone copies of a digit far apart, neither is taken for pen (no print to be unlike)."""
+
+    def copies(givens, d):
+        return sum(g == d for g in givens)
+
+    givens = next(
+        g
+        for g in map(parse_puzzle, read_collection("top1465.txt"))
+        if max(copies(g, d) for d in range(1, 10)) >= 3 and min(copies(g, d) for d in range(1, 10)) == 1
+    )
+    heights = np.where(np.array(givens) > 0, 0.6, 0.0)
+    odd = next(c for c in range(81) if givens[c] and copies(givens, givens[c]) >= 3)
+    assert decide_givens(one_hot(givens), heights, shapes=_shapes(givens, [odd])).written == []
+    solution = solve_unique(givens).solution
+    lone = next(d for d in range(1, 10) if copies(givens, d) == 1)
+    pen = next(c for c in range(81) if not givens[c] and solution[c] == lone)
+    with_pen = list(givens)
+    with_pen[pen] = lone
+    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    pair = [c for c in range(81) if with_pen[c] == lone]
+    assert decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, pair)).written == []
 
 
 def one_hot_twenty(givens):

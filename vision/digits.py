@@ -551,6 +551,25 @@ class CellClassifier:
             self.printed_proba_and_nearest(shapes)[0],
         )
 
+    def print_shapes(self, marks: CellMarks, cells: list[int], measured: np.ndarray | None = None) -> np.ndarray:
+        """The digit shapes of some cells' marks as the printed-digit model compares them.
+
+        `features_of` the marks' crops in the printed model's principal axes
+        (`printed_projection`): shape (len(cells), d) float32, where Euclidean
+        distance is the model's; NaN rows for cells without a mark. Two printed
+        copies of one digit in one grid lie close together
+        (`snapsolve.repair.unlike_the_print`). `measured`, shape (81,
+        FEATURE_LENGTH) float32 (`vision.read.GridReading.shapes`), spares
+        measuring the crops again.
+        """
+        if measured is not None:
+            return self._printed_space(np.asarray(measured, np.float32)[list(cells)])
+        marked = [i for i, cell in enumerate(cells) if marks.crops[cell] is not None]
+        found = self._printed_space(features_of([marks.crops[cells[i]] for i in marked]))
+        out = np.full((len(cells), found.shape[1]), np.nan, np.float32)
+        out[marked] = found
+        return out
+
     def printed_proba_and_nearest(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """From one neighbour query: P(digit | printed) (m, 9) and the distance to the nearest printed sample (m,).
 

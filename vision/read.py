@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
-from .digits import CLASSES, PRINTED, CellClassifier, features_of
+from .digits import CLASSES, FEATURE_LENGTH, PRINTED, CellClassifier, features_of
 from .rectify import GRID_SIZE, Rectified, find_lattice, rectify, reduce_for, rotate_cells
 
 
@@ -35,6 +35,11 @@ class GridReading:
         The upright top-down grid, its lattice and homographies.
     marks : CellMarks
         The upright cells' marks.
+    shapes : np.ndarray or None
+        Shape (81, FEATURE_LENGTH) float32: `vision.digits.features_of` each
+        upright cell's mark as measured for reading it (NaN rows where there
+        is no mark), kept so that the grid's print can be compared without
+        measuring again; None when not kept.
     """
 
     corners: np.ndarray
@@ -42,6 +47,7 @@ class GridReading:
     probabilities: np.ndarray
     rectified: Rectified
     marks: CellMarks
+    shapes: np.ndarray | None = None
 
     @property
     def classes(self) -> list[int]:
@@ -76,6 +82,7 @@ class GridReading:
             self.probabilities,
             self.rectified.scaled(factor),
             self.marks,
+            self.shapes,
         )
 
     def text(self) -> str:
@@ -87,7 +94,7 @@ class GridReading:
 TURN_CROPS = 16
 
 
-def orient_and_read(marks: CellMarks, model: CellClassifier) -> tuple[int, CellMarks, np.ndarray]:
+def orient_and_read(marks: CellMarks, model: CellClassifier) -> tuple[int, CellMarks, np.ndarray, np.ndarray]:
     """Turn a grid's marks upright and read them, with one neighbour query per model in the usual case.
 
     First the axis: digits are taller than wide, so when the digit-sized marks
@@ -110,14 +117,15 @@ def orient_and_read(marks: CellMarks, model: CellClassifier) -> tuple[int, CellM
 
     Returns
     -------
-    (int, CellMarks, np.ndarray)
-        The quarter turns (0..3), the marks turned by them, and their cells'
-        class probabilities (81, len(CLASSES)) float64 (`CellClassifier.predict_proba`).
+    (int, CellMarks, np.ndarray, np.ndarray)
+        The quarter turns (0..3), the marks turned by them, their cells'
+        class probabilities (81, len(CLASSES)) float64 (`CellClassifier.predict_proba`),
+        and their marks' shape features (81, FEATURE_LENGTH) float32 (NaN rows where there is no mark).
     """
     height, width = (MARK_FEATURES.index(n) for n in ("height", "width"))
     digit_sized = marks.present & (np.maximum(marks.features[:, height], marks.features[:, width]) > 0.35)
     if not digit_sized.any():
-        return 0, marks, model.predict_proba(marks)
+        return 0, marks, *_read_marks(marks, model)
     digits = np.flatnonzero(digit_sized)
     sideways = bool(np.median(marks.features[digits, width] / np.maximum(marks.features[digits, height], 1e-6)) > 1)
     turns = (1, 3) if sideways else (0, 2)
@@ -135,9 +143,23 @@ def orient_and_read(marks: CellMarks, model: CellClassifier) -> tuple[int, CellM
     distances = np.stack([nearest[chosen], nearest[len(cells) :]])
     if int(np.argmin(np.median(distances, axis=1))) == 0:
         n = len(cells)
-        return turns[0], first, model.predict_proba(first, kind, shapes[:n], printed[:n])
+        return turns[0], first, model.predict_proba(first, kind, shapes[:n], printed[:n]), _by_cell(cells, shapes[:n])
     upright = marks.turned(90 * turns[1])
-    return turns[1], upright, model.predict_proba(upright)
+    return turns[1], upright, *_read_marks(upright, model)
+
+
+def _by_cell(cells: np.ndarray, shapes: np.ndarray) -> np.ndarray:
+    """Shape features of the marked `cells` (m, FEATURE_LENGTH) spread to (81, FEATURE_LENGTH), NaN elsewhere."""
+    out = np.full((81, FEATURE_LENGTH), np.nan, np.float32)
+    out[cells] = shapes
+    return out
+
+
+def _read_marks(marks: CellMarks, model: CellClassifier) -> tuple[np.ndarray, np.ndarray]:
+    """Class probabilities (81, len(CLASSES)) and shape features (81, FEATURE_LENGTH) of upright marks."""
+    cells = np.flatnonzero(marks.present)
+    shapes = features_of([marks.crops[i] for i in cells])
+    return model.predict_proba(marks, shapes=shapes), _by_cell(cells, shapes)
 
 
 def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rotation: int | None = None) -> GridReading:
@@ -165,9 +187,9 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rota
     seen = rectify(reduced, small, 0, lattice=find_lattice(reduced, small)).scaled(1 / scale)
     marks = find_marks(seen.image)
     if rotation is None:
-        turns, upright, probs = orient_and_read(marks, model)
+        turns, upright, probs, shapes = orient_and_read(marks, model)
         rotation = 90 * turns
     else:
         upright = marks.turned(rotation)
-        probs = model.predict_proba(upright)
-    return GridReading(corners, rotation, probs, seen.turned(rotation), upright)
+        probs, shapes = _read_marks(upright, model)
+    return GridReading(corners, rotation, probs, seen.turned(rotation), upright, shapes)
