@@ -76,6 +76,19 @@ def tiff_bomb(path: Path, width: int, height: int) -> Path:
     return path
 
 
+def heic_bomb(path: Path, width: int, height: int) -> Path:
+    """A small real HEIC (pillow-heif) whose image spatial extents box (``ispe``) claims width x height pixels."""
+    import pillow_heif
+
+    small = pillow_heif.from_bytes(mode="RGB", size=(64, 64), data=bytes(64 * 64 * 3))
+    small.save(path)
+    data = bytearray(path.read_bytes())
+    ispe = data.index(b"ispe")  # box type, then version and flags (4 bytes), width, height (4 bytes each)
+    data[ispe + 8 : ispe + 16] = struct.pack(">II", width, height)
+    path.write_bytes(bytes(data))
+    return path
+
+
 def pdf_page(path: Path, width_pt: float, height_pt: float) -> Path:
     """A one-page PDF of the given page size in points (1/72 inch)."""
     import pypdfium2 as pdfium
@@ -96,6 +109,12 @@ BOMBS = [
     ("bomb.tif", tiff_bomb, (50_000, 50_000)),
     ("bomb_medium.tif", tiff_bomb, (10_500, 10_000)),
 ]
+try:  # HEIC is read through the optional pillow-heif (in the test extra)
+    import pillow_heif  # noqa: F401
+except ImportError:
+    pass
+else:
+    BOMBS += [("bomb.heic", heic_bomb, (40_000, 40_000)), ("bomb_medium.heic", heic_bomb, (11_000, 10_000))]
 
 
 @pytest.fixture
@@ -115,6 +134,10 @@ def pillow_limit():
 
 
 def test_bombs_are_what_they_claim(bombs):
+    if any(path.suffix == ".heic" for path in bombs):
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
     for path in bombs[:-1]:
         with (
             pytest.warns(Image.DecompressionBombWarning)

@@ -33,6 +33,7 @@ from snapsolve.inputs import WorkItem, expand_inputs  # noqa: E402
 from snapsolve.puzzle import Options  # noqa: E402
 
 from .conftest import SAMPLES, read_collection  # noqa: E402
+from .test_bombs import BOMBS, pdf_page  # noqa: E402
 
 BAD = Path(__file__).parent / "data" / "bad"
 SAMPLE_NAMES = ["image1", "image125", "image1040", "image1082"]
@@ -201,6 +202,22 @@ def test_send_bytes_brings_the_annotated_images_back(cluster, tmp_path, capsys, 
         expected = f"out/{Path(r['input']).stem}.solved.jpg"
         assert r["grids"][0]["output"] == expected and (tmp_path / expected).read_bytes()[:2] == b"\xff\xd8"
     assert sorted(p.name for p in out.iterdir()) == ["good000.solved.jpg", "good001.solved.jpg"]
+
+
+def test_pixel_bombs_are_refused_on_the_workers(cluster, tmp_path, capsys):
+    """Every kind of pixel bomb (PNG, JPEG, TIFF, PDF page, HEIC) gets its one-line error from a worker; the
+    good photo beside them is solved."""
+    address, _ = cluster
+    bombs = [maker(tmp_path / name, *size) for name, maker, size in BOMBS]
+    bombs.append(pdf_page(tmp_path / "bomb.pdf", 14_400, 14_400))
+    inputs = [*map(str, bombs), str(SAMPLES / "image1.jpg")]
+    assert main(["--json", "--no-image", "--cluster", address, *inputs]) == 1
+    captured = capsys.readouterr()
+    results = _json_lines(captured.out)
+    assert [r["input"] for r in results] == [i + "#1" if i.endswith(".pdf") else i for i in inputs]  # a page
+    assert all("pixel limit" in r["error"] for r in results[:-1]), results
+    assert results[-1]["error"] is None and results[-1]["grids"][0]["status"] == "solved"
+    assert "Traceback" not in captured.err
 
 
 def test_inputs_are_streamed_with_a_bounded_window(cluster):

@@ -117,6 +117,8 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 def header_size(path: str | Path) -> tuple[int, int] | None:
     """(width, height) in pixels from an image file's header (Pillow), or None for a format Pillow does not know.
 
+    HEIC/HEIF (by the file's suffix) is opened through pillow-heif when it is installed.
+
     Pillow's process-wide decompression-bomb limit (``PIL.Image.MAX_IMAGE_PIXELS``) is left as it
     is: its warning is silenced here (the caller compares the size with MAX_PIXELS itself).
 
@@ -130,6 +132,12 @@ def header_size(path: str | Path) -> tuple[int, int] | None:
 
     from PIL import Image
 
+    if Path(path).suffix.lower() in HEIF_SUFFIXES:
+        try:
+            import pillow_heif
+        except ImportError:
+            return None  # read_image says what to install
+        pillow_heif.register_heif_opener()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
