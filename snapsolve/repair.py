@@ -258,7 +258,7 @@ MIN_POPULATION = 12
 #: printed-digit model's shape space (`vision.digits.CellClassifier.print_shapes`).
 #: The spread is the lower quartile (PRINT_SPREAD_QUANTILE) of those nearest
 #: distances over the grid's givens: the print pairs, even when a third of the
-#: "givens" are pen taken for print. Chosen on the printed and in-progress
+#: "givens" are pen taken for print (at least MIN_PRINT_SPREAD). Chosen on the printed and in-progress
 #: training photos (not validation: 0.5% of printed givens lie farther than 3
 #: spreads, and stay givens when the puzzle needs them) and on the first 24
 #: synthetic handwriting photos of `benchmarks/handwriting.py --seed 24` (79%
@@ -270,6 +270,12 @@ PRINT_SPREAD_QUANTILE = 25
 #: must lie farther to move a given: on the training photos (60 in-progress,
 #: 126 printed; not validation) 1 printed given moves at 4 spreads, 8 at 3.
 PRINT_APART_SOLVED = 4.0
+#: The least print spread: the training photos' grids spread 0.25 to 0.79 (the
+#: synthetic photos' 0.26 to 0.52), a clean rendered page (the answer key of
+#: `snapsolve generate`) 0.18, where any small difference would look like a
+#: hand. A distance in the printed model's shape space: measure again when the
+#: model's features change.
+MIN_PRINT_SPREAD = 0.25
 
 
 #: The digit shapes of some cells' marks, in the printed-digit model's space:
@@ -322,15 +328,14 @@ def unlike_the_print(
         nearest = np.where(same, distances, np.inf).min(axis=1)
         known = np.isfinite(nearest)
         if known.sum() >= MIN_POPULATION:
-            spread = float(np.percentile(nearest[known], PRINT_SPREAD_QUANTILE))
-            if spread > 0:
-                outlier = known & (nearest > apart * spread)
-                # a print anchor: another copy of the digit that is not an outlier itself (two lone copies
-                # far apart do not tell which is the print)
-                anchored = (same & ~outlier[None, :]).any(axis=1)
-                for i in np.flatnonzero(outlier & anchored):
-                    if cells[i] not in by_height:
-                        by_shape[cells[i]] = float(nearest[i] / spread)
+            spread = max(float(np.percentile(nearest[known], PRINT_SPREAD_QUANTILE)), MIN_PRINT_SPREAD)
+            outlier = known & (nearest > apart * spread)
+            # a print anchor: another copy of the digit that is not an outlier itself (two lone copies far
+            # apart do not tell which is the print)
+            anchored = (same & ~outlier[None, :]).any(axis=1)
+            for i in np.flatnonzero(outlier & anchored):
+                if cells[i] not in by_height:
+                    by_shape[cells[i]] = float(nearest[i] / spread)
     return sorted(by_height, key=lambda c: -by_height[c]) + sorted(by_shape, key=lambda c: -by_shape[c])
 
 
