@@ -42,11 +42,19 @@ class WorkItem:
     page: int = 0
 
 
+#: Why a text file or standard input gave no work: said, not passed over in silence.
+NO_PUZZLES = "no puzzles here (one 81-character puzzle per line; lines starting with # are comments)"
+
+
 def _puzzle_lines(label: str, path: str, lines: list[str]) -> Iterator[WorkItem]:
+    found = False
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
+            found = True
             yield WorkItem("puzzle", f"{label}:{number}", path, stripped)
+    if not found:
+        yield WorkItem("error", label, path, NO_PUZZLES)
 
 
 def _file_items(path: Path) -> Iterator[WorkItem]:
@@ -81,7 +89,9 @@ def expand_inputs(inputs: list[str]) -> Iterator[WorkItem]:
     Directories are searched recursively for images and PDFs (sorted, our
     own ``.solved``/``.hint`` outputs skipped); PDFs give one item per page;
     text files and ``-`` (standard input) one item per non-blank, non-comment
-    line. A missing path gives an ``error`` item rather than stopping the others.
+    line. A missing path, a directory without images or PDFs and a text file
+    (or standard input) without puzzles each give an ``error`` item rather
+    than stopping the others.
     """
     for arg in inputs:
         if arg == "-":

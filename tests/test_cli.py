@@ -100,6 +100,21 @@ def test_text_puzzles_and_stdin(tmp_path, capsys, monkeypatch):
     assert r["input"] == "-:1" and all(set(s) == {"technique", "placements", "eliminations", "text"} for s in steps)
 
 
+def test_a_text_file_without_puzzles_says_so(tmp_path, capsys, monkeypatch):
+    """A puzzle file of comments only (or empty standard input) is an error line, not silence with exit 0."""
+    f = tmp_path / "p.txt"
+    f.write_text("# From somewhere\n#\n\n")
+    assert main(["--json", "--no-image", str(f), str(SAMPLES / "image1.jpg")]) == 1
+    captured = capsys.readouterr()
+    first, photo = _json_lines(captured.out)
+    assert first["input"] == str(f) and "no puzzles here" in first["error"] and first["grids"] == []
+    assert photo["error"] is None
+    assert f"snapsolve: {f}: no puzzles here" in captured.err
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["-"]) == 1
+    assert "-: no puzzles here" in capsys.readouterr().err
+
+
 def test_bad_puzzle_lines_fail_but_others_run(tmp_path, capsys):
     f = tmp_path / "p.txt"
     f.write_text("\n".join([PUZZLE, PUZZLE[:70], "55" + PUZZLE[2:], "." * 81]) + "\n")
