@@ -23,8 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from snapsolve.pipeline import default_model, read_grids
-from snapsolve.repair import choose_reading
+from snapsolve.pipeline import decide, default_model, read_grids
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.image_io import read_image
 from snapsolve.vision.render import render_page
@@ -47,7 +46,7 @@ def scanned(page: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def read_page(path: Path, truths: list[list[int]], model) -> list[tuple[list[int], list[int] | None]]:
     """(truth, givens read) for each puzzle on a page; grids matched to puzzles by agreement."""
     readings = read_grids(read_image(path), model)
-    decided = [choose_reading(r.given_probabilities).givens for r in readings]
+    decided = [decide(r, model=model).givens for r in readings]  # as the command decides, pen test included
     pairs = []
     for truth in truths:
         best = max(decided, key=lambda g: sum(a == b for a, b in zip(g, truth)), default=None)
