@@ -361,13 +361,14 @@ def test_live_camera_in_chromium(secure_server, tmp_path, solution):
             page.goto(f"{url}?token={how.token}")
             assert "token" not in page.url  # taken out of the address bar, kept by the page
             page.click("#live-start")
-            page.wait_for_function(
-                "window.snapsolveLive.locked && Object.keys(window.snapsolveLive.drawn).length > 0", timeout=60000
-            )
-            live = page.evaluate(
-                "({drawn: window.snapsolveLive.drawn, answer: window.snapsolveLive.answer,"
-                " status: window.snapsolveLive.status})"
-            )
+            # The state is taken in the same evaluation that sees the lock: read a moment later, on a loaded
+            # machine, the clip may already have reached its table stretch, which clears the drawn digits.
+            live = page.wait_for_function(
+                "(() => { const l = window.snapsolveLive;"
+                " return l.locked && Object.keys(l.drawn).length > 0"
+                " ? {drawn: {...l.drawn}, answer: l.answer, status: l.status} : null; })()",
+                timeout=60000,
+            ).json_value()
             drawn = {int(c): d for c, d in live["drawn"].items()}
             assert drawn == expected  # every missing digit, in its own cell; the givens left alone
             assert live["answer"]["grid"]["givens"] == GIVENS and "Locked" in live["status"]
