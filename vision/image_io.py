@@ -10,17 +10,24 @@ import numpy as np
 from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, write_atomically
 
 
-def _read_heif(path: str | Path) -> np.ndarray:
-    """Decode HEIC/HEIF through pillow-heif (the optional ``heic`` extra)."""
+def _heif_opener() -> bool:
+    """Let Pillow open HEIC/HEIF through pillow-heif (the optional ``heic`` extra); False when it is missing."""
     try:
         import pillow_heif
     except ImportError:
-        raise ImageReadError("HEIC images need the optional extra: pip install 'snapsolve[heic]'") from None
+        return False
+    pillow_heif.register_heif_opener()
+    return True
+
+
+def _read_heif(path: str | Path) -> np.ndarray:
+    """Decode HEIC/HEIF through pillow-heif (the optional ``heic`` extra)."""
+    if not _heif_opener():
+        raise ImageReadError("HEIC images need the optional extra: pip install 'snapsolve[heic]'")
     import warnings
 
     from PIL import Image, ImageOps
 
-    pillow_heif.register_heif_opener()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -132,12 +139,8 @@ def header_size(path: str | Path) -> tuple[int, int] | None:
 
     from PIL import Image
 
-    if Path(path).suffix.lower() in HEIF_SUFFIXES:
-        try:
-            import pillow_heif
-        except ImportError:
-            return None  # read_image says what to install
-        pillow_heif.register_heif_opener()
+    if Path(path).suffix.lower() in HEIF_SUFFIXES and not _heif_opener():
+        return None  # read_image says what to install
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
