@@ -108,7 +108,7 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     gray = to_gray(image)
     readings = []
     for i, candidate in enumerate(locate_grids(gray)):
-        reading = read_grid(gray, candidate.corners, model)
+        reading = read_grid(gray, candidate.corners, model, colour=image if image.ndim == 3 else None)
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(reading)
     return readings
@@ -117,8 +117,8 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
 def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier | None = None) -> Decision:
     """The puzzle a reading shows: the most probable printed givens with exactly one solution (or unsure).
 
-    Marks unlike the grid's own print (another height, or with `model` a
-    shape unlike every other copy of their digit) are taken for the player's
+    Marks unlike the grid's own print (another ink colour, another height,
+    or with `model` a shape unlike every other copy of their digit) are taken for the player's
     pen where the puzzle does not need them, or where the reading has no one
     solution with them (`repair.decide_givens`).
     """
@@ -126,7 +126,14 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     shapes = None
     if model is not None:
         shapes = lambda cells: model.print_shapes(reading.marks, cells, reading.shapes)  # noqa: E731
-    return decide_givens(reading.given_probabilities, heights, search=search, shapes=shapes)
+    return decide_givens(
+        reading.given_probabilities,
+        heights,
+        search=search,
+        shapes=shapes,
+        inks=reading.inks,
+        ruling=reading.ruling_ink,
+    )
 
 
 def player_entries(reading: GridReading, decision: Decision, model: CellClassifier) -> EntryReading:

@@ -278,21 +278,62 @@ PRINT_APART_SOLVED = 4.0
 MIN_PRINT_SPREAD = 0.25
 
 
+#: A grid's print and its ruled lines are one ink, and a pen is often
+#: another colour: a given whose ink lies more than PEN_CHROMA (8-bit Lab
+#: units on the chroma plane, `vision.ink.ink_colours`) from the grid's print
+#: is not print. The print is the median colour of the givens whose ink is
+#: within PEN_CHROMA of the ruling's, when there are at least
+#: MIN_POPULATION // 2 of them (black print under a blue pen, however many
+#: of the "givens" are pen), else of every given (print of another colour
+#: than the ruling, such as red digits in a black grid). On the training
+#: photos (60 in-progress, 126 printed; not validation) printed ink lies at
+#: most 11.2 from its grid's print (red print spreads the most); on the first
+#: 40 synthetic photos of `benchmarks/handwriting.py --seed 24`, 93% of blue
+#: ballpoint digits lie farther than 16, black ballpoint not at all (colour
+#: cannot tell black pen).
+PEN_CHROMA = 15.0
+
+
+def _colour_outliers(cells: list[int], inks: np.ndarray | None, ruling: np.ndarray | None) -> dict[int, float]:
+    """Givens (of `cells`) whose ink colour lies more than PEN_CHROMA from the grid's print: cell -> distance."""
+    if inks is None:
+        return {}
+    inks = np.asarray(inks, np.float64)
+    measured = [c for c in cells if np.isfinite(inks[c]).all()]
+    if len(measured) < MIN_POPULATION:
+        return {}
+    population = inks[measured]
+    if ruling is not None and np.isfinite(ruling).all():
+        like_ruling = np.linalg.norm(population - np.asarray(ruling, np.float64), axis=1) <= PEN_CHROMA
+        if like_ruling.sum() >= MIN_POPULATION // 2:
+            population = population[like_ruling]
+    print_ink = np.median(population, axis=0)
+    far = {c: float(np.linalg.norm(inks[c] - print_ink)) for c in measured}
+    return {c: d for c, d in far.items() if d > PEN_CHROMA}
+
+
 #: The digit shapes of some cells' marks, in the printed-digit model's space:
 #: cells (n,) -> (n, d) float (`vision.digits.CellClassifier.print_shapes`).
 ShapesOf = Callable[[list[int]], np.ndarray]
 
 
 def unlike_the_print(
-    givens: list[int], heights: np.ndarray, shapes: ShapesOf | None = None, apart: float = PRINT_APART
+    givens: list[int],
+    heights: np.ndarray,
+    shapes: ShapesOf | None = None,
+    apart: float = PRINT_APART,
+    inks: np.ndarray | None = None,
+    ruling: np.ndarray | None = None,
 ) -> list[int]:
     """Givens whose mark does not look like the grid's own print, the most unlike first.
 
-    A given is unlike the print by its height (off the median of the grid's
-    givens by more than PEN_HEIGHT of it) or, when `shapes` are given, by its
-    shape (the nearest other given of its digit lies more than `apart` print
-    spreads away, while another given of its digit is no such outlier: the print
-    it is unlike). Height outliers come first (by how far off), then
+    A given is unlike the print by its ink's colour, when `inks` are given
+    (more than PEN_CHROMA from the print's), by its height (off the median of
+    the grid's givens by more than PEN_HEIGHT of it) or, when `shapes` are
+    given, by its shape (the nearest other given of its digit lies more than
+    `apart` print spreads away, while another given of its digit is no such
+    outlier: the print it is unlike). Colour outliers come first (by how far
+    off: a colour is the surest sign of a pen), then height outliers, then
     shape outliers (by how many spreads).
 
     Parameters
@@ -305,6 +346,10 @@ def unlike_the_print(
         The marks' digit shapes in the printed-digit model's space (`ShapesOf`).
     apart : float
         How many print spreads away a shape outlier lies at least.
+    inks : np.ndarray, optional
+        Shape (81, 2) float: each cell's ink colour (`vision.read.GridReading.inks`; NaN rows unmeasured).
+    ruling : np.ndarray, optional
+        Shape (2,) float: the ruled lines' ink colour (`vision.read.GridReading.ruling_ink`).
 
     Returns
     -------
@@ -314,11 +359,12 @@ def unlike_the_print(
     cells = [c for c in range(81) if givens[c]]
     if len(cells) < MIN_POPULATION:
         return []
+    by_colour = _colour_outliers(cells, inks, ruling)
     median = float(np.median(heights[cells]))
     by_height = {}
     if median > 0:
         by_height = {c: abs(float(heights[c]) / median - 1.0) for c in cells}
-        by_height = {c: off for c, off in by_height.items() if off > PEN_HEIGHT}
+        by_height = {c: off for c, off in by_height.items() if off > PEN_HEIGHT and c not in by_colour}
     by_shape: dict[int, float] = {}
     if shapes is not None:
         points = np.asarray(shapes(cells), np.float64)
@@ -334,18 +380,27 @@ def unlike_the_print(
             # apart do not tell which is the print)
             anchored = (same & ~outlier[None, :]).any(axis=1)
             for i in np.flatnonzero(outlier & anchored):
-                if cells[i] not in by_height:
+                if cells[i] not in by_height and cells[i] not in by_colour:
                     by_shape[cells[i]] = float(nearest[i] / spread)
-    return sorted(by_height, key=lambda c: -by_height[c]) + sorted(by_shape, key=lambda c: -by_shape[c])
+    return (
+        sorted(by_colour, key=lambda c: -by_colour[c])
+        + sorted(by_height, key=lambda c: -by_height[c])
+        + sorted(by_shape, key=lambda c: -by_shape[c])
+    )
 
 
 def separate_written(
-    decision: Decision, heights: np.ndarray, search: str = "bitmask", shapes: ShapesOf | None = None
+    decision: Decision,
+    heights: np.ndarray,
+    search: str = "bitmask",
+    shapes: ShapesOf | None = None,
+    inks: np.ndarray | None = None,
+    ruling: np.ndarray | None = None,
 ) -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
     A printed digit is decided per grid, not cell by cell alone: a given
-    unlike the grid's print (`unlike_the_print`: another height, or, with
+    unlike the grid's print (`unlike_the_print`: another ink colour, another height, or, with
     `shapes`, a shape unlike every other copy of its digit) is pen, not print,
     provided the givens without it (and the marks already moved) still have
     exactly one solution, the same one. The marks are tried one at a time, the
@@ -364,6 +419,8 @@ def separate_written(
         The exact search's engine (``"bitmask"`` or ``"dlx"``, see `solver.exact.search_engine`).
     shapes : callable, optional
         The upright cells' digit shapes in the printed model's space (`ShapesOf`).
+    inks, ruling : np.ndarray, optional
+        The cells' and the ruling's ink colours, as for `unlike_the_print`.
 
     Returns
     -------
@@ -376,7 +433,7 @@ def separate_written(
         return decision
     givens = list(decision.givens)
     moved, result = [], decision.count
-    for cell in unlike_the_print(givens, heights, shapes, PRINT_APART_SOLVED):
+    for cell in unlike_the_print(givens, heights, shapes, PRINT_APART_SOLVED, inks, ruling):
         givens[cell] = 0
         count = solve_unique(givens, search=search)
         if count.status == SOLVED and count.solution == decision.solution:
@@ -391,7 +448,12 @@ def separate_written(
 
 
 def decide_givens(
-    probabilities: np.ndarray, heights: np.ndarray, search: str = "bitmask", shapes: ShapesOf | None = None
+    probabilities: np.ndarray,
+    heights: np.ndarray,
+    search: str = "bitmask",
+    shapes: ShapesOf | None = None,
+    inks: np.ndarray | None = None,
+    ruling: np.ndarray | None = None,
 ) -> Decision:
     """The printed puzzle of a grid: `choose_reading`, then the marks unlike the grid's print taken for pen.
 
@@ -417,6 +479,8 @@ def decide_givens(
         The exact search's engine.
     shapes : callable, optional
         The marks' digit shapes (`ShapesOf`); without it only heights tell.
+    inks, ruling : np.ndarray, optional
+        The cells' and the ruling's ink colours, as for `unlike_the_print`.
 
     Returns
     -------
@@ -424,8 +488,8 @@ def decide_givens(
     """
     decision = choose_reading(probabilities, search=search)
     if decision.status == SOLVED:
-        return separate_written(decision, heights, search=search, shapes=shapes)
-    odd = unlike_the_print(decision.givens, heights, shapes)
+        return separate_written(decision, heights, search=search, shapes=shapes, inks=inks, ruling=ruling)
+    odd = unlike_the_print(decision.givens, heights, shapes, inks=inks, ruling=ruling)
     if not odd:
         return decision
     without = np.array(probabilities, np.float64)
@@ -456,7 +520,7 @@ def decide_givens(
         _log_probability(probabilities, second.givens),
         sorted(odd),
     )
-    return separate_written(again, heights, search=search, shapes=shapes)
+    return separate_written(again, heights, search=search, shapes=shapes, inks=inks, ruling=ruling)
 
 
 def _breaks_rules(givens: list[int]) -> bool:

@@ -304,3 +304,52 @@ def one_hot_twenty(givens):
     for cell, d in enumerate(givens):
         probs[cell, d] = 1.0
     return probs
+
+
+def _inks(reading, pen_cells, pen=(-5.0, -30.0), print_ink=(0.0, 0.0), seed=1):
+    """(81, 2) ink colours: the print near `print_ink`, the `pen_cells` near `pen` (blue ballpoint's
+    direction on the chroma plane), with the spread measured on real print (a few units)."""
+    rng = np.random.default_rng(seed)
+    inks = np.asarray(print_ink, np.float64) + rng.normal(0, 2.0, (81, 2))
+    inks[list(pen_cells)] = np.asarray(pen, np.float64) + rng.normal(0, 2.0, (len(pen_cells), 2))
+    inks[np.asarray(reading) == 0] = np.nan
+    return inks
+
+
+def test_a_pen_of_another_colour_is_no_given_however_neat():
+    """decide_givens with inks: a right blue-pen digit read as print, of the print's height and shape, moves
+    to the entries; a wrong one, which leaves the reading without a solution, is taken out and listed as
+    written. Without inks, heights and shapes alike cannot tell."""
+    givens = parse_puzzle(read_collection("top1465.txt")[5])
+    solution = solve_unique(givens).solution
+    empty = [c for c in range(81) if not givens[c]]
+    right, wrong = empty[0], empty[1]
+    with_pen = list(givens)
+    with_pen[right] = solution[right]
+    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    ruling = np.zeros(2)
+    decision = decide_givens(one_hot(with_pen), heights, inks=_inks(with_pen, [right]), ruling=ruling)
+    assert decision.written == [right] and decision.givens == givens and decision.solution == solution
+    assert decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, [])).written == []
+    with_wrong = list(with_pen)
+    row = wrong // 9
+    with_wrong[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks the row
+    heights = np.where(np.array(with_wrong) > 0, 0.6, 0.0)
+    decision = decide_givens(one_hot(with_wrong), heights, inks=_inks(with_wrong, [right, wrong]), ruling=ruling)
+    assert decision.status == SOLVED and decision.givens == givens and decision.written == sorted([right, wrong])
+
+
+def test_print_of_one_colour_stays_print_whatever_the_ruling_or_the_pen():
+    """Red print in a black grid (every given far from the ruling's ink) keeps every given; black print
+    under more blue pen than print keeps the print as givens (the ruling tells which ink is the press's)."""
+    givens = parse_puzzle(read_collection("top1465.txt")[5])
+    solution = solve_unique(givens).solution
+    heights = np.where(np.array(givens) > 0, 0.6, 0.0)
+    red = _inks(givens, [], print_ink=(30.0, 15.0))
+    assert decide_givens(one_hot(givens), heights, inks=red, ruling=np.zeros(2)).written == []
+    # a nearly finished grid: every empty cell but four written in blue pen, read as print
+    pen = [c for c in range(81) if not givens[c]][4:]
+    filled = [solution[c] if c in pen else givens[c] for c in range(81)]
+    heights = np.where(np.array(filled) > 0, 0.6, 0.0)
+    decision = decide_givens(one_hot(filled), heights, inks=_inks(filled, pen), ruling=np.zeros(2))
+    assert decision.status == SOLVED and decision.givens == givens and decision.written == sorted(pen)

@@ -7,12 +7,13 @@ from down.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .digits import CLASSES, FEATURE_LENGTH, PRINTED, CellClassifier, features_of
+from .ink import ink_colours
 from .rectify import GRID_SIZE, Rectified, find_lattice, rectify, reduce_for, rotate_cells
 
 
@@ -40,6 +41,12 @@ class GridReading:
         upright cell's mark as measured for reading it (NaN rows where there
         is no mark), kept so that the grid's print can be compared without
         measuring again; None when not kept.
+    inks : np.ndarray or None
+        Shape (81, 2) float32: each upright cell's ink colour on the chroma
+        plane (`vision.ink.ink_colours`; NaN rows where there is too little
+        ink); None when the photo was read in grey only.
+    ruling_ink : np.ndarray or None
+        Shape (2,) float32: the ruled lines' ink colour, likewise.
     """
 
     corners: np.ndarray
@@ -48,6 +55,8 @@ class GridReading:
     rectified: Rectified
     marks: CellMarks
     shapes: np.ndarray | None = None
+    inks: np.ndarray | None = None
+    ruling_ink: np.ndarray | None = None
 
     @property
     def classes(self) -> list[int]:
@@ -76,14 +85,7 @@ class GridReading:
         """The same reading located in a photo `factor` times as large (corners, lattice, homographies)."""
         if factor == 1:
             return self
-        return GridReading(
-            self.corners * np.float32(factor),
-            self.rotation,
-            self.probabilities,
-            self.rectified.scaled(factor),
-            self.marks,
-            self.shapes,
-        )
+        return replace(self, corners=self.corners * np.float32(factor), rectified=self.rectified.scaled(factor))
 
     def text(self) -> str:
         """The most probable reading as 81 ``.cells`` tokens (``.``, ``1``-``9``, ``h1``-``h9``, ``c``)."""
@@ -162,7 +164,13 @@ def _read_marks(marks: CellMarks, model: CellClassifier) -> tuple[np.ndarray, np
     return model.predict_proba(marks, shapes=shapes), _by_cell(cells, shapes)
 
 
-def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rotation: int | None = None) -> GridReading:
+def read_grid(
+    gray: np.ndarray,
+    corners: np.ndarray,
+    model: CellClassifier,
+    rotation: int | None = None,
+    colour: np.ndarray | None = None,
+) -> GridReading:
     """Read the 81 cells of a located grid.
 
     Parameters
@@ -175,6 +183,9 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rota
         The cell classifier.
     rotation : int, optional
         Force this orientation (degrees) instead of deciding it from the marks.
+    colour : np.ndarray, optional
+        Shape (H, W, 3), uint8 BGR: the same photo in colour, to measure each
+        cell's ink colour (`GridReading.inks`).
 
     Returns
     -------
@@ -192,4 +203,8 @@ def read_grid(gray: np.ndarray, corners: np.ndarray, model: CellClassifier, rota
     else:
         upright = marks.turned(rotation)
         probs, shapes = _read_marks(upright, model)
-    return GridReading(corners, rotation, probs, seen.turned(rotation), upright, shapes)
+    grid = seen.turned(rotation)
+    inks = ruling = None
+    if colour is not None and colour.ndim == 3:
+        inks, ruling = ink_colours(colour, grid.lattice, grid.image)
+    return GridReading(corners, rotation, probs, grid, upright, shapes, inks, ruling)
