@@ -287,10 +287,10 @@ MIN_PRINT_SPREAD = 0.25
 #: of the "givens" are pen), else of every given (print of another colour
 #: than the ruling, such as red digits in a black grid). On the training
 #: photos (60 in-progress, 126 printed; not validation) printed ink lies at
-#: most 11.2 from its grid's print (red print spreads the most); on the first
-#: 40 synthetic photos of `benchmarks/handwriting.py --seed 24`, 93% of blue
-#: ballpoint digits lie farther than 16, black ballpoint not at all (colour
-#: cannot tell black pen).
+#: most 10.4 from its grid's print (red print spreads the most); on the first
+#: 40 synthetic photos of `benchmarks/handwriting.py --seed 24`, about 90% of
+#: blue ballpoint digits lie farther than 15, black ballpoint not at all
+#: (colour cannot tell black pen).
 PEN_CHROMA = 15.0
 
 

@@ -206,5 +206,5 @@ def read_grid(
     grid = seen.turned(rotation)
     inks = ruling = None
     if colour is not None and colour.ndim == 3:
-        inks, ruling = ink_colours(colour, grid.lattice, grid.image)
+        inks, ruling = ink_colours(colour, grid.lattice, grid.image, upright.present)
     return GridReading(corners, rotation, probs, grid, upright, shapes, inks, ruling)
