@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from .rectify import CELL_SIZE, rotate_cells
+from .ruling import extract_lines
 
 #: Names of the columns of `CellMarks.features`, in order. Sizes and positions
 #: are shares of a cell; `relative_contrast` is the mark's contrast over the
@@ -172,8 +173,7 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
     """
     n = CELL_SIZE
     length = int(n * 0.85)
-    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
-    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
+    horizontal, vertical = extract_lines(ink, length)
     ruling = cv2.bitwise_or(horizontal, vertical)
     reach = int(round(LINE_REACH * n))
     size = ink.shape[0]

@@ -25,6 +25,49 @@ class ImageReadError(ValueError):
     """A file that cannot be decoded as an image."""
 
 
+#: check_pixels' refusal unless the caller words it otherwise (users and tests see it).
+PIXEL_LIMIT_MESSAGE = "image of {width}x{height} pixels is over the {limit:,}-pixel limit"
+
+
+def check_pixels(width: int, height: int, message: str = PIXEL_LIMIT_MESSAGE, **fields: object) -> None:
+    """Refuse an image of `width` x `height` pixels when it has more than MAX_PIXELS pixels.
+
+    The one comparison with the limit: every reader (header, decoded image,
+    HEIC, PDF page, the web's upload) asks this function.
+
+    Parameters
+    ----------
+    width, height : int
+        The image's size, pixels (as declared by a header, decoded, or a PDF
+        page's size at the dpi it is rendered at).
+    message : str
+        The refusal's text, a ``str.format`` template. It may use ``width``,
+        ``height``, ``megapixels`` (width * height / 1e6, float), ``limit``
+        (MAX_PIXELS), ``limit_megapixels`` (MAX_PIXELS / 1e6, float) and the
+        names in `fields`. Default PIXEL_LIMIT_MESSAGE: "image of WxH pixels
+        is over the 100,000,000-pixel limit".
+    **fields
+        More values for `message` (say the page number of a PDF).
+
+    Raises
+    ------
+    ImageReadError
+        ``width * height > MAX_PIXELS``, with `message` filled in. An image of
+        exactly MAX_PIXELS pixels passes.
+    """
+    if width * height > MAX_PIXELS:
+        raise ImageReadError(
+            message.format(
+                width=width,
+                height=height,
+                megapixels=width * height / 1e6,
+                limit=MAX_PIXELS,
+                limit_megapixels=MAX_PIXELS / 1e6,
+                **fields,
+            )
+        )
+
+
 def pdf_page_count(path: str | Path) -> int:
     """Number of pages of a PDF. Raises ImageReadError when it is not a readable PDF."""
     import pypdfium2 as pdfium

@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, write_atomically
+from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, check_pixels, write_atomically
 
 
 def _heif_opener() -> bool:
@@ -32,10 +32,7 @@ def _read_heif(path: str | Path) -> np.ndarray:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as im:
-                if im.size[0] * im.size[1] > MAX_PIXELS:
-                    raise ImageReadError(
-                        f"image of {im.size[0]}x{im.size[1]} pixels is over the {MAX_PIXELS:,}-pixel limit"
-                    )
+                check_pixels(*im.size)
                 rgb = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
     except Image.DecompressionBombError as exc:
         raise ImageReadError(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
@@ -92,11 +89,7 @@ def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
     image = cv2.imdecode(data, _REDUCED[reduce])
     if image is None:
         raise ImageReadError("not a readable image (unknown format or corrupt data)")
-    if image.shape[0] * image.shape[1] * reduce * reduce > MAX_PIXELS:
-        raise ImageReadError(
-            f"image of {image.shape[1] * reduce}x{image.shape[0] * reduce} pixels is over the "
-            f"{MAX_PIXELS:,}-pixel limit"
-        )
+    check_pixels(image.shape[1] * reduce, image.shape[0] * reduce)
     return image
 
 
@@ -161,8 +154,8 @@ def check_pixel_count(path: str | Path) -> None:
         The header declares more than MAX_PIXELS pixels.
     """
     size = header_size(path)
-    if size and size[0] * size[1] > MAX_PIXELS:
-        raise ImageReadError(f"image of {size[0]}x{size[1]} pixels is over the {MAX_PIXELS:,}-pixel limit")
+    if size:
+        check_pixels(*size)
 
 
 def render_pdf_page(path: str | Path, page: int, dpi: int = 200) -> np.ndarray:
@@ -186,10 +179,13 @@ def render_pdf_page(path: str | Path, page: int, dpi: int = 200) -> np.ndarray:
         try:
             scale = dpi / 72.0
             width, height = (round(side * scale) for side in doc[page].get_size())
-            if width * height > MAX_PIXELS:
-                raise ImageReadError(
-                    f"PDF page {page + 1} at {dpi} dpi is {width}x{height} pixels, over the {MAX_PIXELS:,}-pixel limit"
-                )
+            check_pixels(
+                width,
+                height,
+                "PDF page {page} at {dpi} dpi is {width}x{height} pixels, over the {limit:,}-pixel limit",
+                page=page + 1,
+                dpi=dpi,
+            )
             bitmap = doc[page].render(scale=scale)
             image = bitmap.to_numpy()
         finally:

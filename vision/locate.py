@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from .image_io import to_gray
+from .ruling import extract_lines
 
 #: Longest side (pixels) of the reduced copy that contours are searched on.
 WORK_SIZE = 800
@@ -212,8 +213,7 @@ def ruled_lines(ink: np.ndarray) -> np.ndarray:
         Shape (H, W), uint8, 255 on strokes at least ~1/40 of the shorter side long.
     """
     length = max(9, min(ink.shape[:2]) // 40)
-    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
-    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
+    horizontal, vertical = extract_lines(ink, length)
     return cv2.bitwise_or(horizontal, vertical)
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .ruling import extract_lines
+
 #: Side of one cell (pixels) in the rectified grid image.
 CELL_SIZE = 64
 #: Side of the rectified grid image (pixels).
@@ -126,9 +128,7 @@ def _ruling_masks(coarse: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray
         cv2.GaussianBlur(coarse, (3, 3), 0), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, (cell // 2) | 1, 5
     )
     length = int(cell * 0.8)
-    horizontal = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1)))
-    vertical = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
-    return horizontal, vertical
+    return extract_lines(ink, length)
 
 
 def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarray:

@@ -143,7 +143,7 @@ def check_upload(path: Path) -> tuple[int, int] | None:
     NotAnImage
         The file is empty.
     """
-    from ..vision.formats import MAX_PIXELS, ImageReadError
+    from ..vision.formats import MAX_PIXELS, ImageReadError, check_pixels
     from ..vision.image_io import header_size
 
     if path.stat().st_size == 0:
@@ -152,11 +152,15 @@ def check_upload(path: Path) -> tuple[int, int] | None:
         size = header_size(path)
     except ImageReadError as exc:  # more pixels than Pillow opens at all
         raise InputTooLarge(f"{exc}; the limit is {MAX_PIXELS / 1e6:.0f} megapixels") from None
-    if size and size[0] * size[1] > MAX_PIXELS:
-        raise InputTooLarge(
-            f"the image is {size[0]}x{size[1]} = {size[0] * size[1] / 1e6:.0f} megapixels; "
-            f"the limit is {MAX_PIXELS / 1e6:.0f} megapixels"
-        )
+    if size:
+        try:
+            check_pixels(
+                *size,
+                "the image is {width}x{height} = {megapixels:.0f} megapixels; "
+                "the limit is {limit_megapixels:.0f} megapixels",
+            )
+        except ImageReadError as exc:
+            raise InputTooLarge(str(exc)) from None
     return size
 
 
