@@ -45,9 +45,8 @@ from pathlib import Path
 
 from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process_item
 from .inputs import WorkItem
-from .puzzle import Options, output_path
+from .puzzle import Options, place_output
 from .results import InputResult
-from .vision.formats import write_atomically
 
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 10
@@ -202,27 +201,11 @@ def _killed_message(exc: BaseException) -> str:
     return f"the worker process died while reading this input, on {tries} (Dask KilledWorker)"
 
 
-def _place_output(item: WorkItem, result: InputResult, image: bytes | None, options: Options) -> None:
-    """Give the result the image path the local batch would report, writing the image when it came back as bytes."""
-    if not any(g.output for g in result.grids):
-        return
-    target = output_path(Path(item.path), options, item.page if item.kind == "pdf_page" else None)
-    if image is not None:
-        if target.resolve() == Path(item.path).resolve():
-            result.error = f"refusing to overwrite the input {item.path}"
-            for g in result.grids:
-                g.output = None
-            return
-        try:
-            write_atomically(target, image)
-        except OSError as exc:
-            result.error = f"cannot write {target}: {exc}"
-            for g in result.grids:
-                g.output = None
-            return
-    for g in result.grids:
-        if g.output:
-            g.output = str(target)
+def _place_output(item: WorkItem, result: InputResult, image: bytes | None, options: Options, written: bool) -> None:
+    """Give the result the image path the local batch would report (`puzzle.place_output`), writing the
+    image when it came back as bytes; `written`: a worker on shared storage wrote it."""
+    page = item.page if item.kind == "pdf_page" else None
+    place_output(result, Path(item.path), options, page, image, written=written)
 
 
 def _remote_item(item: WorkItem) -> WorkItem:
@@ -322,7 +305,7 @@ def _stream(
     def finish(entry: list, result: InputResult, image: bytes | None = None) -> None:
         item = entry[0]
         if item.path and item.kind in ("image", "pdf_page"):
-            _place_output(item, result, image, options)
+            _place_output(item, result, image, options, written=not send_bytes)
         if store:
             store.save(item, result)
         entry[1] = result

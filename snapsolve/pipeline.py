@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .models import MODEL_ENV, digit_model_path
-from .puzzle import Options, output_path, solved_grid
+from .puzzle import Options, place_output, solved_grid, wants_image
 from .repair import UNSURE, Decision, EntryReading, decide_givens, read_entries
 from .results import GridResult, InputResult
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
@@ -29,11 +29,11 @@ from .vision import (
     draw_hint,
     draw_mistakes,
     draw_question,
+    encode_image,
     locate_grids,
     read_grid,
     read_image,
     to_gray,
-    write_image,
 )
 from .vision.cells import MARK_FEATURES
 from .vision.image_io import reduction_for, render_pdf_page
@@ -312,13 +312,46 @@ def solve_and_draw(
     return result, annotated
 
 
+def solve_and_encode(
+    path: Path,
+    options: Options,
+    model: CellClassifier | None = None,
+    page: int | None = None,
+    label: str | None = None,
+    draw: bool = True,
+) -> tuple[InputResult, bytes | None]:
+    """`solve_and_draw` with the annotated photo encoded as JPEG (quality 90) in memory, written nowhere.
+
+    Parameters
+    ----------
+    path, options, model, page, label, draw
+        As in `solve_and_draw`.
+
+    Returns
+    -------
+    (InputResult, bytes or None)
+        The result (``error`` set as by `solve_and_draw`, or when the image
+        cannot be encoded; never raises for bad input) and, with `draw` and
+        some grid solved, the annotated photo's JPEG file contents.
+    """
+    result, annotated = solve_and_draw(path, options, model, page, label, draw)
+    if annotated is None:
+        return result, None
+    try:
+        return result, encode_image(annotated)
+    except OSError as exc:
+        result.error = f"cannot encode the annotated image: {exc}"
+        return result, None
+
+
 def solve_image(
     path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None, label: str | None = None
 ) -> InputResult:
     """Result for one photo or PDF page: every grid read, solved, graded and (with ``write_image``) drawn.
 
-    The annotated photo is written to `puzzle.output_path` (never over the
-    input) and each solved grid's ``output`` names it.
+    The annotated photo is written by `puzzle.place_output` (to
+    `puzzle.output_path`, never over the input) and each solved grid's
+    ``output`` names it.
 
     Parameters
     ----------
@@ -334,18 +367,8 @@ def solve_image(
         for bad input.
     """
     start = time.perf_counter()
-    target = output_path(path, options, page) if options.write_image else None
-    overwrite = target is not None and target.resolve() == path.resolve()
-    result, annotated = solve_and_draw(path, options, model, page, label, draw=target is not None and not overwrite)
-    if overwrite and result.solved_grids:
-        result.error = f"refusing to overwrite the input {path}"
-    elif annotated is not None:
-        try:
-            write_image(target, annotated)
-            for g in result.grids:
-                if g.solved:
-                    g.output = str(target)
-        except (OSError, ImageReadError) as exc:
-            result.error = f"cannot write {target}: {exc}"
+    draw = wants_image(path, options, page)
+    result, image = solve_and_encode(path, options, model, page, label, draw=draw)
+    place_output(result, path, options, page, image)
     result.seconds = round(time.perf_counter() - start, 4)
     return result
