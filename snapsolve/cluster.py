@@ -43,7 +43,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process_item
+from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process_item, process_item_encoded
 from .inputs import WorkItem
 from .puzzle import Options, place_output
 from .results import InputResult
@@ -169,13 +169,15 @@ def solve_on_worker(item: WorkItem, options: Options, data: bytes | None = None)
         annotated image is returned instead of written).
     data : bytes, optional
         The file's contents (``--send-bytes``): written to a private
-        temporary folder, solved there, and removed.
+        temporary folder, solved there (`batch.process_item_encoded`: the
+        annotated image is encoded in memory, never written), and removed.
 
     Returns
     -------
     (InputResult, bytes or None)
-        The result (its ``input`` is `item.label`) and, with `data` and an
-        image to write, the annotated JPEG's bytes.
+        The result (its ``input`` is `item.label`; with `data`, no grid
+        names an ``output`` yet) and, with `data` and an image to write, the
+        annotated JPEG's bytes, for the client's `puzzle.place_output`.
     """
     _warm(item.kind)
     if data is None:
@@ -184,11 +186,7 @@ def solve_on_worker(item: WorkItem, options: Options, data: bytes | None = None)
     try:
         local = Path(folder) / (Path(item.path).name or "input")
         local.write_bytes(data)
-        out = Path(folder) / "out"
-        out.mkdir()
-        result = process_item(replace(item, path=str(local)), replace(options, output_dir=out))
-        image = next((Path(g.output).read_bytes() for g in result.grids if g.output), None)
-        return result, image
+        return process_item_encoded(replace(item, path=str(local)), options)
     except OSError as exc:
         return InputResult.failed(item.label, f"the worker cannot use a temporary copy: {exc}"), None
     finally:
