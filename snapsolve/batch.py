@@ -89,11 +89,12 @@ def _process(item: WorkItem, options: Options, encode: bool) -> tuple[InputResul
             return InputResult.failed(item.label, item.text), None
         if item.kind == "puzzle":
             return solve_text(item.label, item.text, options), None
-        from .pipeline import default_model, solve_and_encode, solve_image
+        from .pipeline import default_model, encode_annotated, solve_and_draw, solve_image
 
         path, page = Path(item.path), item.page if item.kind == "pdf_page" else None
         if encode:
-            return solve_and_encode(path, options, default_model(), page, item.label, draw=options.write_image)
+            result, annotated = solve_and_draw(path, options, default_model(), page, item.label, options.write_image)
+            return result, encode_annotated(result, annotated)
         return solve_image(path, options, default_model(), page=page, label=item.label), None
     except FileNotFoundError as exc:  # the digit model is missing
         return InputResult.failed(item.label, str(exc)), None

@@ -312,36 +312,28 @@ def solve_and_draw(
     return result, annotated
 
 
-def solve_and_encode(
-    path: Path,
-    options: Options,
-    model: CellClassifier | None = None,
-    page: int | None = None,
-    label: str | None = None,
-    draw: bool = True,
-) -> tuple[InputResult, bytes | None]:
-    """`solve_and_draw` with the annotated photo encoded as JPEG (quality 90) in memory, written nowhere.
+def encode_annotated(result: InputResult, annotated: np.ndarray | None) -> bytes | None:
+    """The annotated photo of `solve_and_draw` as JPEG file contents (quality 90), encoded in memory.
 
     Parameters
     ----------
-    path, options, model, page, label, draw
-        As in `solve_and_draw`.
+    result : InputResult
+        Its result; ``error`` is set when the image cannot be encoded.
+    annotated : np.ndarray or None
+        (H, W, 3) uint8 BGR, as `solve_and_draw` returns it.
 
     Returns
     -------
-    (InputResult, bytes or None)
-        The result (``error`` set as by `solve_and_draw`, or when the image
-        cannot be encoded; never raises for bad input) and, with `draw` and
-        some grid solved, the annotated photo's JPEG file contents.
+    bytes or None
+        None when there is no image or it cannot be encoded; never raises.
     """
-    result, annotated = solve_and_draw(path, options, model, page, label, draw)
     if annotated is None:
-        return result, None
+        return None
     try:
-        return result, encode_image(annotated)
+        return encode_image(annotated)
     except OSError as exc:
         result.error = f"cannot encode the annotated image: {exc}"
-        return result, None
+        return None
 
 
 def solve_image(
@@ -367,8 +359,7 @@ def solve_image(
         for bad input.
     """
     start = time.perf_counter()
-    draw = wants_image(path, options, page)
-    result, image = solve_and_encode(path, options, model, page, label, draw=draw)
-    place_output(result, path, options, page, image)
+    result, annotated = solve_and_draw(path, options, model, page, label, draw=wants_image(path, options, page))
+    place_output(result, path, options, page, encode_annotated(result, annotated))
     result.seconds = round(time.perf_counter() - start, 4)
     return result
