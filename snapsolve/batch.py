@@ -60,24 +60,49 @@ def process_item(item: WorkItem, options: Options) -> InputResult:
     """The result of one work item; never raises (an unexpected failure becomes its `error`).
 
     Photos and PDF pages import the vision stage (OpenCV, scikit-learn) on
-    first use; puzzle text does not.
+    first use; puzzle text does not. Their annotated images are written by
+    `puzzle.place_output` (``options.write_image``, ``options.output_dir``).
     """
+    return _process(item, options, encode=False)[0]
+
+
+def process_item_encoded(item: WorkItem, options: Options) -> tuple[InputResult, bytes | None]:
+    """`process_item`, with a photo's annotated image handed back as JPEG bytes instead of written.
+
+    What a cluster worker sends its client, which writes the image with
+    `puzzle.place_output`. The image is drawn when ``options.write_image`` is
+    set; ``options.output_dir`` is not used and no grid names an ``output``.
+
+    Returns
+    -------
+    (InputResult, bytes or None)
+        The result (never raises: an unexpected failure becomes its `error`)
+        and, for a photo or PDF page with some grid solved, the annotated
+        image's JPEG file contents.
+    """
+    return _process(item, options, encode=True)
+
+
+def _process(item: WorkItem, options: Options, encode: bool) -> tuple[InputResult, bytes | None]:
     try:
         if item.kind == "error":
-            return InputResult.failed(item.label, item.text)
+            return InputResult.failed(item.label, item.text), None
         if item.kind == "puzzle":
-            return solve_text(item.label, item.text, options)
-        from .pipeline import default_model, solve_image
+            return solve_text(item.label, item.text, options), None
+        from .pipeline import default_model, encode_annotated, solve_and_draw, solve_image
 
-        page = item.page if item.kind == "pdf_page" else None
-        return solve_image(Path(item.path), options, default_model(), page=page, label=item.label)
+        path, page = Path(item.path), item.page if item.kind == "pdf_page" else None
+        if encode:
+            result, annotated = solve_and_draw(path, options, default_model(), page, item.label, options.write_image)
+            return result, encode_annotated(result, annotated)
+        return solve_image(path, options, default_model(), page=page, label=item.label), None
     except FileNotFoundError as exc:  # the digit model is missing
-        return InputResult.failed(item.label, str(exc))
+        return InputResult.failed(item.label, str(exc)), None
     except Exception as exc:  # one bad input must never stop the batch
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return InputResult.failed(
             item.label, f"internal error: {type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})"
-        )
+        ), None
 
 
 class ResultStore:

@@ -43,11 +43,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process_item
+from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process_item, process_item_encoded
 from .inputs import WorkItem
-from .puzzle import Options, output_path
+from .puzzle import Options, place_output
 from .results import InputResult
-from .vision.formats import write_atomically
 
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 10
@@ -170,13 +169,15 @@ def solve_on_worker(item: WorkItem, options: Options, data: bytes | None = None)
         annotated image is returned instead of written).
     data : bytes, optional
         The file's contents (``--send-bytes``): written to a private
-        temporary folder, solved there, and removed.
+        temporary folder, solved there (`batch.process_item_encoded`: the
+        annotated image is encoded in memory, never written), and removed.
 
     Returns
     -------
     (InputResult, bytes or None)
-        The result (its ``input`` is `item.label`) and, with `data` and an
-        image to write, the annotated JPEG's bytes.
+        The result (its ``input`` is `item.label`; with `data`, no grid
+        names an ``output`` yet) and, with `data` and an image to write, the
+        annotated JPEG's bytes, for the client's `puzzle.place_output`.
     """
     _warm(item.kind)
     if data is None:
@@ -185,11 +186,7 @@ def solve_on_worker(item: WorkItem, options: Options, data: bytes | None = None)
     try:
         local = Path(folder) / (Path(item.path).name or "input")
         local.write_bytes(data)
-        out = Path(folder) / "out"
-        out.mkdir()
-        result = process_item(replace(item, path=str(local)), replace(options, output_dir=out))
-        image = next((Path(g.output).read_bytes() for g in result.grids if g.output), None)
-        return result, image
+        return process_item_encoded(replace(item, path=str(local)), options)
     except OSError as exc:
         return InputResult.failed(item.label, f"the worker cannot use a temporary copy: {exc}"), None
     finally:
@@ -202,27 +199,11 @@ def _killed_message(exc: BaseException) -> str:
     return f"the worker process died while reading this input, on {tries} (Dask KilledWorker)"
 
 
-def _place_output(item: WorkItem, result: InputResult, image: bytes | None, options: Options) -> None:
-    """Give the result the image path the local batch would report, writing the image when it came back as bytes."""
-    if not any(g.output for g in result.grids):
-        return
-    target = output_path(Path(item.path), options, item.page if item.kind == "pdf_page" else None)
-    if image is not None:
-        if target.resolve() == Path(item.path).resolve():
-            result.error = f"refusing to overwrite the input {item.path}"
-            for g in result.grids:
-                g.output = None
-            return
-        try:
-            write_atomically(target, image)
-        except OSError as exc:
-            result.error = f"cannot write {target}: {exc}"
-            for g in result.grids:
-                g.output = None
-            return
-    for g in result.grids:
-        if g.output:
-            g.output = str(target)
+def _place_output(item: WorkItem, result: InputResult, image: bytes | None, options: Options, written: bool) -> None:
+    """Give the result the image path the local batch would report (`puzzle.place_output`), writing the
+    image when it came back as bytes; `written`: a worker on shared storage wrote it."""
+    page = item.page if item.kind == "pdf_page" else None
+    place_output(result, Path(item.path), options, page, image, written=written)
 
 
 def _remote_item(item: WorkItem) -> WorkItem:
@@ -322,7 +303,7 @@ def _stream(
     def finish(entry: list, result: InputResult, image: bytes | None = None) -> None:
         item = entry[0]
         if item.path and item.kind in ("image", "pdf_page"):
-            _place_output(item, result, image, options)
+            _place_output(item, result, image, options, written=not send_bytes)
         if store:
             store.save(item, result)
         entry[1] = result

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .models import MODEL_ENV, digit_model_path
-from .puzzle import Options, output_path, solved_grid
+from .puzzle import Options, place_output, solved_grid, wants_image
 from .repair import UNSURE, Decision, EntryReading, decide_givens, read_entries
 from .results import GridResult, InputResult
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
@@ -29,11 +29,11 @@ from .vision import (
     draw_hint,
     draw_mistakes,
     draw_question,
+    encode_image,
     locate_grids,
     read_grid,
     read_image,
     to_gray,
-    write_image,
 )
 from .vision.cells import MARK_FEATURES
 from .vision.image_io import reduction_for, render_pdf_page
@@ -319,13 +319,38 @@ def solve_and_draw(
     return result, annotated
 
 
+def encode_annotated(result: InputResult, annotated: np.ndarray | None) -> bytes | None:
+    """The annotated photo of `solve_and_draw` as JPEG file contents (quality 90), encoded in memory.
+
+    Parameters
+    ----------
+    result : InputResult
+        Its result; ``error`` is set when the image cannot be encoded.
+    annotated : np.ndarray or None
+        (H, W, 3) uint8 BGR, as `solve_and_draw` returns it.
+
+    Returns
+    -------
+    bytes or None
+        None when there is no image or it cannot be encoded; never raises.
+    """
+    if annotated is None:
+        return None
+    try:
+        return encode_image(annotated)
+    except OSError as exc:
+        result.error = f"cannot encode the annotated image: {exc}"
+        return None
+
+
 def solve_image(
     path: Path, options: Options, model: CellClassifier | None = None, page: int | None = None, label: str | None = None
 ) -> InputResult:
     """Result for one photo or PDF page: every grid read, solved, graded and (with ``write_image``) drawn.
 
-    The annotated photo is written to `puzzle.output_path` (never over the
-    input) and each solved grid's ``output`` names it.
+    The annotated photo is written by `puzzle.place_output` (to
+    `puzzle.output_path`, never over the input) and each solved grid's
+    ``output`` names it.
 
     Parameters
     ----------
@@ -341,18 +366,7 @@ def solve_image(
         for bad input.
     """
     start = time.perf_counter()
-    target = output_path(path, options, page) if options.write_image else None
-    overwrite = target is not None and target.resolve() == path.resolve()
-    result, annotated = solve_and_draw(path, options, model, page, label, draw=target is not None and not overwrite)
-    if overwrite and result.solved_grids:
-        result.error = f"refusing to overwrite the input {path}"
-    elif annotated is not None:
-        try:
-            write_image(target, annotated)
-            for g in result.grids:
-                if g.solved:
-                    g.output = str(target)
-        except (OSError, ImageReadError) as exc:
-            result.error = f"cannot write {target}: {exc}"
+    result, annotated = solve_and_draw(path, options, model, page, label, draw=wants_image(path, options, page))
+    place_output(result, path, options, page, encode_annotated(result, annotated))
     result.seconds = round(time.perf_counter() - start, 4)
     return result

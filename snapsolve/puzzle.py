@@ -2,8 +2,8 @@
 
 `solve_text` serves puzzle files and standard input; `solved_grid` turns the
 solver's `Solution` into the grid's result for photos too; `output_path` says
-where an annotated image goes (for the local batch and the cluster's client). Importing this
-module does not load OpenCV or scikit-learn.
+where an annotated image goes and `place_output` writes it there (for the local batch and the
+cluster's client). Importing this module does not load OpenCV or scikit-learn.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .solver import (
     solve_puzzle,
 )
 from .solver.exact import DEFAULT_SEARCH
+from .vision.formats import write_atomically
 
 
 @dataclass
@@ -148,8 +149,88 @@ def solve_text(label: str, line: str, options: Options) -> InputResult:
 
 
 def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:
-    """Where the annotated image goes: NAME.solved.jpg, NAME.hint.jpg, or NAME.pN.solved.jpg for PDF page N."""
+    """Where the annotated image goes: NAME.solved.jpg, NAME.hint.jpg, or NAME.pN.solved.jpg for PDF page N.
+
+    In ``options.output_dir``, else beside the input; relative when they are.
+    """
     folder = options.output_dir or input_path.parent
     kind = "hint" if options.hint else "solved"
     stem = input_path.stem if page is None else f"{input_path.stem}.p{page + 1}"
     return folder / f"{stem}.{kind}.jpg"
+
+
+def _is_input(target: Path, input_path: Path) -> bool:
+    return target.resolve() == input_path.resolve()
+
+
+def wants_image(input_path: Path, options: Options, page: int | None = None) -> bool:
+    """Whether an annotated image is to be drawn for this input: ``options.write_image`` is set and
+    `output_path` is not the input itself (a link to it), which `place_output` never writes over."""
+    return options.write_image and not _is_input(output_path(input_path, options, page), input_path)
+
+
+def place_output(
+    result: InputResult,
+    input_path: Path,
+    options: Options,
+    page: int | None = None,
+    image: bytes | None = None,
+    *,
+    written: bool = False,
+) -> None:
+    """Write an input's annotated image where `output_path` says, and name it in the result's solved grids.
+
+    The one rule for the local batch and the cluster's client: nothing without
+    ``options.write_image``; one image per input (every grid found is drawn on
+    it), named in the ``output`` of each solved grid; never over the input.
+
+    Parameters
+    ----------
+    result : InputResult
+        The input's result, changed in place: grids' ``output``, and
+        ``error`` when the image cannot be placed.
+    input_path : Path
+        The input as the user named it (the names in ``output`` are relative
+        when it and ``options.output_dir`` are).
+    options : Options
+        ``write_image``, ``output_dir`` and ``hint`` (the name).
+    page : int, optional
+        0-based page of a PDF.
+    image : bytes, optional
+        The annotated image, encoded as JPEG; None when none was drawn.
+    written : bool
+        The image is already written, by a cluster worker that sees the same
+        files under their absolute paths and applied this rule there: only the
+        grids that name it are given the name as this process sees it.
+
+    Errors do not raise: when `output_path` is the input itself (a link to
+    it) and a grid was solved, ``error`` becomes "refusing to overwrite the
+    input PATH"; when the image cannot be written (OSError), "cannot write
+    TARGET: REASON"; either way no grid names an output.
+    """
+    if not options.write_image:
+        return
+    target = output_path(input_path, options, page)
+    if written:
+        for g in result.grids:
+            if g.output:
+                g.output = str(target)
+        return
+    if _is_input(target, input_path):
+        if result.solved_grids:
+            result.error = f"refusing to overwrite the input {input_path}"
+            for g in result.grids:
+                g.output = None
+        return
+    if image is None:
+        return
+    try:
+        write_atomically(target, image)
+    except OSError as exc:
+        result.error = f"cannot write {target}: {exc}"
+        for g in result.grids:
+            g.output = None
+        return
+    for g in result.grids:
+        if g.solved:
+            g.output = str(target)

@@ -21,6 +21,7 @@ _HOMES = {
     "draw_hint": "overlay",
     "draw_mistakes": "overlay",
     "draw_question": "overlay",
+    "encode_image": "image_io",
     "locate_grids": "locate",
     "read_grid": "read",
     "read_image": "image_io",

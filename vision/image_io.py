@@ -197,13 +197,38 @@ def render_pdf_page(path: str | Path, page: int, dpi: int = 200) -> np.ndarray:
     return np.ascontiguousarray(image[:, :, :3])
 
 
-def write_image(path: str | Path, image: np.ndarray, quality: int = 90) -> None:
-    """Encode and write an image atomically (temporary file in the same folder, then rename).
+def encode_image(image: np.ndarray, suffix: str = ".jpg", quality: int = 90) -> bytes:
+    """An image encoded as the file format of `suffix`, in memory.
 
-    The format follows the file suffix. Raises OSError when it cannot be written.
+    Parameters
+    ----------
+    image : np.ndarray
+        (H, W, 3) uint8 BGR, or (H, W) uint8 gray.
+    suffix : str
+        The format, as a file suffix (``".jpg"``, ``".png"``, ...); ``""`` means JPEG.
+    quality : int
+        JPEG quality, 0 to 100 (other formats ignore it).
+
+    Returns
+    -------
+    bytes
+        The encoded file's contents.
+
+    Raises
+    ------
+    OSError
+        OpenCV cannot encode the image in that format.
+    """
+    ok, encoded = cv2.imencode(suffix or ".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise OSError(f"cannot encode an image as {suffix}")
+    return encoded.tobytes()
+
+
+def write_image(path: str | Path, image: np.ndarray, quality: int = 90) -> None:
+    """Encode (`encode_image`) and write an image atomically (temporary file in the same folder, then rename).
+
+    The format follows the file suffix. Raises OSError when it cannot be encoded or written.
     """
     path = Path(path)
-    ok, encoded = cv2.imencode(path.suffix or ".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        raise OSError(f"cannot encode an image as {path.suffix}")
-    write_atomically(path, encoded.tobytes())
+    write_atomically(path, encode_image(image, path.suffix, quality))
