@@ -80,6 +80,9 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
             ),
             file=out,
         )
+        if grid.pencil_marks:
+            notes = ", ".join(f"{cell_name(m['cell'])} {m['digits'] or '(unread)'}" for m in grid.pencil_marks)
+            print(f"pencilled candidates: {notes}", file=out)
         progress = grid.progress
         print(f"progress: {progress['entered']} of {progress['to_fill']} cells filled", file=out)
     else:

@@ -33,6 +33,7 @@ from .vision import (
     locate_grids,
     read_grid,
     read_image,
+    read_pencil_marks,
     to_gray,
 )
 from .vision.cells import MARK_FEATURES
@@ -189,7 +190,10 @@ def read_puzzle(
         cell_confidence=[round(float(p), 3) for p in reading.cell_confidence],
         repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes],
         warning=decision.warning,
-        pencil_marks=[{"cell": c, "digits": None} for c in read.pencil],
+        pencil_marks=[
+            {"cell": c, "digits": d}
+            for c, d in zip(read.pencil, read_pencil_marks(reading.rectified.image, read.pencil, model))
+        ],
     )
     if decision.status != SOLVED:
         grid = GridResult(

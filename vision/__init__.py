@@ -25,6 +25,7 @@ _HOMES = {
     "locate_grids": "locate",
     "read_grid": "read",
     "read_image": "image_io",
+    "read_pencil_marks": "pencil",
     "to_gray": "image_io",
     "write_image": "image_io",
 }

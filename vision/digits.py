@@ -539,10 +539,18 @@ class CellClassifier:
             printed) from the printed-digit model (trained on other data:
             print from photos and rendered faces), each shape (n, 9) float64.
         """
-        if not cells:
+        return self.digit_evidence([marks.crops[i] for i in cells])
+
+    def digit_evidence(self, crops: list) -> EntryEvidence:
+        """What the two digit models say of some digit crops (`entry_evidence` for crops cut otherwise).
+
+        `crops`: each shape (h, w) uint8 ink strength (0 = paper), one digit
+        each (such as the candidates cut apart by `vision.pencil.read_pencil_marks`).
+        Returns the `EntryEvidence` of each crop in order, each array (n, 9) float64.
+        """
+        if not crops:
             empty = np.zeros((0, 9))
             return EntryEvidence(empty, empty, empty)
-        crops = [marks.crops[i] for i in cells]
         shapes = features_of(crops)
         space = self._handwritten_query(crops, shapes)
         return EntryEvidence(

@@ -1,0 +1,74 @@
+"""Pencilled candidates read, against labels made by eye, on the in-progress validation photos.
+
+Usage: python benchmarks/pencil_marks.py [DIR] [--labels FILE]
+
+Every cell that a validation photo's ``.cells`` labels call candidates (``c``)
+is read by `vision.pencil.read_pencil_marks` on the grid as the command reads
+it, and compared with ``benchmarks/data/pencil_validation.txt`` (the digits
+read by eye from the rectified cells: photo, upright cell, digits). Reported:
+cells read right, read wrong (must be 0: a wrong candidate list is a guess)
+and left unread (None, which the command shows as "(unread)").
+
+    python benchmarks/pencil_marks.py
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from snapsolve.models import validation_names
+from snapsolve.pipeline import READ_SIDE, default_model, read_grids
+from snapsolve.vision.dataset import labelled_photos
+from snapsolve.vision.digits import CANDIDATES_CLASS
+from snapsolve.vision.image_io import read_image, reduction_for
+from snapsolve.vision.pencil import read_pencil_marks
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DIR = ROOT.parent / "shared" / "datasets" / "sudoku-photos-inprogress-train"
+LABELS = Path(__file__).parent / "data" / "pencil_validation.txt"
+
+
+def read_labels(path: Path) -> dict[tuple[str, int], str]:
+    """{(photo name, cell): digits} from a labels file (lines ``NAME CELL DIGITS``, ``#`` comments)."""
+    labels = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, cell, digits = line.split()
+            labels[(name, int(cell))] = digits
+    return labels
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", nargs="?", type=Path, default=DEFAULT_DIR)
+    parser.add_argument("--labels", type=Path, default=LABELS)
+    args = parser.parse_args()
+    labels = read_labels(args.labels)
+    model = default_model()
+    validation = validation_names()
+    right, wrong, unread = 0, [], 0
+    for photo in labelled_photos(args.directory):
+        if photo.image_path.name not in validation:
+            continue
+        image = read_image(photo.image_path, reduction_for(photo.image_path, READ_SIDE))  # as the command decodes
+        readings = read_grids(image, model)
+        cells = [c for c in range(81) if photo.cells[c] == CANDIDATES_CLASS]
+        read = read_pencil_marks(readings[0].rectified.image, cells, model) if readings else [None] * len(cells)
+        for cell, digits in zip(cells, read):
+            truth = labels[(photo.image_path.name, cell)]
+            if digits is None:
+                unread += 1
+            elif digits == truth:
+                right += 1
+            else:
+                wrong.append(f"{photo.image_path.name} r{cell // 9 + 1}c{cell % 9 + 1}: read {digits}, is {truth}")
+    total = right + len(wrong) + unread
+    print(f"{total} cells of candidates: {right} read right, {len(wrong)} read wrong, {unread} unread")
+    for line in wrong:
+        print("  wrong: " + line)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
