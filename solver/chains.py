@@ -20,7 +20,9 @@ links between cells on one digit is an XY-Chain (`links.BivalueGraph`).
 
 Where the shortest chain to an end comes back to a cell it has left, a
 bounded depth-first search looks for a simple one (`SIMPLE_CHAIN_BUDGET` nodes
-expanded).
+expanded). A search that runs out of that budget gives up on that end; it is
+counted (`links.ChainSpace.exhausted`, summed per solve in
+`Board.budget_exhausted`), never silently.
 """
 
 from __future__ import annotations
@@ -254,6 +256,7 @@ def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
             graph = DigitGraph.of(board, d)
             space = graph.space()
             found = _X_CHAINS[key] = _best_digit_x_chain(graph, space, max_length)
+            board.budget_exhausted += space.exhausted
         if found is not None and (
             found.beats(best) or (best is not None and not best.beats(found) and found.chain[0] < best.chain[0])
         ):
@@ -270,7 +273,7 @@ def _best_digit_x_chain(graph: DigitGraph, space: ChainSpace, max_length: int) -
     `max_length` links from one of the digit's conjugate-pair cells that ranks first (per start and end the
     shortest chain that does not come back to a cell; among chains that rank alike, the earlier start). The
     victims of a chain are the cells with the digit that see both ends. `space` is the graph's
-    (`DigitGraph.space`)."""
+    (`DigitGraph.space`); searches that run out of budget are counted on it."""
     d, cells, starts = graph.digit, graph.cells, graph.starts
     best: ChainFound | None = None
     for start in starts:
@@ -308,7 +311,8 @@ def _best_xy_chain(graph: BivalueGraph, board: Board, max_length: int) -> ChainF
 
     As in HoDoKu (ChainSolver), an XY-Chain ends on the digit it starts with, a in cell C and a in cell E,
     and its victims are the a of the cells that see both C and E; a chain of bivalue cells whose ends hold
-    different digits is left to the AIC finder (`find_aic`), which comes later in the ladder."""
+    different digits is left to the AIC finder (`find_aic`), which comes later in the ladder. Searches that
+    run out of budget are added to `board.budget_exhausted`."""
     nodes, with_digit = graph.nodes, graph.with_digit
     space = graph.space()
     best: ChainFound | None = None
@@ -337,6 +341,7 @@ def _best_xy_chain(graph: BivalueGraph, board: Board, max_length: int) -> ChainF
                 if not found.beats(best):
                     continue
                 best = found
+    board.budget_exhausted += space.exhausted
     return best
 
 
@@ -350,7 +355,7 @@ def _best_aic(graph: StrongGraph, board: Board, max_length: int) -> ChainFound |
     weakly linked to both ends: when a == b, the a of the cells that see both C and E; otherwise, when C and
     E see each other, b in C and a in E (those that are there). Only those ends are looked at. As in HoDoKu
     (TablingSolver.addChain), a chain that leaves a cell and comes back to it later is not taken, but for a
-    loop's start cell."""
+    loop's start cell. Searches that run out of budget are added to `board.budget_exhausted`."""
     nodes, weak, with_digit = graph.nodes, graph.weak, graph.with_digit
     in_cells_with, in_peers = graph.in_cells_with, graph.in_peers
     space = graph.space()
@@ -395,6 +400,7 @@ def _best_aic(graph: StrongGraph, board: Board, max_length: int) -> ChainFound |
                 if not found.beats(best):
                     continue
                 best = found
+    board.budget_exhausted += space.exhausted
     return best
 
 
@@ -420,7 +426,7 @@ def end_victims(board: Board, start: int, end: int, seen_with_a: int, *, discont
 
 
 #: Most nodes `_simple_chain` or `trace_simple_chain` expands for one pair of ends (a pathological graph gives
-#: up, not hangs).
+#: up, not hangs); a search that runs out of it is counted in `ChainSpace.exhausted`.
 SIMPLE_CHAIN_BUDGET = 20000
 
 
@@ -451,7 +457,8 @@ def _simple_chain(
     outrank the best chain so far); (None, 0) when there is none. The breadth-first layers give one shortest
     chain per end, which may be a lasso; HoDoKu's X-Chains and XY-Chains are all the simple paths of a
     depth-first search (ChainSolver), so for a lasso this looks for the simple one by iterative deepening,
-    expanding at most `SIMPLE_CHAIN_BUDGET` nodes."""
+    expanding at most `SIMPLE_CHAIN_BUDGET` nodes: a search that runs out of them adds one to
+    `space.exhausted`."""
     strong, weak, cells_of = space.strong, space.weak, space.cells_of
     budget = [SIMPLE_CHAIN_BUDGET]
     path = [start]
@@ -485,6 +492,8 @@ def _simple_chain(
             break
         if budget[0] < 0:
             break
+    if budget[0] < 0:
+        space.exhausted += 1
     return found
 
 
@@ -493,7 +502,7 @@ def trace_lasso_free_chain(
 ) -> list[int] | None:
     """`trace_chain`, or when its chain is a lasso (`is_lasso`), `trace_simple_chain`: a chain to `end` that
     never comes back to a cell it has left, or None when the layers hold none (or none was found within
-    `SIMPLE_CHAIN_BUDGET`). `closed`: the chain is a loop, whose end may
+    `SIMPLE_CHAIN_BUDGET`, counted in `space.exhausted`). `closed`: the chain is a loop, whose end may
     come back to its start cell."""
     path = trace_chain(space, layers, end_layer, end, first_weak)
     if is_lasso([space.cells_of[n] for n in path], closed):
@@ -507,7 +516,7 @@ def trace_simple_chain(
     """Like `trace_chain`, one chain start -> ... -> end through the layers, but one that is no lasso
     (`is_lasso`): predecessors are tried lowest first and the walk back goes on only through cells it has not
     left (a bounded depth-first search over the layers; None when there is none within
-    `SIMPLE_CHAIN_BUDGET` nodes).
+    `SIMPLE_CHAIN_BUDGET` nodes). A walk that runs out of that budget adds one to `space.exhausted`.
     Source: HoDoKu's TablingSolver.addChain, which drops lassos."""
     strong, weak, cells_of = space.strong, space.weak, space.cells_of
     budget = [SIMPLE_CHAIN_BUDGET]
@@ -533,6 +542,8 @@ def trace_simple_chain(
         return False
 
     found = walk(end, end_layer, cells_of[end])
+    if budget[0] < 0:
+        space.exhausted += 1
     return back[::-1] if found else None
 
 

@@ -107,7 +107,8 @@ def find_grouped_aic(board: Board) -> Iterator[Step]:
     to the start (a continuous nice loop), or whose weak links with the start's share victims (an AIC). A
     chain through a group node is a grouped one (``grouped_aic``, ``grouped_continuous_nice_loop``,
     ``grouped_discontinuous_nice_loop``); one without is reported under its plain name (HoDoKu does the
-    same), though the plain finder, earlier in the ladder, leaves few.
+    same), though the plain finder, earlier in the ladder, leaves few. Searches that run out of budget are
+    added to `board.budget_exhausted`.
     """
     strong, weak, groups = grouped_links(board)
     space = ChainSpace(
@@ -122,6 +123,7 @@ def find_grouped_aic(board: Board) -> Iterator[Step]:
         if strong[start]:
             best = _best_from_false(start, board, space, best)
         best = _best_from_true(start, board, space, best)
+    board.budget_exhausted += space.exhausted
     if best is None:
         return
     yield chain_step(best, groups)

@@ -345,6 +345,9 @@ class ChainSpace:
     paired : bool
         True when the strong links pair node 2j with node 2j + 1 (the `BivalueGraph` space, a cell's two
         digits): a whole layer follows them at once (`swap_pairs`).
+    exhausted : int
+        How many searches in this space ran out of their budget (`chains.SIMPLE_CHAIN_BUDGET`) and gave up;
+        the finder adds it to `Board.budget_exhausted`, so that no such give-up goes unseen.
     """
 
     strong: list[int]
@@ -353,3 +356,4 @@ class ChainSpace:
     cells_of: list[int]
     groups: Sequence[tuple[int, int]] = ()
     paired: bool = False
+    exhausted: int = 0
