@@ -9,6 +9,10 @@ The set: every puzzle of benchmarks/data/hodoku_levels.txt, then the first --top
 Each puzzle gives one line per step (technique, placements, eliminations, cells, houses, text) after a line
 with its status, level, score and whether it needed search: a speed change to the solver must leave every
 line as it was. Puzzles are solved in --jobs processes.
+
+Chain searches that run out of their budget (`chains.SIMPLE_CHAIN_BUDGET`) give up on one chain and may change
+a path: after writing or comparing, a summary line says how many did and in how many puzzles
+(`Solution.budget_exhausted`). It is not part of the dumped paths, so dumps from before it compare alike.
 """
 
 from __future__ import annotations
@@ -36,12 +40,19 @@ def puzzle_set(top1465: int, clue17: int, hardest: int) -> list[str]:
     )
 
 
-def path_text(puzzle: str) -> str:
-    """The puzzle's solution path as text: a header line, then one line per step."""
+def path_text(puzzle: str) -> tuple[str, int]:
+    """The puzzle's solution path as text (a header line, then one line per step), and how many of its chain
+    searches ran out of their budget."""
     result = solve_puzzle(parse_puzzle(puzzle))
     lines = [f"{puzzle} {result.status} {result.level} {result.score} search={result.needs_search}"]
     lines += [f"  {s.technique} {s.placements} {s.eliminations} {s.cells} {s.houses} {s.text}" for s in result.steps]
-    return "\n".join(lines)
+    return "\n".join(lines), result.budget_exhausted
+
+
+def budget_line(exhausted: list[int]) -> str:
+    """The summary of the chain searches that ran out of their budget, one count per puzzle."""
+    hit = sum(n > 0 for n in exhausted)
+    return f"chain search budget exhausted: {sum(exhausted)} searches in {hit} of {len(exhausted)} puzzles"
 
 
 def main() -> None:
@@ -56,7 +67,8 @@ def main() -> None:
     args = parser.parse_args()
     puzzles = puzzle_set(args.top1465, args.clue17, args.hardest)
     with Pool(args.jobs) as pool:
-        paths = pool.map(path_text, puzzles, chunksize=4)
+        paths, exhausted = zip(*pool.map(path_text, puzzles, chunksize=4))
+    print(budget_line(list(exhausted)))
     if args.write:
         args.write.write_text("\n".join(paths) + "\n")
         print(f"wrote the paths of {len(paths)} puzzles to {args.write}")

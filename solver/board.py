@@ -135,6 +135,10 @@ class Board:
         Every digit's places in every house as one int of 243 16-bit fields: field 9 * h + d - 1 is the
         9-bit position mask of digit d in house h (bit i: the i-th cell of HOUSES[h]). A candidate is one bit
         in each of its three houses' fields (`CANDIDATE_BITS`), so removing candidates is a single ``&``.
+    budget_exhausted : int
+        How many chain searches on this board gave up on running out of their budget
+        (`chains.SIMPLE_CHAIN_BUDGET`): kept across changes, so over a solve it counts them all (a finder
+        whose result is memoised per puzzle counts its search once).
     """
 
     def __init__(self, grid: list[int], candidates: list[int] | None = None, givens: int | None = None):
@@ -168,6 +172,7 @@ class Board:
         self._per_house: dict = {}  # key -> (house_fields when computed, per-house results): see per_house
         self._per_digit: dict = {}  # key -> per digit, (its cells, its steps): see digit_steps
         self._pairs: list = [None] * 10  # per digit, (its cells, its conjugate pairs): see conjugate_pairs
+        self.budget_exhausted = 0
         for table in _MEMO_TABLES:
             table.clear()
 

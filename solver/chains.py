@@ -1,16 +1,10 @@
-"""Chains and nice loops: remote_pair, x_chain, xy_chain, aic, continuous and discontinuous nice loops.
+"""The chain search: remote_pair, x_chain, xy_chain, aic, continuous and discontinuous nice loops.
 
 Technique write-ups: HoDoKu "Chains and Loops" (tech_chains.php); SudokuWiki
 "Remote Pairs", "X-Cycles", "XY-Chains", "Alternating Inference Chains".
-Colouring is in `coloring`, forcing chains and nets in `forcing`.
-
-A node is a candidate ``cell * 9 + digit - 1`` (0..728). Two nodes are
-*strongly* linked when at least one is true (the only two places for a digit
-in a house, or the only two digits of a cell) and *weakly* linked when at most
-one is true (same cell, or same digit in cells that see each other). Node sets
-are Python ints used as 729-bit sets, so propagating a whole layer of a chain
-is a handful of bitwise operations (the representation tdoku's write-up
-argues for).
+The nodes, the strong and weak links and the node space each chain type is
+searched in are in `links`; colouring is in `coloring`, grouped chains in
+`grouped`, forcing chains and nets in `forcing`.
 
 An alternating inference chain starts at S with a strong link and alternates
 weak and strong links; if S is false its end E is true, so S or E is true and
@@ -21,146 +15,50 @@ left); of the chains from every start, the one HoDoKu would take is reported
 (`outranks`: most eliminations first). S itself coming back true is a
 discontinuous nice loop: S is true. Restricting the links gives the
 simpler chain types, each searched in its own smaller node space: one digit only
-is an X-Chain (`_DigitGraph`); strong links inside bivalue cells and weak links
-between cells on one digit is an XY-Chain (`_BivalueGraph`).
+is an X-Chain (`links.DigitGraph`); strong links inside bivalue cells and weak
+links between cells on one digit is an XY-Chain (`links.BivalueGraph`).
+
+Where the shortest chain to an end comes back to a cell it has left, a
+bounded depth-first search looks for a simple one (`SIMPLE_CHAIN_BUDGET` nodes
+expanded). A search that runs out of that budget gives up on that end; it is
+counted (`links.ChainSpace.exhausted`, summed per solve in
+`Board.budget_exhausted`), never silently.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from operator import or_
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from .board import ALL_CELLS, Board, conjugate_pairs, memo_table
-from .grid import HOUSES_OF_CELL, PEER_BITS, cell_name, digits_of, set_bits
+from .board import ALL_CELLS, Board, memo_table
+from .grid import PEER_BITS, cell_name, digits_of, set_bits
+from .links import (
+    DIGIT_NODES,
+    BivalueGraph,
+    ChainSpace,
+    DigitGraph,
+    StrongGraph,
+    node_cells,
+    node_name,
+    swap_pairs,
+    to_nodes,
+)
 from .steps import Step
 from .techniques import title
 
 
-def union_of(table: list[int], nodes: int) -> int:
-    """OR of table[n] over the set bits n of `nodes` (one layer of a breadth-first chain search). The bits
-    are taken from the top: ``bit_length`` finds one without the negation and mask the lowest bit costs."""
-    out = 0
-    while nodes:
-        n = nodes.bit_length() - 1
-        out |= table[n]
-        nodes ^= 1 << n
-    return out
-
-
-#: _SPREAD9[m]: bit i of a 9-bit mask moved to bit 9 * i (nine cells to the first digit's nodes).
-_SPREAD9 = tuple(sum(1 << (9 * i) for i in range(9) if m >> i & 1) for m in range(512))
-
-
-#: The 81 nodes of digit 1 (node ``cell * 9``) as a 729-bit set; shifted by d - 1, those of digit d.
-_DIGIT_NODES = sum(1 << 9 * c for c in range(81))
-
-
-def to_nodes(cells: int) -> int:
-    """An 81-bit cell set as the 729-bit set of those cells' digit-1 nodes (bit c -> bit 9 * c)."""
-    out = 0
-    for k in range(9):
-        chunk = cells >> (9 * k) & 511
-        if chunk:
-            out |= _SPREAD9[chunk] << (81 * k)
-    return out
-
-
-#: All 729 candidate nodes as a set.
-ALL_NODES = (1 << 729) - 1
-#: PEER_NODES[cell]: the digit-1 nodes of the cell's 20 peers; shifted by d - 1, those of digit d.
-PEER_NODES = [to_nodes(PEER_BITS[c]) for c in range(81)]
-
-
-def node_name(n: int, groups: Sequence[tuple[int, int]] = ()) -> str:
-    """A candidate in the usual notation, e.g. ``5r3c7``; a group node (``729 + k``, `groups[k]` its digit
-    and 81-bit cell set, see `grouped.group_links`) as `group_name` writes it."""
-    if n >= 729:
-        return group_name(*groups[n - 729])
-    return f"{n % 9 + 1}{cell_name(n // 9)}"
-
-
-def group_name(digit: int, cells: int) -> str:
-    """A group node in the usual notation, e.g. ``5r5c4/r5c6`` (`cells`: an 81-bit set)."""
-    return f"{digit}{'/'.join(cell_name(c) for c in set_bits(cells))}"
-
-
-class LinkGraph:
-    """Strong and weak links between the candidates of a board.
-
-    Attributes
-    ----------
-    nodes : int
-        Bitset of the candidates present.
-    strong_house, strong_cell : list of int
-        Per node, bitset of nodes strongly linked through a house (conjugate
-        pair) or inside a bivalue cell.
-    weak_house, weak_cell : list of int
-        Per node, bitset of nodes weakly linked through a shared house (same
-        digit) or inside the same cell (other digits).
-    """
-
-    def __init__(self, board: Board):
-        cands = board.candidates
-        self.nodes = 0
-        self.strong_house = [0] * 729
-        self.strong_cell = [0] * 729
-        self.weak_house = [0] * 729
-        self.weak_cell = [0] * 729
-        # Per digit, the nodes of that digit (its cells spread to node space, then shifted to the digit).
-        digit_nodes = [0] + [to_nodes(board.digit_cells(d)) << (d - 1) for d in range(1, 10)]
-        for cell in range(81):
-            mask = cands[cell]
-            if not mask:
-                continue
-            base = cell * 9
-            cell_nodes = mask << base
-            self.nodes |= cell_nodes
-            peers = PEER_NODES[cell]
-            bivalue = mask.bit_count() == 2
-            while mask:
-                low = mask & -mask
-                mask ^= low
-                d = low.bit_length()  # digit 1..9
-                n = base + d - 1
-                self.weak_cell[n] = others = cell_nodes & ~(1 << n)
-                if bivalue:
-                    self.strong_cell[n] = others
-                self.weak_house[n] = (peers << (d - 1)) & digit_nodes[d]
-        for d in range(1, 10):
-            for _, a, b in conjugate_pairs(board, d):
-                na, nb = a * 9 + d - 1, b * 9 + d - 1
-                self.strong_house[na] |= 1 << nb
-                self.strong_house[nb] |= 1 << na
-
-
-def board_links(board: Board) -> tuple[LinkGraph, list[int], list[int]]:
-    """The board's link graph and, per node (729 lists of 729-bit sets), its strong and its weak neighbours
-    of every family (through a house or inside a cell): the links forcing chains follow. Built once per
-    board state; callers must not change the lists."""
-    graph = board.cached("links", LinkGraph)
-    strong, weak = board.cached(
-        "all links",
-        lambda b: (
-            list(map(or_, graph.strong_house, graph.strong_cell)),
-            list(map(or_, graph.weak_house, graph.weak_cell)),
-        ),
-    )
-    return graph, strong, weak
-
-
-def chain_layers(
-    start: int, strong: list[int] | None, weak: list[int], universe: int, max_layers: int, first_weak: bool = False
-) -> list[int]:
-    """Layers of the alternating search from `start` assumed false, in a chain finder's node space
-    (`_DigitGraph`'s cells, `_BivalueGraph`'s or `_StrongGraph`'s nodes), made of nodes with a strong link
-    only, so that every node of a layer is followed: layer 0 is {start} (false), odd layers are forced true
-    (reached by a strong link), even layers forced false (reached by a weak link), each holding only nodes
-    not in an earlier layer of its parity; up to `max_layers` of them (fewer when the search ends).
-    `universe` is the set of all nodes of the space; `strong` None means the space's strong links pair node
-    2j with node 2j + 1 (the two digits of a bivalue cell), followed for a whole layer at once. With
-    `first_weak`, `start` is assumed true instead: layer 1 is what it rules out, and the parities swap (odd
-    layers false, even layers true)."""
+def chain_layers(space: ChainSpace, start: int, max_layers: int, first_weak: bool = False) -> list[int]:
+    """Layers of the alternating search from `start` assumed false, in a chain finder's node space `space`
+    (`links.DigitGraph`'s cells, `links.BivalueGraph`'s or `links.StrongGraph`'s nodes), made of nodes with
+    a strong link only, so that every node of a layer is followed: layer 0 is {start} (false), odd layers
+    are forced true (reached by a strong link), even layers forced false (reached by a weak link), each
+    holding only nodes not in an earlier layer of its parity; up to `max_layers` of them (fewer when the
+    search ends). A `paired` space's strong links (the two digits of a bivalue cell) are followed for a
+    whole layer at once. With `first_weak`, `start` is assumed true instead: layer 1 is what it rules out,
+    and the parities swap (odd layers false, even layers true). Source: HoDoKu's tabling search
+    (TablingSolver), breadth first."""
+    strong = None if space.paired else space.strong
+    weak, universe = space.weak, space.universe
     true = 1 << start  # the nodes of the last layer, then of the next one
     layers = [true]
     unseen_true = universe  # the complement of the true layers so far
@@ -174,7 +72,7 @@ def chain_layers(
     while len(layers) < max_layers:  # one strong step to a true layer, then one weak step to a false one
         false = layers[-1]
         if strong is None:
-            true = _swap_pairs(false) & unseen_true
+            true = swap_pairs(false) & unseen_true
         else:
             true = 0
             while false:  # union_of, inline: this loop is the search's hot spot
@@ -201,21 +99,12 @@ def chain_layers(
     return layers
 
 
-#: Bits 0, 2, 4, ... of a `_BivalueGraph` node set (the first node of each bivalue cell).
-_EVEN_BITS = sum(1 << 2 * j for j in range(81))
-
-
-def _swap_pairs(nodes: int) -> int:
-    """A `_BivalueGraph` node set with each node replaced by the other digit of its cell (its strong link)."""
-    return (nodes & _EVEN_BITS) << 1 | (nodes >> 1) & _EVEN_BITS
-
-
-def trace_chain(
-    layers: list[int], end_layer: int, end: int, strong: list[int], weak: list[int], first_weak: bool = False
-) -> list[int]:
-    """One chain start -> ... -> end through the layers (end in layer `end_layer`; `first_weak` as for
-    `chain_layers`): each node's predecessor is the lowest node of the layer before that links to it (links
-    are symmetric, so that is the lowest node of the layer among the node's own neighbours)."""
+def trace_chain(space: ChainSpace, layers: list[int], end_layer: int, end: int, first_weak: bool = False) -> list[int]:
+    """One chain start -> ... -> end through the `layers` of `chain_layers` in `space` (end in layer
+    `end_layer`; `first_weak` as there): each node's predecessor is the lowest node of the layer before that
+    links to it (links are symmetric, so that is the lowest node of the layer among the node's own
+    neighbours)."""
+    strong, weak = space.strong, space.weak
     chain = [end]
     node = end
     for depth in range(end_layer, 0, -1):
@@ -279,7 +168,7 @@ def index_sum(victims: int) -> int:
     weight = 1
     for d in range(9):
         nodes = victims >> d
-        for n in set_bits(nodes & _DIGIT_NODES):
+        for n in set_bits(nodes & DIGIT_NODES):
             total += n // 9 * weight + d + 1
             weight += 80
     return total
@@ -314,11 +203,11 @@ def find_chain(board: Board, kind: str, max_length: int | None = None) -> Iterat
     """
     max_length = max_length or MAX_LINKS[kind]
     if kind == "aic":
-        best = _best_aic(_StrongGraph.of(board), board, max_length)
+        best = _best_aic(StrongGraph.of(board), board, max_length)
     elif kind == "x_chain":
         best = _best_x_chain(board, max_length)
     else:
-        best = _best_xy_chain(_BivalueGraph.of(board), board, max_length)
+        best = _best_xy_chain(BivalueGraph.of(board), board, max_length)
     if best is not None:
         yield chain_step(best)
 
@@ -354,11 +243,6 @@ def chain_step(found: ChainFound, groups: Sequence[tuple[int, int]] = ()) -> Ste
     )
 
 
-def node_cells(n: int, groups: Sequence[tuple[int, int]] = ()) -> int:
-    """The cells of node `n` as an 81-bit set: a candidate's cell, or a group node's cells (`node_name`)."""
-    return 1 << n // 9 if n < 729 else groups[n - 729][1]
-
-
 def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
     """The X-Chain of up to `max_length` links that ranks first by `outranks` (None when there is none).
 
@@ -369,7 +253,10 @@ def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
         key = (d, board.digit_cells(d), max_length)
         found = _X_CHAINS.get(key, _X_CHAINS)  # one read: another thread's new Board may empty the table
         if found is _X_CHAINS:
-            found = _X_CHAINS[key] = _best_digit_x_chain(_DigitGraph.of(board, d), max_length)
+            graph = DigitGraph.of(board, d)
+            space = graph.space()
+            found = _X_CHAINS[key] = _best_digit_x_chain(graph, space, max_length)
+            board.budget_exhausted += space.exhausted
         if found is not None and (
             found.beats(best) or (best is not None and not best.beats(found) and found.chain[0] < best.chain[0])
         ):
@@ -381,44 +268,16 @@ def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
 _X_CHAINS = memo_table()
 
 
-class _DigitGraph(NamedTuple):
-    """The X-Chain links of one digit, in cell space (81-bit cell sets): a node of the digit is its cell.
-
-    Only cells in a conjugate pair can be on an X-Chain (a chain starts and ends with a strong link, and a
-    cell reached by a weak link is followed only by a strong one), so the weak links are kept between those
-    cells only: the layers of the search then hold nothing else, and the chains and victims are the same.
-    """
-
-    digit: int
-    cells: int  # the cells that still have the digit
-    starts: list[int]  # the cells in a conjugate pair, ascending
-    strong: list[int]  # per cell (81), its conjugate partners
-    weak: list[int]  # per cell (81), the cells of `starts` that see it
-
-    @classmethod
-    def of(cls, board: Board, digit: int) -> _DigitGraph:
-        strong = [0] * 81
-        paired = 0
-        for _, a, b in conjugate_pairs(board, digit):
-            strong[a] |= 1 << b
-            strong[b] |= 1 << a
-            paired |= 1 << a | 1 << b
-        starts = set_bits(paired)
-        weak = [0] * 81
-        for c in starts:
-            weak[c] = PEER_BITS[c] & paired
-        return cls(digit, board.digit_cells(digit), starts, strong, weak)
-
-
-def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | None:
+def _best_digit_x_chain(graph: DigitGraph, space: ChainSpace, max_length: int) -> ChainFound | None:
     """The best X-Chain of one digit, ranked by `outranks`, searched in cell space: the chain of 3 to
     `max_length` links from one of the digit's conjugate-pair cells that ranks first (per start and end the
     shortest chain that does not come back to a cell; among chains that rank alike, the earlier start). The
-    victims of a chain are the cells with the digit that see both ends."""
-    d, cells, starts, strong, weak = graph
+    victims of a chain are the cells with the digit that see both ends. `space` is the graph's
+    (`DigitGraph.space`); searches that run out of budget are counted on it."""
+    d, cells, starts = graph.digit, graph.cells, graph.starts
     best: ChainFound | None = None
     for start in starts:
-        layers = chain_layers(start, strong, weak, ALL_CELLS, max_length + 1)
+        layers = chain_layers(space, start, max_length + 1)
         seen_by_start = PEER_BITS[start] & cells
         other_ends = ~(1 << start)
         for depth in range(3, len(layers), 2):
@@ -433,7 +292,7 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
                 if not outranks(victims, depth, best):
                     continue
                 path, depth = _simple_path(
-                    layers, start, end, depth, max_length, strong, weak, victims, best, _CELL_BITS
+                    space, layers, end, depth, max_length=max_length, wins=_outranking(victims, best)
                 )
                 if path is None:
                     continue
@@ -445,54 +304,17 @@ def _best_digit_x_chain(graph: _DigitGraph, max_length: int) -> ChainFound | Non
     return best
 
 
-class _BivalueGraph(NamedTuple):
-    """The XY-Chain links, in the space of the bivalue cells' candidates: node 2j and node 2j + 1 are the lower
-    and the higher digit of the j-th bivalue cell (ascending order of the nodes is that of the candidates).
-
-    A chain of bivalue cells goes into a cell by a weak link and out of it by a strong one, so a candidate
-    outside the bivalue cells, weakly linked to the chain, leads nowhere: keeping the weak links between
-    bivalue cells only leaves the chains and the ends of every search as they are.
-    """
-
-    nodes: list[int]  # per node of the space, its candidate (cell * 9 + digit - 1)
-    strong: list[int]  # per node, the other digit of its cell (1 << (i ^ 1))
-    weak: list[int]  # per node, the nodes of the same digit in bivalue cells that see its cell
-    with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
-
-    @classmethod
-    def of(cls, board: Board) -> _BivalueGraph:
-        cands = board.candidates
-        nodes: list[int] = []
-        with_digit = [0] * 10
-        in_house_with = [0] * 243  # per house h and digit d, at 9 * h + d - 1: its nodes of that digit
-        for c in set_bits(board.bivalue_cells()):
-            r, x, b = HOUSES_OF_CELL[c]
-            for d in digits_of(cands[c]):
-                bit = 1 << len(nodes)
-                with_digit[d] |= bit
-                in_house_with[9 * r + d - 1] |= bit
-                in_house_with[9 * x + d - 1] |= bit
-                in_house_with[9 * b + d - 1] |= bit
-                nodes.append(c * 9 + d - 1)
-        weak = []
-        for i, n in enumerate(nodes):
-            cell, d = divmod(n, 9)
-            r, x, b = HOUSES_OF_CELL[cell]
-            weak.append((in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d]) & ~(1 << i))
-        return cls(nodes, [1 << (i ^ 1) for i in range(len(nodes))], weak, with_digit)
-
-
-def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> ChainFound | None:
-    """The best XY-Chain, ranked by `outranks`, searched in the `_BivalueGraph` space: the chain of 3 to
+def _best_xy_chain(graph: BivalueGraph, board: Board, max_length: int) -> ChainFound | None:
+    """The best XY-Chain, ranked by `outranks`, searched in the `links.BivalueGraph` space: the chain of 3 to
     `max_length` links from one of the bivalue cells' candidates that eliminates the most (per start and end
     the shortest chain; among chains that rank alike, the earlier start).
 
     As in HoDoKu (ChainSolver), an XY-Chain ends on the digit it starts with, a in cell C and a in cell E,
     and its victims are the a of the cells that see both C and E; a chain of bivalue cells whose ends hold
-    different digits is left to the AIC finder (`find_aic`), which comes later in the ladder."""
-    nodes, strong, weak, with_digit = graph
-    universe = (1 << len(nodes)) - 1
-    cells_of = [1 << n // 9 for n in nodes]
+    different digits is left to the AIC finder (`find_aic`), which comes later in the ladder. Searches that
+    run out of budget are added to `board.budget_exhausted`."""
+    nodes, with_digit = graph.nodes, graph.with_digit
+    space = graph.space()
     best: ChainFound | None = None
     for start, start_node in enumerate(nodes):
         cell, a = divmod(start_node, 9)
@@ -500,7 +322,7 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
         ends = with_digit[a + 1] & ~(1 << start)
         if not seen_with_a or not ends:
             continue
-        layers = chain_layers(start, None, weak, universe, max_length + 1)
+        layers = chain_layers(space, start, max_length + 1)
         for depth in range(3, len(layers), 2):
             hit = layers[depth] & ends
             if not hit:
@@ -509,7 +331,9 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
                 victims = to_nodes(seen_with_a & PEER_BITS[nodes[end] // 9]) << a
                 if not victims or not outranks(victims, depth, best):
                     continue
-                path, depth = _simple_path(layers, start, end, depth, max_length, strong, weak, victims, best, cells_of)
+                path, depth = _simple_path(
+                    space, layers, end, depth, max_length=max_length, wins=_outranking(victims, best)
+                )
                 if path is None:
                     continue
                 chain = [nodes[i] for i in path]
@@ -517,88 +341,13 @@ def _best_xy_chain(graph: _BivalueGraph, board: Board, max_length: int) -> Chain
                 if not found.beats(best):
                     continue
                 best = found
+    board.budget_exhausted += space.exhausted
     return best
 
 
-class _StrongGraph(NamedTuple):
-    """The AIC links between the candidates with a strong link (in a conjugate pair or a bivalue cell), in the
-    space of those candidates: node i is the i-th of them in ascending order.
-
-    A candidate without a strong link, reached by a weak link, is not followed (a chain goes on from it by a
-    strong link only) and cannot end a chain: keeping the links between these candidates only leaves the
-    chains and the ends of every search as they are.
-    """
-
-    nodes: list[int]  # per node of the space, its candidate (cell * 9 + digit - 1)
-    strong: list[int]  # per node, the nodes strongly linked to it (through a house or a bivalue cell)
-    weak: list[int]  # per node, the nodes weakly linked to it (the same cell, or the same digit in a peer)
-    with_digit: list[int]  # per digit 1..9 (index 0 unused), the nodes of that digit
-    in_cells_with: list[int]  # per digit 1..9, the nodes in cells that have that digit as a candidate
-    in_peers: dict[int, int]  # per cell with nodes, the nodes in the cells that see it
-
-    @classmethod
-    def of(cls, board: Board) -> _StrongGraph:
-        cands = board.candidates
-        bivalue = board.bivalue_cells()
-        pairs = [()] + [conjugate_pairs(board, d) for d in range(1, 10)]
-        linked_cells = [0] * 10  # per digit, the cells whose candidate of it has a strong link
-        for d in range(1, 10):
-            cells = bivalue & board.digit_cells(d)
-            for _, p, q in pairs[d]:
-                cells |= 1 << p | 1 << q
-            linked_cells[d] = cells
-        node_cells = bivalue
-        for cells in linked_cells:
-            node_cells |= cells
-        nodes: list[int] = []
-        in_cell = {}  # per cell with nodes, its nodes
-        with_digit = [0] * 10
-        in_cells_with = [0] * 10
-        in_house = [0] * 27  # per house, its nodes
-        in_house_with = [0] * 243  # per house h and digit d, at 9 * h + d - 1: its nodes of that digit
-        for c in set_bits(node_cells):
-            mask = cands[c]
-            houses = HOUSES_OF_CELL[c]
-            first = len(nodes)
-            for d in digits_of(mask):
-                if linked_cells[d] >> c & 1:
-                    bit = 1 << len(nodes)
-                    with_digit[d] |= bit
-                    for h in houses:
-                        in_house_with[9 * h + d - 1] |= bit
-                    nodes.append(c * 9 + d - 1)
-            in_cell[c] = here = (1 << len(nodes)) - (1 << first)
-            for h in houses:
-                in_house[h] |= here
-            for d in digits_of(mask):
-                in_cells_with[d] |= here
-        in_peers = {}
-        for c, here in in_cell.items():
-            r, x, b = HOUSES_OF_CELL[c]
-            in_peers[c] = (in_house[r] | in_house[x] | in_house[b]) & ~here
-        strong = [0] * len(nodes)
-        weak = []
-        for i, n in enumerate(nodes):
-            cell, d = divmod(n, 9)
-            r, x, b = HOUSES_OF_CELL[cell]
-            others = in_cell[cell] & ~(1 << i)
-            if bivalue >> cell & 1:
-                strong[i] = others
-            weak.append(
-                (others | in_house_with[9 * r + d] | in_house_with[9 * x + d] | in_house_with[9 * b + d]) & ~(1 << i)
-            )
-        index = {n: i for i, n in enumerate(nodes)}
-        for d in range(1, 10):
-            for _, p, q in pairs[d]:
-                i, j = index[p * 9 + d - 1], index[q * 9 + d - 1]
-                strong[i] |= 1 << j
-                strong[j] |= 1 << i
-        return cls(nodes, strong, weak, with_digit, in_cells_with, in_peers)
-
-
-def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound | None:
+def _best_aic(graph: StrongGraph, board: Board, max_length: int) -> ChainFound | None:
     """The AIC or nice loop of 3 to `max_length` links that ranks first by `outranks` (per start and end the
-    shortest chain; among chains that rank alike, the earlier start), searched in the `_StrongGraph` space.
+    shortest chain; among chains that rank alike, the earlier start), searched in the `links.StrongGraph` space.
 
     A chain from digit a in cell C (assumed false) to digit b in cell E (then true) is a continuous nice loop
     when E's candidate is weakly linked to the start (C == E is such a loop); a discontinuous nice loop when
@@ -606,14 +355,14 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
     weakly linked to both ends: when a == b, the a of the cells that see both C and E; otherwise, when C and
     E see each other, b in C and a in E (those that are there). Only those ends are looked at. As in HoDoKu
     (TablingSolver.addChain), a chain that leaves a cell and comes back to it later is not taken, but for a
-    loop's start cell."""
-    nodes, strong, weak, with_digit, in_cells_with, in_peers = graph
+    loop's start cell. Searches that run out of budget are added to `board.budget_exhausted`."""
+    nodes, weak, with_digit = graph.nodes, graph.weak, graph.with_digit
+    in_cells_with, in_peers = graph.in_cells_with, graph.in_peers
+    space = graph.space()
     cands = board.candidates
-    universe = (1 << len(nodes)) - 1
-    cells_of = [1 << n // 9 for n in nodes]
     best: ChainFound | None = None
     for start, start_node in enumerate(nodes):
-        layers = chain_layers(start, strong, weak, universe, max_length + 1)
+        layers = chain_layers(space, start, max_length + 1)
         cell, a = divmod(start_node, 9)
         sight = PEER_BITS[cell]
         seen_with_a = sight & board.digit_cells(a + 1)
@@ -629,13 +378,12 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
             if not hit:
                 continue
             for end in set_bits(hit):
-                end_cell, b = divmod(nodes[end], 9)
                 closes = loop_ends >> end & 1 or end == start
                 if end == start or not closes:  # ranks by its victims and length: no trace needed
-                    victims = end_victims(board, cell, a, end_cell, b, seen_with_a, end == start)
+                    victims = end_victims(board, start_node, nodes[end], seen_with_a, discontinuous=end == start)
                     if not victims or not outranks(victims, depth, best):
                         continue
-                path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, bool(closes))
+                path = trace_lasso_free_chain(space, layers, depth, end, closed=bool(closes))
                 if path is None:
                     continue
                 chain = [nodes[i] for i in path]
@@ -652,16 +400,21 @@ def _best_aic(graph: _StrongGraph, board: Board, max_length: int) -> ChainFound 
                 if not found.beats(best):
                     continue
                 best = found
+    board.budget_exhausted += space.exhausted
     return best
 
 
-def end_victims(board: Board, cell: int, a: int, end_cell: int, b: int, seen_with_a: int, discontinuous: bool) -> int:
-    """The victims (candidate ids as a 729-bit set) of a chain from digit a + 1 in `cell`, assumed false, to
-    digit b + 1 in `end_cell`, then true, that is not a continuous loop (`seen_with_a`: the cells that see
-    `cell` and have digit a + 1). A discontinuous nice loop (it comes back to its own start, which is then
-    true) removes the cell's other digits; an AIC removes the candidates weakly linked to both ends: when
-    a == b, digit a + 1 in the cells that see both cells, otherwise, when the cells see each other, b + 1 in
-    `cell` and a + 1 in `end_cell` (those that are there); none else."""
+def end_victims(board: Board, start: int, end: int, seen_with_a: int, *, discontinuous: bool) -> int:
+    """The victims (candidate ids as a 729-bit set) of a chain from candidate `start`, digit a + 1 in `cell`,
+    assumed false, to candidate `end`, digit b + 1 in `end_cell`, then true, that is not a continuous loop
+    (`seen_with_a`: the cells that see `cell` and have digit a + 1; `discontinuous`: `end` is `start`). A
+    discontinuous nice loop (it comes back to its own start, which is then true) removes the cell's other
+    digits; an AIC removes the candidates weakly linked to both ends: when a == b, digit a + 1 in the cells
+    that see both cells, otherwise, when the cells see each other, b + 1 in `cell` and a + 1 in `end_cell`
+    (those that are there); none else. Source: HoDoKu "Nice Loops" and "AIC"
+    (tech_chains.php)."""
+    cell, a = divmod(start, 9)
+    end_cell, b = divmod(end, 9)
     cands = board.candidates
     if discontinuous:
         return (cands[cell] & ~(1 << a)) << 9 * cell
@@ -672,51 +425,42 @@ def end_victims(board: Board, cell: int, a: int, end_cell: int, b: int, seen_wit
     return 0
 
 
-#: Each cell as an 81-bit set: the cells of the X-Chain space's nodes (a node is its cell).
-_CELL_BITS = [1 << c for c in range(81)]
-#: Most nodes `_simple_chain` expands for one pair of ends (a pathological graph gives up, not hangs).
-_SIMPLE_CHAIN_BUDGET = 20000
+#: Most nodes `_simple_chain` or `trace_simple_chain` expands for one pair of ends (a pathological graph gives
+#: up, not hangs); a search that runs out of it is counted in `ChainSpace.exhausted`.
+SIMPLE_CHAIN_BUDGET = 20000
+
+
+def _outranking(victims: int, best: ChainFound | None) -> Callable[[int], bool]:
+    """Whether a chain of a given number of links that removes `victims` would outrank `best` (`outranks`)."""
+    return lambda length: outranks(victims, length, best)
 
 
 def _simple_path(
-    layers: list[int],
-    start: int,
-    end: int,
-    links: int,
-    max_length: int,
-    strong: list[int],
-    weak: list[int],
-    victims: int,
-    best: ChainFound | None,
-    cells_of: list[int],
+    space: ChainSpace, layers: list[int], end: int, links: int, *, max_length: int, wins: Callable[[int], bool]
 ) -> tuple[list[int] | None, int]:
-    """An X- or XY-Chain start -> end as (path, links): the one of `links` links `trace_chain` reads from the
-    layers, or, when that one is a lasso (`is_lasso`: HoDoKu's X- and XY-Chains never come back to a cell),
-    the shortest simple one that would still outrank `best` (`_simple_chain`); (None, 0) when there is none."""
-    path = trace_chain(layers, links, end, strong, weak)
-    if not is_lasso([cells_of[n] for n in path], False):
+    """An X- or XY-Chain start -> end as (path, links), start the node of ``layers[0]``: the one of `links`
+    links `trace_chain` reads from the layers, or, when that one is a lasso (`is_lasso`: HoDoKu's X- and
+    XY-Chains never come back to a cell), the shortest simple one of at most `max_length` links for which
+    `wins(links)` holds (`_simple_chain`); (None, 0) when there is none."""
+    path = trace_chain(space, layers, links, end)
+    if not is_lasso([space.cells_of[n] for n in path], False):
         return path, links
-    return _simple_chain(start, end, links, max_length, strong, weak, victims, best, cells_of)
+    start = layers[0].bit_length() - 1
+    return _simple_chain(space, start, end, links, max_length=max_length, wins=wins)
 
 
 def _simple_chain(
-    start: int,
-    end: int,
-    shortest: int,
-    max_length: int,
-    strong: list[int],
-    weak: list[int],
-    victims: int,
-    best: ChainFound | None,
-    cells_of: list[int],
+    space: ChainSpace, start: int, end: int, shortest: int, *, max_length: int, wins: Callable[[int], bool]
 ) -> tuple[list[int] | None, int]:
-    """The shortest chain start -> end (strong link first, alternating) that never comes back to a cell it
-    has left, of `shortest` to `max_length` links, tried while it would still outrank `best`; (None, 0) when
-    there is none. The breadth-first layers give one shortest chain per end, which may be a lasso; HoDoKu's
-    X-Chains and XY-Chains are all the simple paths of a depth-first search (ChainSolver), so for a lasso
-    this looks for the simple one by iterative deepening. `cells_of[node]` is the node's cell as an 81-bit
-    set."""
-    budget = [_SIMPLE_CHAIN_BUDGET]
+    """The shortest chain start -> end in `space` (strong link first, alternating) that never comes back to a
+    cell it has left, of `shortest` to `max_length` links, tried while `wins(links)` holds (it would still
+    outrank the best chain so far); (None, 0) when there is none. The breadth-first layers give one shortest
+    chain per end, which may be a lasso; HoDoKu's X-Chains and XY-Chains are all the simple paths of a
+    depth-first search (ChainSolver), so for a lasso this looks for the simple one by iterative deepening,
+    expanding at most `SIMPLE_CHAIN_BUDGET` nodes: a search that runs out of them adds one to
+    `space.exhausted`."""
+    strong, weak, cells_of = space.strong, space.weak, space.cells_of
+    budget = [SIMPLE_CHAIN_BUDGET]
     path = [start]
 
     def walk(node: int, links: int, length: int, used: int) -> bool:
@@ -739,49 +483,43 @@ def _simple_chain(
             path.pop()
         return False
 
+    found: tuple[list[int] | None, int] = (None, 0)
     for length in range(shortest, max_length + 1, 2):
-        if not outranks(victims, length, best):
+        if not wins(length):
             break
         if walk(start, 0, length, cells_of[start]):
-            return path, length
+            found = path, length
+            break
         if budget[0] < 0:
             break
-    return None, 0
+    if budget[0] < 0:
+        space.exhausted += 1
+    return found
 
 
 def trace_lasso_free_chain(
-    layers: list[int],
-    end_layer: int,
-    end: int,
-    strong: list[int],
-    weak: list[int],
-    cells_of: list[int],
-    closed: bool,
-    first_weak: bool = False,
+    space: ChainSpace, layers: list[int], end_layer: int, end: int, *, closed: bool, first_weak: bool = False
 ) -> list[int] | None:
     """`trace_chain`, or when its chain is a lasso (`is_lasso`), `trace_simple_chain`: a chain to `end` that
-    never comes back to a cell it has left, or None when the layers hold none."""
-    path = trace_chain(layers, end_layer, end, strong, weak, first_weak)
-    if is_lasso([cells_of[n] for n in path], closed):
-        return trace_simple_chain(layers, end_layer, end, strong, weak, cells_of, closed, first_weak)
+    never comes back to a cell it has left, or None when the layers hold none (or none was found within
+    `SIMPLE_CHAIN_BUDGET`, counted in `space.exhausted`). `closed`: the chain is a loop, whose end may
+    come back to its start cell."""
+    path = trace_chain(space, layers, end_layer, end, first_weak)
+    if is_lasso([space.cells_of[n] for n in path], closed):
+        return trace_simple_chain(space, layers, end_layer, end, closed=closed, first_weak=first_weak)
     return path
 
 
 def trace_simple_chain(
-    layers: list[int],
-    end_layer: int,
-    end: int,
-    strong: list[int],
-    weak: list[int],
-    cells_of: list[int],
-    closed: bool,
-    first_weak: bool = False,
+    space: ChainSpace, layers: list[int], end_layer: int, end: int, *, closed: bool, first_weak: bool = False
 ) -> list[int] | None:
     """Like `trace_chain`, one chain start -> ... -> end through the layers, but one that is no lasso
     (`is_lasso`): predecessors are tried lowest first and the walk back goes on only through cells it has not
     left (a bounded depth-first search over the layers; None when there is none within
-    `_SIMPLE_CHAIN_BUDGET`). `cells_of[node]` is the node's cells as an 81-bit set."""
-    budget = [_SIMPLE_CHAIN_BUDGET]
+    `SIMPLE_CHAIN_BUDGET` nodes). A walk that runs out of that budget adds one to `space.exhausted`.
+    Source: HoDoKu's TablingSolver.addChain, which drops lassos."""
+    strong, weak, cells_of = space.strong, space.weak, space.cells_of
+    budget = [SIMPLE_CHAIN_BUDGET]
     start_cells = cells_of[layers[0].bit_length() - 1] if closed else 0  # a loop's end may share them
     back = [end]
 
@@ -803,9 +541,10 @@ def trace_simple_chain(
             back.pop()
         return False
 
-    if walk(end, end_layer, cells_of[end]):
-        return back[::-1]
-    return None
+    found = walk(end, end_layer, cells_of[end])
+    if budget[0] < 0:
+        space.exhausted += 1
+    return back[::-1] if found else None
 
 
 def is_lasso(cells: list[int], closed: bool) -> bool:

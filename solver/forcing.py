@@ -4,7 +4,7 @@ Technique write-ups: HoDoKu "Forcing Chains" (tech_fc.php); SudokuWiki "Cell
 Forcing Chains", "Unit Forcing Chains" and "Nishio Forcing Chains". Each
 premise of a group of which exactly one is true (a cell's candidates, or a
 digit's places in a house) is assumed true in turn and followed: by chains
-(the links of `chains.LinkGraph`, plus group nodes as HoDoKu's forcing chains
+(the links of `links.LinkGraph`, plus group nodes as HoDoKu's forcing chains
 use them: `grouped.group_links`) for a forcing chain, by singles for a forcing
 net. Whatever every premise implies is proved; a premise that implies a
 contradiction is false.
@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
-from .chains import ALL_NODES, board_links, node_name, union_of
 from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
 from .grouped import grouped_links
+from .links import ALL_NODES, board_links, node_name, union_of
 from .steps import Step
 from .techniques import title
 

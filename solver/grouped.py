@@ -19,14 +19,11 @@ Nodes: candidate ``cell * 9 + digit - 1`` (0..728), then group node
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from .board import Board
 from .chains import (
-    ALL_NODES,
     MAX_LINKS,
     ChainFound,
-    board_links,
     chain_layers,
     chain_step,
     end_victims,
@@ -35,6 +32,7 @@ from .chains import (
     trace_lasso_free_chain,
 )
 from .grid import HOUSE_BITS, HOUSES, PEER_BITS, SEGMENTS, set_bits
+from .links import ALL_NODES, ChainSpace, board_links
 from .steps import Step
 
 #: Per segment of `grid.SEGMENTS` (in its order): its 81-bit cell set and the two houses that hold all of it.
@@ -57,7 +55,7 @@ def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[
     -------
     (list of int, list of int, list of (int, int))
         Strong and weak links per node (729 candidate nodes, then one node per group), and each group as
-        (digit, 81-bit cell set), for group node 729 + index (`chains.group_name`).
+        (digit, 81-bit cell set), for group node 729 + index (`links.group_name`).
     """
     strong, weak = list(strong), list(weak)
     groups_found: list[tuple[int, int]] = []
@@ -95,7 +93,7 @@ def group_links(board: Board, strong: list[int], weak: list[int]) -> tuple[list[
 
 
 def grouped_links(board: Board) -> tuple[list[int], list[int], list[tuple[int, int]]]:
-    """`group_links` over all the board's links (`chains.board_links`), built once per board state; callers
+    """`group_links` over all the board's links (`links.board_links`), built once per board state; callers
     must not change the lists."""
     return board.cached("grouped links", lambda b: group_links(b, *board_links(b)[1:]))
 
@@ -109,40 +107,32 @@ def find_grouped_aic(board: Board) -> Iterator[Step]:
     to the start (a continuous nice loop), or whose weak links with the start's share victims (an AIC). A
     chain through a group node is a grouped one (``grouped_aic``, ``grouped_continuous_nice_loop``,
     ``grouped_discontinuous_nice_loop``); one without is reported under its plain name (HoDoKu does the
-    same), though the plain finder, earlier in the ladder, leaves few.
+    same), though the plain finder, earlier in the ladder, leaves few. Searches that run out of budget are
+    added to `board.budget_exhausted`.
     """
     strong, weak, groups = grouped_links(board)
-    space = _Space(
+    space = ChainSpace(
         strong,
         weak,
-        groups,
         (1 << (729 + len(groups))) - 1,
         [1 << n // 9 for n in range(729)] + [cells for _, cells in groups],
+        groups,
     )
     best: ChainFound | None = None
     for start in set_bits(board_links(board)[0].nodes):
         if strong[start]:
             best = _best_from_false(start, board, space, best)
         best = _best_from_true(start, board, space, best)
+    board.budget_exhausted += space.exhausted
     if best is None:
         return
     yield chain_step(best, groups)
 
 
-class _Space(NamedTuple):
-    """The node space of the grouped search: links (`group_links`), groups, all nodes, each node's cells."""
-
-    strong: list[int]
-    weak: list[int]
-    groups: list[tuple[int, int]]
-    universe: int
-    cells_of: list[int]
-
-
-def _layers_through_groups(start: int, space: _Space, first_weak: bool = False) -> list[int] | None:
+def _layers_through_groups(start: int, space: ChainSpace, first_weak: bool = False) -> list[int] | None:
     """`chains.chain_layers` from `start` in the grouped space (AIC length bound), or None when no group node
     lies inside a chain (the layers between the first and the last): the plain finder has seen those chains."""
-    layers = chain_layers(start, space.strong, space.weak, space.universe, MAX_LINKS["aic"] + 1, first_weak)
+    layers = chain_layers(space, start, MAX_LINKS["aic"] + 1, first_weak)
     group_nodes = space.universe & ~ALL_NODES
     return layers if any(layer & group_nodes for layer in layers[1:-1]) else None
 
@@ -153,30 +143,28 @@ def _named(kind: str, path: list[int]) -> str:
     return f"grouped_{kind}" if any(n >= 729 for n in path) else kind
 
 
-def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound | None) -> ChainFound | None:
+def _best_from_false(start: int, board: Board, space: ChainSpace, best: ChainFound | None) -> ChainFound | None:
     """`best`, or a chain from `start` assumed false that outranks it (see `find_grouped_aic`)."""
-    strong, weak, groups, _, cells_of = space
     layers = _layers_through_groups(start, space)
     if layers is None:
         return best
     cell, a = divmod(start, 9)
     seen_with_a = PEER_BITS[cell] & board.digit_cells(a + 1)
-    loop_ends = weak[start]
+    loop_ends = space.weak[start]
     for depth in range(3, len(layers), 2):
         for end in set_bits(layers[depth] & ALL_NODES):
-            end_cell, b = divmod(end, 9)
             closes = end == start or loop_ends >> end & 1
             if end == start or not closes:
-                victims = end_victims(board, cell, a, end_cell, b, seen_with_a, end == start)
+                victims = end_victims(board, start, end, seen_with_a, discontinuous=end == start)
             else:
                 victims = 0  # a continuous loop's victims need the chain
             if not closes and not victims or victims and not outranks(victims, depth, best):
                 continue
-            path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, bool(closes))
+            path = trace_lasso_free_chain(space, layers, depth, end, closed=bool(closes))
             if path is None:
                 continue
             if end != start and closes:
-                victims = loop_victims(path, board, groups)
+                victims = loop_victims(path, board, space.groups)
                 if not victims or not outranks(victims, depth, best):
                     continue
             kind = "discontinuous_nice_loop" if end == start else "continuous_nice_loop" if closes else "aic"
@@ -184,11 +172,11 @@ def _best_from_false(start: int, board: Board, space: _Space, best: ChainFound |
     return best
 
 
-def _best_from_true(start: int, board: Board, space: _Space, best: ChainFound | None) -> ChainFound | None:
+def _best_from_true(start: int, board: Board, space: ChainSpace, best: ChainFound | None) -> ChainFound | None:
     """`best`, or a discontinuous nice loop from `start` assumed true that outranks it: if that makes it false,
     or makes another digit of its cell true, it is false (HoDoKu's "on" table; the chain leaves the start by
     a weak link, to another cell)."""
-    strong, weak, _, _, cells_of = space
+    cells_of = space.cells_of
     layers = _layers_through_groups(start, space, first_weak=True)
     if layers is None:
         return best
@@ -201,7 +189,7 @@ def _best_from_true(start: int, board: Board, space: _Space, best: ChainFound | 
         if not ends or not outranks(victims, depth, best):
             continue
         end = ends.bit_length() - 1
-        path = trace_lasso_free_chain(layers, depth, end, strong, weak, cells_of, True, first_weak=True)
+        path = trace_lasso_free_chain(space, layers, depth, end, closed=True, first_weak=True)
         if path is None or cells_of[path[1]] == cells_of[start]:
             continue  # none, or one whose first link stays in the start cell (HoDoKu takes no such loop)
         best = ChainFound(_named("discontinuous_nice_loop", path), depth, victims, path, True)

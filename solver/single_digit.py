@@ -13,8 +13,9 @@ from functools import cache
 from typing import NamedTuple
 
 from .board import Board, conjugate_pairs
-from .chains import index_sum, to_nodes
+from .chains import index_sum
 from .grid import BOX_OF, BOXES, PEER_BITS, cell_name, house_name, set_bits
+from .links import to_nodes
 from .steps import Step
 from .techniques import title
 

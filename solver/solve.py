@@ -54,6 +54,11 @@ class Solution:
         Logical steps from the player's position (givens plus placed digits)
         to the end: the same as `steps` when nothing is placed, empty when a
         placed digit is a mistake.
+    budget_exhausted : int
+        How many chain searches of the logical solve gave up on running out
+        of their budget (`Board.budget_exhausted`); 0 when none did. Such a
+        search may have missed a chain, so a path with a count above 0 may
+        differ from the one an unbounded search gives.
     """
 
     givens: list[int]
@@ -66,6 +71,7 @@ class Solution:
     placed: list[int] = field(default_factory=lambda: [0] * 81)
     mistakes: list[Mistake] = field(default_factory=list)
     remaining: list[Step] = field(default_factory=list)
+    budget_exhausted: int = 0
 
     @property
     def techniques(self) -> dict[str, int]:
@@ -128,7 +134,7 @@ def solve_puzzle(
     else:
         exact = count()
         if exact.status != SOLVED:
-            return Solution(list(givens), exact.status, placed=placed)
+            return Solution(list(givens), exact.status, placed=placed, budget_exhausted=logic.board.budget_exhausted)
         assert exact.solution is not None  # a solved search carries its solution
         solution = exact.solution
         check_steps(logic.steps, solution)  # names the first false step
@@ -145,7 +151,17 @@ def solve_puzzle(
         remaining = remaining_steps(givens, placed, unique=lambda: True)
         check_steps(remaining, solution)
     return Solution(
-        list(givens), SOLVED, list(solution), logic.steps, needs_search, level, score, placed, mistakes, remaining
+        list(givens),
+        SOLVED,
+        list(solution),
+        logic.steps,
+        needs_search,
+        level,
+        score,
+        placed,
+        mistakes,
+        remaining,
+        logic.board.budget_exhausted,
     )
 
 

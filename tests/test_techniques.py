@@ -24,8 +24,10 @@ from snapsolve.solver import (
 from snapsolve.solver.board import Board
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import HOUSE_GETTERS, initial_candidates, parse_puzzle
+from snapsolve.solver.links import ChainSpace
 from snapsolve.solver.logic import next_step
 from snapsolve.solver.singles import find_full_house, find_hidden_single, find_naked_single
+from snapsolve.solver.solve import solve_puzzle
 
 from .conftest import read_collection
 
@@ -517,6 +519,28 @@ def test_continuous_nice_loop():
         + [(cell(r, 0), 1) for r in range(9) if r not in (0, 4)]
     )
     assert step.technique == "continuous_nice_loop" and elims(step) == expected
+
+
+#: A top1465 puzzle whose XY-Chains and AICs need the simple-chain search (their shortest chain is a lasso).
+_LASSO_PUZZLE = "260001800000000000809300000094050020700020009080070630000005701000000000001200046"
+
+
+def test_chain_budget_exhaustion_is_counted(monkeypatch):
+    # Within the budget nothing gives up; with a budget of 3 nodes the lasso-free searches run out of it, and
+    # each give-up is counted in the solve's result, not dropped silently.
+    assert solve_puzzle(parse_puzzle(_LASSO_PUZZLE)).budget_exhausted == 0
+    monkeypatch.setattr(chains, "SIMPLE_CHAIN_BUDGET", 3)
+    assert solve_puzzle(parse_puzzle(_LASSO_PUZZLE)).budget_exhausted > 0
+
+
+def test_simple_chain_search_counts_its_give_up(monkeypatch):
+    # Two cells of one digit, conjugate (node 0 = node 1): the walk back from node 1 at layer 1 expands one
+    # node, more than a budget of 0 allows.
+    space = ChainSpace([2, 1], [0, 0], 3, [1, 2])
+    layers = chains.chain_layers(space, 0, 2)
+    assert chains.trace_simple_chain(space, layers, 1, 1, closed=False) == [0, 1] and space.exhausted == 0
+    monkeypatch.setattr(chains, "SIMPLE_CHAIN_BUDGET", 0)
+    assert chains.trace_simple_chain(space, layers, 1, 1, closed=False) is None and space.exhausted == 1
 
 
 def test_forcing_chain_contradiction():
