@@ -110,11 +110,11 @@ def ink_colours(
     out = np.full((81, 2), np.nan, np.float32)
     if rows.size == 0:
         return out, reference.astype(np.float32)
-    inner = slice(int(round(INSET * COLOUR_CELL)), COLOUR_CELL - int(round(INSET * COLOUR_CELL)))
-    by_cell = gray.reshape(9, COLOUR_CELL, 9, COLOUR_CELL).transpose(0, 2, 1, 3).reshape(81, COLOUR_CELL, COLOUR_CELL)
-    g = by_cell[rows][:, inner, inner].reshape(rows.size, -1)
-    chroma = lab[..., 1:].reshape(9, COLOUR_CELL, 9, COLOUR_CELL, 2).transpose(0, 2, 1, 3, 4)
-    chroma = chroma.reshape(81, COLOUR_CELL, COLOUR_CELL, 2)[rows][:, inner, inner].reshape(rows.size, -1, 2)
+    lo = int(round(INSET * COLOUR_CELL))
+    hi = COLOUR_CELL - lo
+    spans = [(r * COLOUR_CELL, c * COLOUR_CELL) for r, c in (divmod(int(cell), 9) for cell in rows)]
+    g = np.stack([gray[y + lo : y + hi, x + lo : x + hi] for y, x in spans]).reshape(rows.size, -1)
+    chroma = np.stack([lab[y + lo : y + hi, x + lo : x + hi, 1:] for y, x in spans]).reshape(rows.size, -1, 2)
     # The paper level: each window's 75th percentile (as np.percentile, linear), from a partial sort.
     rank = 0.75 * (g.shape[1] - 1)
     low = int(rank)
