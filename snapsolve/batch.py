@@ -15,7 +15,8 @@ a dying worker costs at most the input that killed it.
 
 Results are yielded in input order, each as soon as every input before it is
 done; a bounded window of inputs is in flight, so a folder of thousands of
-pages does not fill memory. With a result store (SQLite), each result is
+pages does not fill memory. That stream is `OrderedWindow`, which the Dask
+cluster mode (`snapsolve.cluster`) runs too. With a result store (SQLite), each result is
 committed as soon as it arrives, and a rerun skips every input whose file
 still has the same path, size and modification time: killing the process at
 any moment loses nothing already finished.
@@ -38,11 +39,14 @@ import sqlite3
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .inputs import WorkItem
 from .puzzle import Options, solve_text
@@ -337,6 +341,144 @@ def _run_alone(
             return InputResult.failed(item.label, WORKER_DIED)
 
 
+def _finished_head(window: deque[Entry]) -> Iterator[tuple[WorkItem, InputResult]]:
+    """Take and yield the finished entries at the head of `window`, up to the first unfinished one."""
+    while window and (entry := window[0]).result is not None:
+        window.popleft()
+        yield entry.item, entry.result
+
+
+@dataclass(eq=False)
+class Entry:
+    """One input in an `OrderedWindow`: its item, its place in input order, its result once finished.
+
+    `work` holds whatever a window keeps for the input's task (the cluster: the item as the worker
+    sees it and the file's bytes).
+    """
+
+    item: WorkItem
+    index: int
+    result: InputResult | None = None
+    work: Any = None
+
+
+class OrderedWindow:
+    """Results of work items run elsewhere, yielded in input order, with a bounded window in flight.
+
+    The one streaming engine of the local pool (`run_batch`) and the Dask cluster
+    (`cluster.run_cluster_batch`). `results` reads the inputs lazily and keeps at most
+    ``limits()[0]`` tasks in flight and at most ``limits()[1]`` inputs between the first
+    unfinished one and the last read (an input answered without a task counts in the window,
+    not in flight). Each result is yielded as soon as every input before it is done; the
+    failure of one input never loses another's result.
+
+    A subclass says how tasks run: `limits`, `admit` (answer an input at once or ask for a
+    task), `start`, `in_flight`, `collect` (wait for some tasks and `finish` them), and
+    optionally `busy` and `wind_down`.
+
+    Parameters
+    ----------
+    store : ResultStore, optional
+        Every result given to `finish` is saved in it at once.
+    on_done : callable, optional
+        Called with ``(item, result)`` by `finish` (completion order, before the result is
+        yielded): for a progress bar.
+    stop : StopRequest, optional
+        When it becomes true (looked at before each round of submissions), no further input is
+        read or started, `wind_down` is called, the tasks still in flight are collected, and
+        every finished result is yielded in input order, past the inputs left unfinished.
+    """
+
+    def __init__(
+        self,
+        store: ResultStore | None = None,
+        on_done: Callable[[WorkItem, InputResult], None] | None = None,
+        stop: StopRequest | None = None,
+    ):
+        self.store = store
+        self.on_done = on_done
+        self.stop = stop
+        self.stopped = False  # the stop has been seen: nothing more is started
+
+    def limits(self) -> tuple[int, int]:
+        """(tasks in flight at most, inputs in the window at most), asked before each round of submissions."""
+        raise NotImplementedError
+
+    def admit(self, entry: Entry) -> bool:
+        """True when `entry` needs a task; otherwise it is answered here (its `result` set, or `finish` called)."""
+        raise NotImplementedError
+
+    def start(self, entries: list[Entry]) -> None:
+        """Start the tasks of `entries` (in input order; one round of submissions)."""
+        raise NotImplementedError
+
+    def in_flight(self) -> int:
+        """How many tasks are started and not yet collected."""
+        raise NotImplementedError
+
+    def busy(self) -> bool:
+        """Whether some started input is still to be collected (the window waits for it)."""
+        return self.in_flight() > 0
+
+    def collect(self, head: Entry) -> None:
+        """Wait for some tasks to end and `finish` their entries; `head` is the first unfinished input.
+
+        May return having finished none (a timeout to look at the stop request).
+        """
+        raise NotImplementedError
+
+    def wind_down(self) -> None:
+        """Called once when the stop is seen: drop the tasks that can still be dropped (nothing by default)."""
+
+    def finish(self, entry: Entry, result: InputResult) -> None:
+        """Record a new result: store it, set it on the entry, report it to `on_done`."""
+        if self.store:
+            self.store.save(entry.item, result)
+        entry.result = result
+        if self.on_done:
+            self.on_done(entry.item, result)
+
+    def results(self, items: Iterable[WorkItem]) -> Iterator[tuple[WorkItem, InputResult]]:
+        """Yield ``(item, result)`` for `items` in input order, reading them a window at a time.
+
+        Call it once per window. Raises what the subclass's methods raise (a result is never an
+        exception: a failed input is an `InputResult` with its `error`), and `Interrupted` from a
+        second stop signal.
+        """
+        source = iter(items)
+        window: deque[Entry] = deque()  # in input order, from the first not yet yielded
+        read = 0
+        exhausted = False
+        while True:
+            if self.stop and not self.stopped:
+                self.stopped = True
+                self.wind_down()
+            if not (exhausted or self.stopped):
+                most_in_flight, widest = self.limits()
+                batch: list[Entry] = []  # started together (one message to a cluster's scheduler)
+                while self.in_flight() + len(batch) < most_in_flight and len(window) < widest:
+                    item = next(source, None)
+                    if item is None:
+                        exhausted = True
+                        break
+                    entry = Entry(item, read)
+                    read += 1
+                    window.append(entry)
+                    if self.admit(entry):
+                        batch.append(entry)
+                if batch:
+                    self.start(batch)
+            yield from _finished_head(window)
+            if (exhausted or self.stopped) and not self.busy():
+                break
+            if self.busy():
+                self.collect(window[0])
+            yield from _finished_head(window)
+        for entry in window:  # stopped: what finished past the inputs left unfinished
+            if entry.result is not None:
+                yield entry.item, entry.result
+
+
 def run_batch(
     items: list[WorkItem],
     options: Options,
@@ -419,74 +561,86 @@ def run_batch(
                     yield item, done
         return
 
-    next_out = 0
-    stop_event = multiprocessing.get_context("spawn").Event() if stop is not None else None
-    pool = _new_pool(workers, load_model, stop_event)
-    pending = iter(todo)
-    upcoming = next(pending, None)
-    in_flight: dict[Future, int] = {}
-    suspects: list[int] = []
-
-    def collect(future: Future) -> bool:
-        """Finish the future's input; False when its worker died (or it was not run)."""
-        index = in_flight.pop(future)
-        try:
-            result = future.result()
-        except (BrokenProcessPool, CancelledError):
-            return False
-        if result is not None:  # None: skipped by a worker told to stop
-            finish(index, result)
-        return True
-
+    window = _PoolWindow(slots, task, options, workers, load_model, store=store, on_done=on_done, stop=stop)
     try:
-        while upcoming is not None or in_flight or suspects:
-            if stop:
-                break
-            while (
-                upcoming is not None
-                and len(in_flight) < IN_FLIGHT_PER_WORKER * workers
-                and upcoming < next_out + WINDOW_PER_WORKER * workers
-            ):
-                in_flight[_submit(pool, task, items[upcoming], options)] = upcoming
-                upcoming = next(pending, None)
-            if in_flight:
-                finished, _ = wait(
-                    in_flight, timeout=STOP_POLL if stop is not None else None, return_when=FIRST_COMPLETED
-                )
-                broken = False
-                for future in finished:
-                    index = in_flight[future]
-                    if not collect(future):
-                        broken = True
-                        suspects.append(index)
-                if broken:  # every input still in flight went down with the pool
-                    suspects += in_flight.values()
-                    in_flight.clear()
-                    pool.shutdown(wait=True)  # its manager thread has stopped: nothing to wait for
-                    pool = _new_pool(workers, load_model, stop_event)
-            if suspects and not stop and (not in_flight or min(suspects) <= next_out):
-                index = min(suspects)  # the batch waits on it (or has nothing else to do): read it alone now
-                suspects.remove(index)
-                result = _run_alone(task, items[index], options, load_model, stop_event)
-                if result is not None:
-                    finish(index, result)
-            while next_out < len(items) and (done := slots[next_out]) is not None:
-                yield items[next_out], done
-                next_out += 1
-        if stop:  # wind down: start nothing more, finish what the workers hold, report every finished result
-            assert stop_event is not None  # made whenever there is a stop to watch
-            stop_event.set()
-            for future in [f for f in in_flight if f.cancel()]:
-                del in_flight[future]
-            while in_flight:
-                for future in wait(in_flight, return_when=FIRST_COMPLETED)[0]:
-                    collect(future)
-            for index in range(next_out, len(items)):
-                if (done := slots[index]) is not None:
-                    yield items[index], done
+        yield from window.results(items)
         # Every task is done: wait for the pool to wind down. Left running (shutdown(wait=False)), its
         # manager thread can race the interpreter's exit and print "OSError: [Errno 9] Bad file descriptor"
         # (CPython issue 83279); that is kept for an interrupted batch, which should not wait.
-        pool.shutdown(wait=True)
+        window.pool.shutdown(wait=True)
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        window.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class _PoolWindow(OrderedWindow):
+    """`OrderedWindow` on a local process pool, which is renewed when a worker dies; the inputs then in
+    flight are suspects, each read again alone (`_run_alone`) once the batch waits on it."""
+
+    def __init__(
+        self,
+        known: list[InputResult | None],
+        task: Callable[[WorkItem, Options], InputResult],
+        options: Options,
+        workers: int,
+        load_model: bool,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        self.known, self.task, self.options = known, task, options
+        self.workers, self.load_model = workers, load_model
+        self.stop_event = multiprocessing.get_context("spawn").Event() if self.stop is not None else None
+        self.pool = _new_pool(workers, load_model, self.stop_event)
+        self.futures: dict[Future, Entry] = {}
+        self.suspects: list[Entry] = []
+
+    def limits(self) -> tuple[int, int]:
+        return IN_FLIGHT_PER_WORKER * self.workers, WINDOW_PER_WORKER * self.workers
+
+    def admit(self, entry: Entry) -> bool:
+        entry.result = self.known[entry.index]  # from the store, already reported
+        return entry.result is None
+
+    def start(self, entries: list[Entry]) -> None:
+        for entry in entries:
+            self.futures[_submit(self.pool, self.task, entry.item, self.options)] = entry
+
+    def in_flight(self) -> int:
+        return len(self.futures)
+
+    def busy(self) -> bool:
+        return bool(self.futures or (self.suspects and not self.stopped))
+
+    def collect(self, head: Entry) -> None:
+        if self.futures:
+            timeout = STOP_POLL if self.stop is not None and not self.stopped else None
+            finished, _ = wait(self.futures, timeout=timeout, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in finished:
+                entry = self.futures.pop(future)
+                try:
+                    result = future.result()
+                except (BrokenProcessPool, CancelledError):  # its worker died (or it was not run)
+                    if not self.stopped:
+                        broken = True
+                        self.suspects.append(entry)
+                    continue
+                if result is not None:  # None: skipped by a worker told to stop
+                    self.finish(entry, result)
+            if broken:  # every input still in flight went down with the pool
+                self.suspects += self.futures.values()
+                self.futures.clear()
+                self.pool.shutdown(wait=True)  # its manager thread has stopped: nothing to wait for
+                self.pool = _new_pool(self.workers, self.load_model, self.stop_event)
+        if self.suspects and not self.stop and (not self.futures or min(e.index for e in self.suspects) <= head.index):
+            entry = min(self.suspects, key=lambda e: e.index)  # the batch waits on it (or has nothing else to do)
+            self.suspects.remove(entry)
+            result = _run_alone(self.task, entry.item, self.options, self.load_model, self.stop_event)
+            if result is not None:
+                self.finish(entry, result)
+
+    def wind_down(self) -> None:
+        """Tell the workers to start nothing more and cancel the tasks still queued in the pool."""
+        assert self.stop_event is not None  # made whenever there is a stop to watch
+        self.stop_event.set()
+        for future in [f for f in self.futures if f.cancel()]:
+            del self.futures[future]

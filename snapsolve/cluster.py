@@ -13,6 +13,7 @@ a bounded number of tasks in flight (`batch.IN_FLIGHT_PER_WORKER` per worker
 thread) and a bounded window of inputs between the first unfinished one and
 the last submitted (`batch.WINDOW_PER_WORKER` per worker thread): a million inputs
 never sit in the client's memory, nor a million futures on the scheduler.
+That is `batch.OrderedWindow`, the local batch's stream as well.
 
 Workers read the files by path, so they must see the client's files at the
 same absolute paths (shared storage); with ``send_bytes`` the client sends
@@ -37,13 +38,20 @@ import sys
 import tempfile
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from .batch import IN_FLIGHT_PER_WORKER, WINDOW_PER_WORKER, ResultStore, process_item, process_item_encoded
+from .batch import (
+    IN_FLIGHT_PER_WORKER,
+    WINDOW_PER_WORKER,
+    Entry,
+    OrderedWindow,
+    ResultStore,
+    process_item,
+    process_item_encoded,
+)
 from .inputs import WorkItem
 from .puzzle import Options, place_output
 from .results import InputResult
@@ -273,109 +281,100 @@ def run_cluster_batch(
     with connect(address, log) as client:
         if log and not _worker_threads(client):
             log("snapsolve: the scheduler has no workers yet; tasks wait for them")
-        yield from _stream(client, iter(items), options, store, on_done, send_bytes, task, stop)
+        window = _DaskWindow(client, options, send_bytes, task, store=store, on_done=on_done, stop=stop)
+        yield from window.results(items)
 
 
-def _stream(
-    client,
-    source: Iterator[WorkItem],
-    options: Options,
-    store: ResultStore | None,
-    on_done: Callable | None,
-    send_bytes: bool,
-    task: Callable,
-    stop=None,
-) -> Iterator[tuple[WorkItem, InputResult]]:
-    from distributed import as_completed
-    from distributed.scheduler import KilledWorker
+class _DaskWindow(OrderedWindow):
+    """`OrderedWindow` on a Dask client: one task per input, submitted a round at a time with `client.map`.
 
-    remote_options = (
-        options
-        if send_bytes or not options.output_dir
-        else replace(options, output_dir=Path(os.path.abspath(options.output_dir)))
-    )
-    window: deque[list] = deque()  # [item, result or None], in input order, from the first not yet yielded
-    in_flight: dict = {}  # future -> its window entry
-    finished = as_completed(with_results=True, raise_errors=False)  # results fetched in the loop thread
-    threads, looked = _worker_threads(client), time.monotonic()
-    exhausted = False
+    The bounds are `batch.IN_FLIGHT_PER_WORKER` and `batch.WINDOW_PER_WORKER` per worker thread,
+    counted again every `RESIZE_EVERY` seconds. Cached inputs, error items and files that cannot be
+    read for ``send_bytes`` are answered on the client without a task.
+    """
 
-    def finish(entry: list, result: InputResult, image: bytes | None = None) -> None:
-        item = entry[0]
+    def __init__(self, client, options: Options, send_bytes: bool, task: Callable, **kwargs):
+        from distributed import as_completed
+
+        super().__init__(**kwargs)
+        self.client, self.options, self.send_bytes, self.task = client, options, send_bytes, task
+        self.remote_options = (
+            options
+            if send_bytes or not options.output_dir
+            else replace(options, output_dir=Path(os.path.abspath(options.output_dir)))
+        )
+        self.futures: dict = {}  # future -> its entry
+        self.finished = as_completed(with_results=True, raise_errors=False)  # results fetched in the loop thread
+        self.threads, self.looked = _worker_threads(client), time.monotonic()
+
+    def limits(self) -> tuple[int, int]:
+        if time.monotonic() - self.looked > RESIZE_EVERY:
+            self.threads, self.looked = _worker_threads(self.client), time.monotonic()
+        slots = max(1, self.threads)
+        return IN_FLIGHT_PER_WORKER * slots, WINDOW_PER_WORKER * slots
+
+    def admit(self, entry: Entry) -> bool:
+        item = entry.item
+        cached = self.store.done(item) if self.store else None
+        if cached is not None:
+            entry.result = cached
+            if self.on_done:
+                self.on_done(item, cached)
+            return False
+        if item.kind == "error":
+            self.finish(entry, process_item(item, self.options))
+            return False
+        data = None
+        if self.send_bytes and item.kind in ("image", "pdf_page"):  # puzzle lines travel as text
+            try:
+                data = Path(item.path).read_bytes()
+            except OSError as exc:
+                self.finish(entry, InputResult.failed(item.label, f"cannot read image: {exc}"))
+                return False
+        entry.work = (item if self.send_bytes else _remote_item(item), data)
+        return True
+
+    def start(self, entries: list[Entry]) -> None:
+        futures = self.client.map(
+            self.task,
+            [e.work[0] for e in entries],
+            [self.remote_options] * len(entries),
+            [e.work[1] for e in entries],
+            key=[f"snapsolve-{uuid.uuid4().hex}" for _ in entries],
+            pure=False,
+        )
+        for entry, future in zip(entries, futures):
+            entry.work = None
+            self.futures[future] = entry
+        self.finished.update(futures)
+
+    def in_flight(self) -> int:
+        return len(self.futures)
+
+    def collect(self, head: Entry) -> None:
+        from distributed.scheduler import KilledWorker
+
+        for future, value in self.finished.next_batch(block=True):
+            entry = self.futures.pop(future)
+            try:
+                result, image = value if future.status == "finished" else future.result()
+            except KilledWorker as exc:
+                result, image = InputResult.failed(entry.item.label, _killed_message(exc)), None
+            except Exception as exc:  # the cluster failed this task (lost scheduler, cancelled, ...)
+                result, image = (
+                    InputResult.failed(entry.item.label, f"cluster error: {type(exc).__name__}: {_one_line(exc)}"),
+                    None,
+                )
+            future.release()
+            self.finish(entry, result, image)
+
+    def finish(self, entry: Entry, result: InputResult, image: bytes | None = None) -> None:
+        """Place the annotated image where the local batch would (writing it when it came back as
+        bytes), then record the result."""
+        item = entry.item
         if item.path and item.kind in ("image", "pdf_page"):
-            _place_output(item, result, image, options, written=not send_bytes)
-        if store:
-            store.save(item, result)
-        entry[1] = result
-        if on_done:
-            on_done(item, result)
-
-    while True:
-        exhausted = exhausted or bool(stop)  # stopped: submit nothing more, finish what is in flight
-        if time.monotonic() - looked > RESIZE_EVERY:
-            threads, looked = _worker_threads(client), time.monotonic()
-        slots = max(1, threads)
-        batch: list[tuple[list, WorkItem, bytes | None]] = []  # submitted together: one message to the scheduler
-        while (
-            not exhausted
-            and len(in_flight) + len(batch) < IN_FLIGHT_PER_WORKER * slots
-            and len(window) < WINDOW_PER_WORKER * slots
-        ):
-            item = next(source, None)
-            if item is None:
-                exhausted = True
-                break
-            entry: list = [item, None]  # the item, then its result when done
-            window.append(entry)
-            cached = store.done(item) if store else None
-            if cached is not None:
-                entry[1] = cached
-                if on_done:
-                    on_done(item, cached)
-                continue
-            if item.kind == "error":
-                finish(entry, process_item(item, options))
-                continue
-            data = None
-            if send_bytes and item.kind in ("image", "pdf_page"):  # puzzle lines travel as text
-                try:
-                    data = Path(item.path).read_bytes()
-                except OSError as exc:
-                    finish(entry, InputResult.failed(item.label, f"cannot read image: {exc}"))
-                    continue
-            batch.append((entry, item if send_bytes else _remote_item(item), data))
-        if batch:
-            futures = client.map(
-                task,
-                [b[1] for b in batch],
-                [remote_options] * len(batch),
-                [b[2] for b in batch],
-                key=[f"snapsolve-{uuid.uuid4().hex}" for _ in batch],
-                pure=False,
-            )
-            for (entry, _, _), future in zip(batch, futures):
-                in_flight[future] = entry
-            finished.update(futures)
-            del futures, batch
-        while window and window[0][1] is not None:
-            item, result = window.popleft()
-            yield item, result
-        if exhausted and not window:
-            return
-        if in_flight:
-            for future, value in finished.next_batch(block=True):
-                entry = in_flight.pop(future)
-                try:
-                    result, image = value if future.status == "finished" else future.result()
-                except KilledWorker as exc:
-                    result, image = InputResult.failed(entry[0].label, _killed_message(exc)), None
-                except Exception as exc:  # the cluster failed this task (lost scheduler, cancelled, ...)
-                    result, image = (
-                        InputResult.failed(entry[0].label, f"cluster error: {type(exc).__name__}: {_one_line(exc)}"),
-                        None,
-                    )
-                future.release()
-                finish(entry, result, image)
+            _place_output(item, result, image, self.options, written=not self.send_bytes)
+        super().finish(entry, result)
 
 
 def stderr_log(line: str) -> None:

@@ -13,8 +13,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from snapsolve.batch import Entry, OrderedWindow, StopRequest
 from snapsolve.cli import main
+from snapsolve.inputs import WorkItem
 from snapsolve.pipeline import Options, solve_image
+from snapsolve.results import InputResult
 from snapsolve.solver.grid import InvalidPuzzleError, parse_puzzle
 from snapsolve.vision.dataset import read_ground_truth
 from snapsolve.vision.formats import ImageReadError
@@ -197,3 +200,63 @@ def test_fuzz_image_decoding_corrupted_jpeg(tmp_path, flips, cut):
     result = solve_image(path, Options(write_image=False)).to_json()  # never raises
     assert set(result) >= {"input", "error", "grids"}
     assert result["error"] or result["grids"]
+
+
+class _LastFirstWindow(OrderedWindow):
+    """A window whose tasks end newest first, one per collect; input 3 is answered at once."""
+
+    def __init__(self, stop_after=None, **kwargs):
+        super().__init__(**kwargs)
+        self.running: list[Entry] = []
+        self.most_read = 0
+        self.stop_after = stop_after
+        self.collected = 0
+
+    def limits(self):
+        return 3, 5
+
+    def admit(self, entry):
+        self.most_read = max(self.most_read, entry.index)
+        if entry.index == 3:
+            entry.result = InputResult.failed(entry.item.label, "answered at once")
+            return False
+        return True
+
+    def start(self, entries):
+        self.running += entries
+
+    def in_flight(self):
+        return len(self.running)
+
+    def collect(self, head):
+        entry = self.running.pop()
+        self.finish(entry, InputResult.failed(entry.item.label, "done"))
+        self.collected += 1
+        if self.stop_after is not None and self.collected == self.stop_after:
+            self.stop.signum = signal.SIGINT
+
+    def wind_down(self):
+        self.running = self.running[-1:]  # the rest were queued: dropped
+
+
+def test_ordered_window_yields_in_input_order_within_its_bounds():
+    items = [WorkItem("puzzle", f"p:{n}", "", "") for n in range(20)]
+    reported = []
+    window = _LastFirstWindow(on_done=lambda item, result: reported.append(item.label))
+    labels = []
+    for item, _ in window.results(iter(items)):
+        labels.append(item.label)
+        assert window.most_read < len(labels) + 5  # never more than 5 inputs from the first unfinished one
+        assert len(window.running) <= 3
+    assert labels == [i.label for i in items]
+    assert sorted(reported) == sorted(i.label for i in items if i.label != "p:3")
+
+
+def test_ordered_window_stopped_yields_what_finished_past_the_gaps():
+    items = [WorkItem("puzzle", f"p:{n}", "", "") for n in range(20)]
+    window = _LastFirstWindow(stop_after=2, stop=StopRequest())
+    labels = [item.label for item, _ in window.results(items)]
+    # 0, 1, 2 started, 2 ended; 3 answered at once, 4 started and ended: the stop. 0 was still queued
+    # (dropped), 1 running (finished); nothing after 4 was read
+    assert labels == ["p:1", "p:2", "p:3", "p:4"]
+    assert window.most_read == 4
