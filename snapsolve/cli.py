@@ -10,12 +10,14 @@ import signal
 import sqlite3
 import sys
 import time
+import traceback
 from pathlib import Path
 
 from tqdm import tqdm
 
 from . import __version__, web
 from .batch import ResultStore, run_batch, stop_on_signals
+from .errors import Kind, kind_of
 from .inputs import expand_inputs
 from .puzzle import Options
 from .results import GridResult, InputResult
@@ -48,7 +50,8 @@ reading a puzzle in progress:
 environment:
   SNAPSOLVE_MODEL=FILE                  read cells with this model (from 'snapsolve train --output FILE')
 
-exit status: 0 every input solved, 1 some input failed, 2 usage error.
+exit status: 0 every input solved, 1 some input failed, 2 usage error; 1 also for an
+  internal error (a bug), said in one line: --debug prints its traceback.
 """
 
 
@@ -204,10 +207,17 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"snapsolve {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--debug",
+        action="store_true",
+        help="on an internal error (a bug), print its traceback, not only the one-line message",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     solve = sub.add_parser(
         "solve",
+        parents=[common],
         help="solve photos, folders, puzzle files (the default command)",
         description="Solve each INPUT: an image (JPEG, PNG, TIFF, WebP, ...), a PDF (every "
         "page), a folder (searched recursively for images and PDFs), a text file of "
@@ -260,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = sub.add_parser(
         "evaluate",
+        parents=[common],
         help="reading accuracy on photos with imageN.dat or NAME.cells labels",
         description="Read every photo in DIR that has an imageN.dat or NAME.cells label file "
         "beside it, solve it, and compare with the labels.",
@@ -281,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     train = sub.add_parser(
         "train",
+        parents=[common],
         help="rebuild the cell model from labelled photos and fonts",
         description="Fit the KNN cell models (mark kind, printed digits, handwritten digits) "
         "from the labelled photos (the validation split is left out) and digits "
@@ -320,6 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = sub.add_parser(
         "generate",
+        parents=[common],
         help="new puzzles with one solution at a chosen level",
         description="Generate puzzles that have exactly one solution and grade at LEVEL "
         "(HoDoKu's scheme), as text, JSON Lines, or printable PNG/PDF pages.",
@@ -351,6 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser(
         "serve",
+        parents=[common],
         help="the page for the phone and a JSON API (needs the 'web' extra)",
         description="Serve a page that takes a photo with the phone's camera and shows it "
         "solved, and the JSON API POST /api/solve (docs at /docs). Needs: "
@@ -423,13 +437,18 @@ def _lazy(name: str, args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``snapsolve`` console script; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    debug = argv[:1] == ["--debug"]  # before the subcommand: passed on to it
+    if debug:
+        argv.pop(0)
     if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "solve")
+    if debug:
+        argv.insert(1, "--debug")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return Kind.USAGE.exit_status
     try:
         return args.func(args)
     except KeyboardInterrupt as exc:  # Ctrl+C, or a second stop signal during a batch (batch.Interrupted)
@@ -438,12 +457,32 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading (head, less)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except (FileNotFoundError, ValueError, ImportError) as exc:
-        print(f"snapsolve: {exc}", file=sys.stderr)
-        return 1
     except sqlite3.Error as exc:
         print(f"snapsolve: result database {getattr(args, 'db', '')}: {exc}", file=sys.stderr)
-        return 1
+        return kind_of(exc).exit_status
+    except Exception as exc:
+        return report_failure(exc, args.debug)
+
+
+def report_failure(exc: Exception, debug: bool = False) -> int:
+    """Say why a command stopped, on standard error; its exit status (the kind's, `snapsolve.errors`).
+
+    An error of a known kind (a missing model or extra, an unreachable
+    scheduler, a file that cannot be read) is its message, ``snapsolve:
+    MESSAGE``. Anything else is a bug: one line ``snapsolve: internal error:
+    TYPE: MESSAGE``, after its traceback with `debug` (``--debug``), and exit
+    status 1.
+    """
+    kind = kind_of(exc)
+    message = " ".join(str(exc).split())
+    if kind is not Kind.INTERNAL:
+        print(f"snapsolve: {message}", file=sys.stderr)
+        return kind.exit_status
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    more = "" if debug else " (--debug prints the traceback)"
+    print(f"snapsolve: internal error: {type(exc).__name__}: {message}{more}", file=sys.stderr)
+    return kind.exit_status
 
 
 if __name__ == "__main__":

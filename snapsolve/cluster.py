@@ -52,6 +52,7 @@ from .batch import (
     process_item,
     process_item_encoded,
 )
+from .errors import MissingExtra, SetupError
 from .inputs import WorkItem
 from .puzzle import Options, place_output
 from .results import InputResult
@@ -82,6 +83,10 @@ def parse_cluster(text: str) -> str:
     return text
 
 
+class ClusterUnavailable(SetupError, ValueError):
+    """The Dask scheduler cannot be reached, or the local cluster cannot start (`Kind.SETUP`)."""
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
@@ -97,16 +102,16 @@ def connect(address: str, log: Callable[[str], None] | None = None) -> Iterator:
 
     Raises
     ------
-    ImportError
-        distributed is not installed (the message says how to install it).
-    ValueError
+    MissingExtra
+        distributed is not installed (the message says how to install it; an ImportError).
+    ClusterUnavailable
         The scheduler cannot be reached within `CONNECT_TIMEOUT` seconds, or
         the local cluster cannot start (one line).
     """
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ImportError(INSTALL_HINT) from None
+        raise MissingExtra(INSTALL_HINT) from None
     address = parse_cluster(address)
     cluster = None
     try:
@@ -122,12 +127,14 @@ def connect(address: str, log: Callable[[str], None] | None = None) -> Iterator:
                 )
                 client = Client(cluster, timeout=CONNECT_TIMEOUT)
             except Exception as exc:
-                raise ValueError(f"cannot start a local Dask cluster of {workers} workers: {_one_line(exc)}") from None
+                raise ClusterUnavailable(
+                    f"cannot start a local Dask cluster of {workers} workers: {_one_line(exc)}"
+                ) from None
         else:
             try:
                 client = Client(address, timeout=CONNECT_TIMEOUT)
             except Exception as exc:
-                raise ValueError(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}") from None
+                raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {_one_line(exc)}") from None
         try:
             if log:
                 dashboard = client.dashboard_link if _has_dashboard(client) else "none (install bokeh)"

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors import Failure, Kind
 from .puzzle import Options
 
 #: Longer side, in pixels, frames are read at (larger ones are reduced first).
@@ -23,8 +24,10 @@ FRAME_SIDE = 640
 FRAME_OPTIONS = Options(write_image=False)
 
 
-class BadFrame(ValueError):
-    """The frame's bytes do not decode as an image."""
+class BadFrame(Failure, ValueError):
+    """The frame's bytes do not decode as an image (`Kind.NOT_AN_IMAGE`)."""
+
+    kind = Kind.NOT_AN_IMAGE
 
 
 def decode_frame(data: bytes) -> np.ndarray:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .solver.generator import generate
+from .solver.generator import GenerationFailed, generate
 from .solver.grid import format_puzzle
 
 #: Solved grids per answer-key page (3 across, 4 down).
@@ -129,9 +129,9 @@ def run(args: argparse.Namespace) -> int:
             print("# answers", file=sink)
             for number, solution in enumerate(solutions, start=1):
                 print(f"# {number} {solution}", file=sink)
-    except (RuntimeError, ValueError) as exc:
+    except GenerationFailed as exc:
         print(f"snapsolve: {exc}", file=sys.stderr)
-        return 1
+        return exc.kind.exit_status
     finally:
         bar.close()
         if sink is not sys.stdout:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import Kind
 from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, place_output, solved_grid, wants_image
 from .repair import UNSURE, Decision, EntryReading, decide_givens, read_entries
@@ -244,6 +245,11 @@ def annotate(
     return out
 
 
+def _unreadable(exc: OSError | ImageReadError) -> Kind:
+    """The kind of a failure to read a photo: its class's (too large, not an image); an OSError is not an image."""
+    return exc.kind if isinstance(exc, ImageReadError) else Kind.NOT_AN_IMAGE
+
+
 def solve_and_draw(
     path: Path,
     options: Options,
@@ -274,8 +280,9 @@ def solve_and_draw(
     Returns
     -------
     (InputResult, np.ndarray or None)
-        The result (``error`` set when the file cannot be read, no grid is
-        found, or the main grid is not solved; never raises for bad input)
+        The result (``error`` and its ``kind`` set when the file cannot be
+        read, no grid is found, or the main grid is not solved; never raises
+        for bad input)
         and, with `draw` and some grid solved, the annotated photo (H, W, 3)
         uint8 BGR.
     """
@@ -292,7 +299,8 @@ def solve_and_draw(
         else:
             image = render_pdf_page(path, page)
     except (ImageReadError, OSError) as exc:
-        return InputResult.failed(label, f"cannot read image: {exc}", time.perf_counter() - start), None
+        error = f"cannot read image: {exc}"
+        return InputResult.failed(label, error, time.perf_counter() - start, _unreadable(exc)), None
     result = InputResult(label)
     to_draw = []
     model = model or default_model()
@@ -305,17 +313,18 @@ def solve_and_draw(
             to_draw.append((reading, grid))
         result.grids.append(grid)
     if not result.grids:
-        result.error = "no Sudoku grid found in the image"
+        result.error, result.kind = "no Sudoku grid found in the image", Kind.NO_GRID
     elif result.grids[0].status == UNSURE:
-        result.error = result.grids[0].warning
+        result.error, result.kind = result.grids[0].warning, Kind.NO_SOLUTION
     elif not result.grids[0].solved:
         result.error = f"the grid read has {result.grids[0].status.replace('_', ' ')}"
+        result.kind = Kind.NO_SOLUTION
     annotated = None
     if draw and to_draw:
         try:
             annotated = image if full_size is None else full_size.result()
         except (OSError, ImageReadError) as exc:
-            result.error = f"cannot read image at full size: {exc}"
+            result.error, result.kind = f"cannot read image at full size: {exc}", _unreadable(exc)
         else:
             for reading, grid in to_draw:
                 annotated = annotate(annotated, reading, grid, options, in_place=True)

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import Kind
 from .results import GridResult, InputResult
 from .solver import (
     SOLVED,
@@ -142,10 +143,11 @@ def solve_text(label: str, line: str, options: Options) -> InputResult:
     try:
         givens, placed = parse_position(line)
     except InvalidPuzzleError as exc:
-        return InputResult.failed(label, str(exc), time.perf_counter() - start)
+        return InputResult.failed(label, str(exc), time.perf_counter() - start, exc.kind)
     grid = solved_grid(solve_puzzle(givens, placed=placed, search=options.search), options)
     error = None if grid.solved else grid.status.replace("_", " ")
-    return InputResult(label, error, round(time.perf_counter() - start, 4), [grid])
+    kind = None if grid.solved else Kind.NO_SOLUTION
+    return InputResult(label, error, round(time.perf_counter() - start, 4), [grid], kind=kind)
 
 
 def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import Kind
 from .solver import SOLVED, Finished, Mistake, Step, UnclearEntry
 from .solver.grid import format_puzzle
 
@@ -235,6 +236,9 @@ class InputResult:
         One line per doubtful or repaired reading.
     cached : bool
         The result comes from an earlier run's ``--db``.
+    kind : Kind or None
+        The kind of `error` (`snapsolve.errors`), where the code that set it
+        knows it; not part of the JSON object.
     """
 
     input: str
@@ -243,11 +247,12 @@ class InputResult:
     grids: list[GridResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     cached: bool = False
+    kind: Kind | None = field(default=None, compare=False)
 
     @classmethod
-    def failed(cls, label: str, error: str, seconds: float = 0.0) -> InputResult:
-        """The result of an input that could not be used at all."""
-        return cls(label, error, round(seconds, 4))
+    def failed(cls, label: str, error: str, seconds: float = 0.0, kind: Kind | None = None) -> InputResult:
+        """The result of an input that could not be used at all (`kind`: the error's, when known)."""
+        return cls(label, error, round(seconds, 4), kind=kind)
 
     @property
     def solved_grids(self) -> int:

@@ -25,10 +25,17 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..errors import Failure, Kind
 from .exact import search_solutions
 from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, box_of, initial_candidates
 from .solve import Solution, solve_puzzle
 from .techniques import LEVELS, rank
+
+
+class GenerationFailed(Failure, RuntimeError):
+    """Too few puzzles at the level in the tries allowed (`Kind.NOT_REACHED`)."""
+
+    kind = Kind.NOT_REACHED
 
 
 @dataclass(frozen=True)
@@ -335,8 +342,8 @@ def generate(
     ------
     ValueError
         Unknown level.
-    RuntimeError
-        `max_tries` grids gave too few puzzles at the level.
+    GenerationFailed
+        `max_tries` grids gave too few puzzles at the level (a RuntimeError).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -358,4 +365,4 @@ def generate(
             made += 1
             yield result
     if made < count:
-        raise RuntimeError(f"made only {made} of {count} {level} puzzles in {max_tries} tries")
+        raise GenerationFailed(f"made only {made} of {count} {level} puzzles in {max_tries} tries")

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+from ..errors import Failure, Kind
+
 ALL_DIGITS = 0x1FF  # bits for digits 1..9
 #: POPCOUNT[m]: the number of set bits of a 9-bit mask m (0..511), as a table.
 POPCOUNT = bytes(m.bit_count() for m in range(512))
@@ -92,8 +94,10 @@ _CELL_NAMES = tuple(f"r{cell // 9 + 1}c{cell % 9 + 1}" for cell in range(81))
 _HOUSE_NAMES = tuple(f"{HOUSE_KINDS[house]} {house % 9 + 1}" for house in range(27))
 
 
-class InvalidPuzzleError(ValueError):
-    """A puzzle text or grid that is malformed or breaks the rules of Sudoku."""
+class InvalidPuzzleError(Failure, ValueError):
+    """A puzzle text or grid that is malformed or breaks the rules of Sudoku (`Kind.NOT_A_PUZZLE`)."""
+
+    kind = Kind.NOT_A_PUZZLE
 
 
 def parse_puzzle(text: str) -> list[int]:

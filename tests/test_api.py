@@ -22,8 +22,12 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from snapsolve.errors import ModelFileError  # noqa: E402
+from snapsolve.solver import solve_puzzle  # noqa: E402
 from snapsolve.solver.exact import solve_unique  # noqa: E402
-from snapsolve.solver.grid import PEERS, parse_puzzle  # noqa: E402
+from snapsolve.solver.generator import GenerationFailed  # noqa: E402
+from snapsolve.solver.grid import PEERS, InvalidPuzzleError, parse_puzzle  # noqa: E402
+from snapsolve.vision.formats import ImageReadError, ImageTooLarge  # noqa: E402
 from snapsolve.web import work  # noqa: E402
 from snapsolve.web.app import RETRY_AFTER, Settings, create_app  # noqa: E402
 
@@ -42,6 +46,39 @@ def buggy(text: str, hint: bool = False, explain: bool = False) -> dict:
 def crashing(text: str, hint: bool = False, explain: bool = False) -> dict:
     """A work function whose worker dies, as a crash in a decoder would."""
     os._exit(70)
+
+
+def pipeline_bug(text: str, hint: bool = False, explain: bool = False) -> dict:
+    """The puzzle's work with a bug deep in the pipeline: a plain ValueError or RuntimeError (named by `text`)."""
+    import snapsolve.puzzle
+
+    def broken(*args, **kwargs):
+        raise {"value": ValueError, "runtime": RuntimeError}[text]("our own bug")
+
+    snapsolve.puzzle.solve_puzzle = broken  # in this worker only, which the server's pool keeps
+    try:
+        return work.solve_puzzle_text(PUZZLE, hint, explain)
+    finally:
+        snapsolve.puzzle.solve_puzzle = solve_puzzle
+
+
+#: Known errors a worker may raise, by name: the class, and the status the client must get.
+KNOWN = {
+    "not_an_image": (work.NotAnImage, 422),
+    "not_a_puzzle": (work.NotAPuzzle, 422),
+    "bad_parameter": (work.BadInput, 422),
+    "too_large": (work.InputTooLarge, 413),
+    "image_read_error": (ImageReadError, 422),
+    "image_too_large": (ImageTooLarge, 413),
+    "invalid_puzzle": (InvalidPuzzleError, 422),
+    "generation_failed": (GenerationFailed, 500),
+    "model_file": (ModelFileError, 500),
+}
+
+
+def known(text: str, hint: bool = False, explain: bool = False) -> dict:
+    """A work function that raises the known error named by `text`."""
+    raise KNOWN[text][0](f"the message of {text}")
 
 
 def slow(text: str, hint: bool = False, explain: bool = False) -> dict:
@@ -119,6 +156,38 @@ def test_a_bug_in_a_worker_is_a_500_with_a_logged_error_id(client, monkeypatch, 
     assert logged and "Traceback" in logged[0] and "in buggy" in logged[0]  # the worker's own traceback
     monkeypatch.undo()
     assert client.post("/api/solve", json={"puzzle": PUZZLE}).status_code == 200
+
+
+@pytest.mark.parametrize("which", ["value", "runtime"])
+def test_a_plain_value_or_runtime_error_in_the_pipeline_is_a_500_not_a_422(client, monkeypatch, caplog, which):
+    """A ValueError or RuntimeError of our own code is a bug, not the client's fault (issue 26)."""
+    monkeypatch.setattr(work, "solve_puzzle_text", pipeline_bug)
+    with caplog.at_level(logging.ERROR, logger="snapsolve.web"):
+        response = client.post("/api/solve", json={"puzzle": which})
+    assert response.status_code == 500, response.text
+    detail = response.json()["detail"]
+    assert detail.startswith("internal error (error id ") and "our own bug" not in detail
+    error_id = re.search(r"error id ([0-9a-f]{12})", detail).group(1)
+    logged = [r.getMessage() for r in caplog.records if error_id in r.getMessage()]
+    assert logged and "our own bug" in logged[0] and "in broken" in logged[0]
+    monkeypatch.undo()
+    assert client.post("/api/solve", json={"puzzle": PUZZLE}).json()["grids"][0]["status"] == "solved"
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN))
+def test_each_known_error_keeps_its_status(client, monkeypatch, caplog, name):
+    monkeypatch.setattr(work, "solve_puzzle_text", known)
+    with caplog.at_level(logging.ERROR, logger="snapsolve.web"):
+        response = client.post("/api/solve", json={"puzzle": name})
+    status = KNOWN[name][1]
+    assert response.status_code == status, response.text
+    detail = response.json()["detail"]
+    if status < 500:  # the client's fault: the message, nothing logged
+        assert detail == f"the message of {name}" and not caplog.records
+    else:  # the server's: an error id, the message only in the log
+        error_id = re.search(r"error id ([0-9a-f]{12})", detail).group(1)
+        assert "the message" not in detail
+        assert any(error_id in r.getMessage() and f"the message of {name}" in r.getMessage() for r in caplog.records)
 
 
 def test_a_crashed_worker_is_a_500_and_the_server_goes_on(client, monkeypatch, caplog):

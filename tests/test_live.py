@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
+import re
 import ssl
 import stat
 import threading
@@ -220,6 +222,27 @@ def test_live_socket_locks_on_the_clip(clip, solution):
         ws.send_bytes(jpeg(clip[20]))  # blurred beyond reading: no grid, the lock stays
         answer = ws.receive_json()
         assert BLURRED[20] and answer["grid"] is None and answer["locked"]
+
+
+def buggy_frame(data: bytes, rotation=None) -> dict:
+    """A frame's work with a bug in it (a plain ValueError: not the client's fault)."""
+    raise ValueError("a bug in the frame's reading")
+
+
+def test_a_bug_in_a_frame_is_logged_with_an_error_id_and_the_next_frame_goes_on(clip, monkeypatch, caplog):
+    monkeypatch.setattr("snapsolve.web.live.frame_task", buggy_frame)
+    with TestClient(create_app(Settings(workers=1))) as client, client.websocket_connect("/api/live") as ws:
+        with caplog.at_level(logging.ERROR, logger="snapsolve.web"):
+            ws.send_bytes(jpeg(clip[10]))
+            answer = ws.receive_json()
+        assert answer["error"] == "reading the frame failed; the next one goes on" and answer["grid"] is None
+        logged = [
+            r.getMessage() for r in caplog.records if re.search(r"error [0-9a-f]{12} on a live frame", r.getMessage())
+        ]
+        assert logged and "a bug in the frame's reading" in logged[0] and "in buggy_frame" in logged[0]
+        monkeypatch.undo()
+        ws.send_bytes(b"not a jpeg")  # the client's fault (BadFrame): said as it is
+        assert ws.receive_json()["error"] == "the frame is not a readable JPEG or PNG image"
 
 
 def test_stale_frames_dropped_and_connections_take_turns(clip):

@@ -17,6 +17,7 @@ _HOMES = {
     "GridCandidate": "locate",
     "GridReading": "read",
     "ImageReadError": "formats",
+    "ImageTooLarge": "formats",
     "draw_digits": "overlay",
     "draw_hint": "overlay",
     "draw_mistakes": "overlay",

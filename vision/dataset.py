@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import Failure, Kind
 from .digits import CLASSES
 from .formats import IMAGE_SUFFIXES
 
@@ -62,18 +63,24 @@ class LabelledPhoto:
         return "".join(str(d) if d else "." for d in self.givens)
 
 
+class LabelFileError(Failure, ValueError):
+    """A label file (``imageN.dat``, ``NAME.cells``) that does not hold a grid's 81 cells (`Kind.NOT_A_PUZZLE`)."""
+
+    kind = Kind.NOT_A_PUZZLE
+
+
 def read_ground_truth(path: str | Path) -> list[int]:
     """Read an ``imageN.dat`` file into 81 values (0 for empty).
 
     Raises
     ------
-    ValueError
-        The file does not hold 9 rows of 9 digits after its two header lines.
+    LabelFileError
+        The file does not hold 9 rows of 9 digits after its two header lines (a ValueError).
     """
     lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
     values = [int(tok) for line in lines[2:] for tok in line.split() if tok.isdigit()]
     if len(values) != 81 or any(not 0 <= v <= 9 for v in values):
-        raise ValueError(f"{path}: expected 9 rows of 9 digits 0-9 after two header lines")
+        raise LabelFileError(f"{path}: expected 9 rows of 9 digits 0-9 after two header lines")
     return values
 
 
@@ -82,12 +89,12 @@ def read_cell_labels(path: str | Path) -> list[int]:
 
     Raises
     ------
-    ValueError
+    LabelFileError
         The file does not hold 81 tokens from ``.``, ``1``-``9``, ``h1``-``h9``, ``c``.
     """
     tokens = Path(path).read_text(encoding="utf-8", errors="replace").split()
     if len(tokens) != 81 or any(t not in CLASSES for t in tokens):
-        raise ValueError(f"{path}: expected 9 rows of 9 tokens from '.', 1-9, h1-h9, c")
+        raise LabelFileError(f"{path}: expected 9 rows of 9 tokens from '.', 1-9, h1-h9, c")
     return [CLASSES.index(t) for t in tokens]
 
 

@@ -40,6 +40,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..errors import ModelFileError
 from .cells import MARK_FEATURES, CellMarks
 
 #: Side (pixels) of the normalised digit image.
@@ -395,8 +396,8 @@ class CellClassifier:
         ------
         FileNotFoundError
             No file at `path`.
-        ValueError
-            The file is not a cell model of this version.
+        ModelFileError
+            The file is not a cell model of this version (a ValueError).
         """
         with np.load(path, allow_pickle=False) as data:
             try:
@@ -414,11 +415,11 @@ class CellClassifier:
                     written,
                 )
             except KeyError as exc:
-                raise ValueError(
+                raise ModelFileError(
                     f"{path} is not a snapsolve cell model (missing {exc}); rebuild it with 'snapsolve train'"
                 ) from None
         if model.printed_samples.shape[1] != FEATURE_LENGTH:
-            raise ValueError(
+            raise ModelFileError(
                 f"{path} holds digit shapes of {model.printed_samples.shape[1]} values, not "
                 f"{FEATURE_LENGTH}: a model of another version; rebuild it with 'snapsolve train'"
             )

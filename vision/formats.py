@@ -11,6 +11,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from ..errors import Failure, Kind
+
 #: Images with more pixels than this are refused (a 600 dpi A3 scan is ~70 Mpx).
 MAX_PIXELS = 100_000_000
 
@@ -21,8 +23,16 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 HEIF_SUFFIXES = {".heic", ".heif"}
 
 
-class ImageReadError(ValueError):
-    """A file that cannot be decoded as an image."""
+class ImageReadError(Failure, ValueError):
+    """A file that cannot be decoded as an image (`Kind.NOT_AN_IMAGE`)."""
+
+    kind = Kind.NOT_AN_IMAGE
+
+
+class ImageTooLarge(ImageReadError):
+    """An image over the pixel limit, MAX_PIXELS (`Kind.TOO_LARGE`)."""
+
+    kind = Kind.TOO_LARGE
 
 
 #: check_pixels' refusal unless the caller words it otherwise (users and tests see it).
@@ -51,12 +61,12 @@ def check_pixels(width: int, height: int, message: str = PIXEL_LIMIT_MESSAGE, **
 
     Raises
     ------
-    ImageReadError
+    ImageTooLarge
         ``width * height > MAX_PIXELS``, with `message` filled in. An image of
         exactly MAX_PIXELS pixels passes.
     """
     if width * height > MAX_PIXELS:
-        raise ImageReadError(
+        raise ImageTooLarge(
             message.format(
                 width=width,
                 height=height,

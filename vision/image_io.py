@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, check_pixels, write_atomically
+from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, ImageTooLarge, check_pixels, write_atomically
 
 
 def _heif_opener() -> bool:
@@ -35,7 +35,7 @@ def _read_heif(path: str | Path) -> np.ndarray:
                 check_pixels(*im.size)
                 rgb = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
     except Image.DecompressionBombError as exc:
-        raise ImageReadError(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
+        raise ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
     except ImageReadError:
         raise
     except Exception as exc:
@@ -140,7 +140,7 @@ def header_size(path: str | Path) -> tuple[int, int] | None:
             with Image.open(path) as im:
                 return im.size
     except Image.DecompressionBombError as exc:
-        raise ImageReadError(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
+        raise ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
     except Exception:  # not a format Pillow knows: OpenCV may still decode it
         return None
 

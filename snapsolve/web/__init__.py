@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import MissingExtra, UsageError
+
 WEB_EXTRA = "pip install 'snapsolve[web]'"
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 #: Worker processes reading photos by default (each holds the cell model, about 190 MiB).
@@ -129,18 +131,18 @@ def plan(args: argparse.Namespace) -> Plan:
 
     Raises
     ------
-    ValueError
-        Only one of --certfile and --keyfile, or a file missing.
+    UsageError
+        Only one of --certfile and --keyfile, or a file missing (a ValueError).
     """
     from . import auth
 
     loopback = args.host in LOOPBACK
     certfile, keyfile = getattr(args, "certfile", None), getattr(args, "keyfile", None)
     if bool(certfile) != bool(keyfile):
-        raise ValueError("give both --certfile and --keyfile")
+        raise UsageError("give both --certfile and --keyfile")
     for name in (certfile, keyfile):
         if name and not Path(name).is_file():
-            raise ValueError(f"no such file: {name}")
+            raise UsageError(f"no such file: {name}")
     token = None if loopback or getattr(args, "no_token", False) else auth.new_token()
     if certfile:
         return Plan("https", token, str(certfile), str(keyfile), auth.fingerprint(Path(certfile)))
@@ -156,15 +158,15 @@ def run(args: argparse.Namespace) -> int:
 
     Raises
     ------
-    ImportError
-        The web extra is not installed (the message names the install command).
+    MissingExtra
+        The web extra is not installed (the message names the install command; an ImportError).
     """
     try:
         import uvicorn
 
         from .app import Settings, create_app
     except ImportError as exc:
-        raise ImportError(f"snapsolve serve needs the web extra ({exc.name} is missing): {WEB_EXTRA}") from None
+        raise MissingExtra(f"snapsolve serve needs the web extra ({exc.name} is missing): {WEB_EXTRA}") from None
     if not 0 < args.port < 65536:
         print(f"snapsolve serve: --port must be 1 to 65535, got {args.port}", file=sys.stderr)
         return 2
@@ -175,9 +177,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         how = plan(args)
-    except ValueError as exc:
+    except UsageError as exc:
         print(f"snapsolve serve: {exc}", file=sys.stderr)
-        return 2
+        return exc.kind.exit_status
     app = create_app(Settings(workers=args.workers, timeout=args.timeout, queue_per_worker=args.queue, token=how.token))
     announce(args.host, args.port, token=how.token, scheme=how.scheme, fingerprint=how.fingerprint)
     uvicorn.run(

@@ -60,6 +60,7 @@ from python_multipart.multipart import MultipartParser, parse_options_header
 
 from .. import __version__
 from ..batch import warm_worker
+from ..errors import Kind, kind_of
 from ..solver.grading import LEVELS
 from ..vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES, MAX_PIXELS
 from . import DEFAULT_QUEUE_PER_WORKER, DEFAULT_TIMEOUT, DEFAULT_WORKERS, work
@@ -110,11 +111,15 @@ class Settings:
 
 
 class ApiError(Exception):
-    """An answer other than 200: HTTP `status`, a one-line `detail` for the client, and extra `headers`."""
+    """An answer other than 200: the error's `kind`, a one-line `detail` for the client, and extra `headers`.
 
-    def __init__(self, status: int, detail: str, headers: dict | None = None):
+    The HTTP status, `status`, is the kind's (`snapsolve.errors`).
+    """
+
+    def __init__(self, kind: Kind, detail: str, headers: dict | None = None):
         super().__init__(detail)
-        self.status, self.detail, self.headers = status, detail, headers
+        self.kind, self.detail, self.headers = kind, detail, headers
+        self.status = kind.http_status
 
 
 def _truthy(value) -> bool:
@@ -174,9 +179,9 @@ class _Upload:
             self._sink = bytearray()
             return
         if self._name != "image":
-            raise ApiError(400, f"send the photo in the form field 'image', not {self._name[:40]!r}")
+            raise ApiError(Kind.USAGE, f"send the photo in the form field 'image', not {self._name[:40]!r}")
         if self.path is not None:
-            raise ApiError(400, "send one image per request")
+            raise ApiError(Kind.USAGE, "send one image per request")
         self.filename = Path(filename.decode("utf-8", "replace").replace("\\", "/")).name[:120] or "upload"
         suffix = Path(self.filename).suffix.lower()
         self.path = self.folder / ("upload" + (suffix if suffix in IMAGE_SUFFIXES | HEIF_SUFFIXES else ""))
@@ -187,11 +192,11 @@ class _Upload:
         if isinstance(self._sink, bytearray):
             self._sink += chunk
             if len(self._sink) > MAX_FIELD_BYTES:
-                raise ApiError(400, f"form field {self._name!r} is over {MAX_FIELD_BYTES // 1024} KB")
+                raise ApiError(Kind.USAGE, f"form field {self._name!r} is over {MAX_FIELD_BYTES // 1024} KB")
             return
         self.size += len(chunk)
         if self.size > MAX_UPLOAD_BYTES:
-            raise ApiError(413, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
+            raise ApiError(Kind.TOO_LARGE, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
         self._sink.write(chunk)
 
     def _end(self):
@@ -218,11 +223,11 @@ async def receive_form(request: Request, folder: Path) -> _Upload:
     _, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if not boundary:
-        raise ApiError(400, "multipart/form-data without a boundary")
+        raise ApiError(Kind.USAGE, "multipart/form-data without a boundary")
     limit = MAX_UPLOAD_BYTES + 4 * MAX_FIELD_BYTES
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
+        raise ApiError(Kind.TOO_LARGE, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
     upload = _Upload(folder)
     parser = MultipartParser(boundary, cast(Any, upload.callbacks()))  # a dict of callbacks, typed alike by no version
     received = 0
@@ -230,13 +235,13 @@ async def receive_form(request: Request, folder: Path) -> _Upload:
         async for chunk in request.stream():
             received += len(chunk)
             if received > limit:
-                raise ApiError(413, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
+                raise ApiError(Kind.TOO_LARGE, f"the upload is over the {MAX_UPLOAD_BYTES // 2**20} MB limit")
             parser.write(chunk)
         parser.finalize()
     except ApiError:
         raise
     except Exception as exc:  # the parser's errors: a malformed body
-        raise ApiError(400, f"malformed multipart body: {type(exc).__name__}") from None
+        raise ApiError(Kind.USAGE, f"malformed multipart body: {type(exc).__name__}") from None
     finally:
         upload.close()
     return upload
@@ -248,7 +253,9 @@ async def receive_body(request: Request) -> bytes:
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_FIELD_BYTES:
-            raise ApiError(413, f"the request body is over {MAX_FIELD_BYTES // 1024} KB (send photos as multipart)")
+            raise ApiError(
+                Kind.TOO_LARGE, f"the request body is over {MAX_FIELD_BYTES // 1024} KB (send photos as multipart)"
+            )
     return bytes(body)
 
 
@@ -258,9 +265,9 @@ async def receive_json(request: Request) -> dict:
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "the body is not valid JSON") from None
+        raise ApiError(Kind.USAGE, "the body is not valid JSON") from None
     if not isinstance(data, dict):
-        raise ApiError(400, 'send a JSON object: {"puzzle": "...", "hint": false, "explain": false}')
+        raise ApiError(Kind.USAGE, 'send a JSON object: {"puzzle": "...", "hint": false, "explain": false}')
     return data
 
 
@@ -413,43 +420,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
         problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ())[1:])}: {e.get('msg')}" for e in exc.errors())
-        return JSONResponse({"detail": problems or "invalid request"}, status_code=422)
+        return JSONResponse({"detail": problems or "invalid request"}, status_code=Kind.BAD_PARAMETER.http_status)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception):
-        return JSONResponse({"detail": internal_error(f"{request.method} {request.url.path}", exc)}, status_code=500)
+        detail = internal_error(f"{request.method} {request.url.path}", exc)
+        return JSONResponse({"detail": detail}, status_code=Kind.INTERNAL.http_status)
 
     async def in_pool(function, args: tuple, what: str):
-        """Run `function(*args)` in the pool under the time limit; the worker's refusals become ApiErrors."""
+        """Run `function(*args)` in the pool under the time limit; the worker's refusals become ApiErrors.
+
+        A refusal is an exception whose kind (`snapsolve.errors.kind_of`, by its class) is the
+        client's fault: its message goes to the client with the kind's status. Anything else
+        is a bug or a fault of the server: 500 with a logged error id.
+        """
         from pebble import ProcessExpired
 
         try:
             future = state["pool"].schedule(function, args=args, timeout=settings.timeout)
             return await asyncio.wrap_future(future)
-        except work.InputTooLarge as exc:
-            raise ApiError(413, str(exc)) from None
-        except work.BadInput as exc:  # not an image, not a puzzle, an unknown level
-            raise ApiError(422, str(exc)) from None
         except concurrent.futures.TimeoutError:
-            raise ApiError(504, f"{what} took longer than the {settings.timeout:g} s limit and was stopped") from None
+            raise ApiError(
+                Kind.TIMEOUT, f"{what} took longer than the {settings.timeout:g} s limit and was stopped"
+            ) from None
         except ProcessExpired as exc:
             raise ApiError(
-                500,
+                Kind.WORKER_DIED,
                 internal_error(
                     what,
                     exc,
                     f"the worker process died while working on {what} (exit code {exc.exitcode}); the server goes on",
                 ),
             ) from None
-        except Exception as exc:  # a bug in the worker: 500, never a 4xx
-            raise ApiError(500, internal_error(what, exc)) from None
+        except Exception as exc:
+            kind = kind_of(exc)
+            if kind.client_error:  # not an image, not a puzzle, too large, an unknown level
+                raise ApiError(kind, str(exc)) from None
+            raise ApiError(Kind.INTERNAL, internal_error(what, exc)) from None  # a bug: 500, never a 4xx
 
     @asynccontextmanager
     async def admitted():
         """Count a request from before its body is read to its answer; 503 with Retry-After when too many."""
         if state["pending"] >= settings.max_pending:
             raise ApiError(
-                503,
+                Kind.OVERLOADED,
                 f"busy: {state['pending']} requests in progress; try again in {RETRY_AFTER} s",
                 {"Retry-After": str(RETRY_AFTER)},
             )
@@ -479,7 +493,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if form.path is None:
                     if "puzzle" in form.fields:
                         return await answer_puzzle(form.fields["puzzle"], form.fields)
-                    raise ApiError(400, "no image: send the photo as the file field 'image'")
+                    raise ApiError(Kind.USAGE, "no image: send the photo as the file field 'image'")
                 options = tuple(_truthy(form.fields.get(k, "")) for k in ("hint", "explain", "photo"))
                 return JSONResponse(
                     await in_pool(work.solve_upload, (str(form.path), form.filename, *options), "this photo")
@@ -489,15 +503,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     k: v[-1] for k, v in parse_qs((await receive_body(request)).decode("utf-8", "replace")).items()
                 }
                 if "puzzle" not in fields:
-                    raise ApiError(400, "no image: send the photo as the file field 'image' (multipart/form-data)")
+                    raise ApiError(
+                        Kind.USAGE, "no image: send the photo as the file field 'image' (multipart/form-data)"
+                    )
                 return await answer_puzzle(fields["puzzle"], fields)
             if kind == "application/json":
                 data = await receive_json(request)
                 if not isinstance(data.get("puzzle"), str):
-                    raise ApiError(400, 'no puzzle: send {"puzzle": "81 characters, . or 0 for empty"}')
+                    raise ApiError(Kind.USAGE, 'no puzzle: send {"puzzle": "81 characters, . or 0 for empty"}')
                 return await answer_puzzle(data["puzzle"], data)
             raise ApiError(
-                415, "send multipart/form-data with the photo in the field 'image', or application/json with a puzzle"
+                Kind.UNSUPPORTED_MEDIA,
+                "send multipart/form-data with the photo in the field 'image', or application/json with a puzzle",
             )
         finally:
             shutil.rmtree(folder, ignore_errors=True)

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs
 
+from ..errors import Kind
+
 #: Bytes of randomness in a run's token (``secrets.token_urlsafe``; 32 URL-safe characters).
 TOKEN_BYTES = 24
 #: Paths the token guards (every API route, the live WebSocket among them).
@@ -87,12 +89,14 @@ class TokenGate:
             (b"www-authenticate", b"Bearer"),
         ]
         if scope["type"] == "http":
-            await send({"type": "http.response.start", "status": 401, "headers": headers})
+            await send({"type": "http.response.start", "status": Kind.UNAUTHORISED.http_status, "headers": headers})
             await send({"type": "http.response.body", "body": body})
             return
         await receive()  # websocket.connect
         if "websocket.http.response" in scope.get("extensions", {}):
-            await send({"type": "websocket.http.response.start", "status": 401, "headers": headers})
+            await send(
+                {"type": "websocket.http.response.start", "status": Kind.UNAUTHORISED.http_status, "headers": headers}
+            )
             await send({"type": "websocket.http.response.body", "body": body})
         else:  # a server without the denial-response extension answers 403
             await send({"type": "websocket.close", "code": 1008, "reason": "missing or wrong access token"})

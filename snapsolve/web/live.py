@@ -53,13 +53,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import logging
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from ..frames import BadFrame, frame_task
-
-log = logging.getLogger("snapsolve.web")
+from ..errors import kind_of
+from ..frames import frame_task
 
 #: Frames in a row with the same solved givens that lock the reading.
 LOCK_FRAMES = 3
@@ -241,13 +239,16 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                     answer = await asyncio.wrap_future(
                         pool.schedule(frame_task, args=(data, lock.hint()), timeout=frame_timeout)
                     )
-                except BadFrame as exc:
-                    answer, error = {"grid": None}, str(exc)
                 except concurrent.futures.TimeoutError:
                     answer, error = {"grid": None}, f"the frame took longer than {frame_timeout:g} s and was skipped"
-                except Exception as exc:  # a worker that died: this frame is lost, the next one goes on
-                    log.warning("live frame failed: %s: %s", type(exc).__name__, exc)
-                    answer, error = {"grid": None}, "reading the frame failed; the next one goes on"
+                except Exception as exc:
+                    if kind_of(exc).client_error:  # a frame that is no image (BadFrame): said as it is
+                        answer, error = {"grid": None}, str(exc)
+                    else:  # a bug, a worker that died: logged with an error id; the next frame goes on
+                        from .app import internal_error
+
+                        internal_error("a live frame", exc)
+                        answer, error = {"grid": None}, "reading the frame failed; the next one goes on"
                 reply = {
                     "frame": number,
                     "received": slot.received,

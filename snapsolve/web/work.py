@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
+from ..errors import Failure, Kind
 from ..puzzle import Options, solve_text
 from ..results import InputResult
 
@@ -33,20 +34,32 @@ JPEG_QUALITY = 85
 MAX_GENERATE = 12
 
 
-class BadInput(ValueError):
-    """The request's content cannot be worked on (the server answers 422 with the message)."""
+class BadInput(Failure, ValueError):
+    """The request's content cannot be worked on (`Kind.BAD_PARAMETER`: the server answers 422 with the message)."""
+
+    kind = Kind.BAD_PARAMETER
 
 
 class InputTooLarge(BadInput):
-    """The upload declares more pixels than the limit (the server answers 413)."""
+    """The upload declares more pixels than the limit (`Kind.TOO_LARGE`: the server answers 413)."""
+
+    kind = Kind.TOO_LARGE
 
 
 class NotAnImage(BadInput):
-    """The upload does not decode as an image (the server answers 422)."""
+    """The upload does not decode as an image (`Kind.NOT_AN_IMAGE`: the server answers 422)."""
+
+    kind = Kind.NOT_AN_IMAGE
 
 
 class NotAPuzzle(BadInput):
-    """The puzzle string is malformed: wrong length, unknown characters (the server answers 422)."""
+    """The puzzle string is malformed: wrong length, unknown characters (`Kind.NOT_A_PUZZLE`: 422)."""
+
+    kind = Kind.NOT_A_PUZZLE
+
+
+#: The upload's refusal by the kind of the pipeline's failure to read it.
+_REFUSALS: dict[Kind, type[BadInput]] = {Kind.TOO_LARGE: InputTooLarge, Kind.NOT_AN_IMAGE: NotAnImage}
 
 
 def ping() -> bool:
@@ -143,14 +156,14 @@ def check_upload(path: Path) -> tuple[int, int] | None:
     NotAnImage
         The file is empty.
     """
-    from ..vision.formats import MAX_PIXELS, ImageReadError, check_pixels
+    from ..vision.formats import MAX_PIXELS, ImageTooLarge, check_pixels
     from ..vision.image_io import header_size
 
     if path.stat().st_size == 0:
         raise NotAnImage("the upload is empty")
     try:
         size = header_size(path)
-    except ImageReadError as exc:  # more pixels than Pillow opens at all
+    except ImageTooLarge as exc:  # more pixels than Pillow opens at all
         raise InputTooLarge(f"{exc}; the limit is {MAX_PIXELS / 1e6:.0f} megapixels") from None
     if size:
         try:
@@ -159,7 +172,7 @@ def check_upload(path: Path) -> tuple[int, int] | None:
                 "the image is {width}x{height} = {megapixels:.0f} megapixels; "
                 "the limit is {limit_megapixels:.0f} megapixels",
             )
-        except ImageReadError as exc:
+        except ImageTooLarge as exc:
             raise InputTooLarge(str(exc)) from None
     return size
 
@@ -198,9 +211,11 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
     size = check_upload(file)
     options = Options(explain=explain, hint=hint)
     result, annotated = solve_and_draw(file, options, default_model(), label=label)
-    if result.error and result.error.startswith("cannot read image"):
+    refusal = _REFUSALS.get(result.kind) if result.kind else None
+    if refusal is not None:  # the photo could not be read: the client's fault, said in the same words
+        assert result.error is not None  # a result with a kind has its error
         reason = result.error.removeprefix("cannot read image: ")
-        if "pixel limit" in reason:
+        if refusal is InputTooLarge:
             raise InputTooLarge(f"the image is over the limit: {reason}")
         raise NotAnImage(reason if reason.startswith("not a readable image") else f"not a readable image: {reason}")
     data = result.to_json()
