@@ -1,10 +1,12 @@
-"""The colour of each cell's ink, measured against the grid's own printed ruling.
+"""The colour of each cell's ink, and of the grid's printed ruling.
 
 A grid's printed digits and its ruled lines come off one press in one ink;
-a player's pen is often another colour (blue ballpoint above all). So the
-ink of a mark whose colour lies far from the ruling's is not print, however
-neat the digit. The colour is compared in the CIE L*a*b* space (OpenCV's
-8-bit ``COLOR_BGR2Lab``: a* and b* offset by 128), on the chroma plane
+a player's pen is often another colour (blue ballpoint above all). So a mark
+whose ink lies far from the colour of the grid's print is not print, however
+neat the digit (`snapsolve.repair.unlike_the_print`, which takes the print's
+colour from the givens, the ruling telling which of them are print). The
+colour is compared in the CIE L*a*b* space (OpenCV's 8-bit
+``COLOR_BGR2Lab``: a* and b* offset by 128), on the chroma plane
 (a*, b*) alone, so that light and shadow, which change L*, do not count; each
 cell's paper is taken as the white point of its own ink (a tinted box or a
 yellowed page shifts ink and paper alike).
