@@ -364,7 +364,7 @@ def unlike_the_print(
     by_height = {}
     if median > 0:
         by_height = {c: abs(float(heights[c]) / median - 1.0) for c in cells}
-        by_height = {c: off for c, off in by_height.items() if off > PEN_HEIGHT and c not in by_colour}
+        by_height = {c: off for c, off in by_height.items() if off > PEN_HEIGHT}
     by_shape: dict[int, float] = {}
     if shapes is not None:
         points = np.asarray(shapes(cells), np.float64)
@@ -380,13 +380,10 @@ def unlike_the_print(
             # apart do not tell which is the print)
             anchored = (same & ~outlier[None, :]).any(axis=1)
             for i in np.flatnonzero(outlier & anchored):
-                if cells[i] not in by_height and cells[i] not in by_colour:
-                    by_shape[cells[i]] = float(nearest[i] / spread)
-    return (
-        sorted(by_colour, key=lambda c: -by_colour[c])
-        + sorted(by_height, key=lambda c: -by_height[c])
-        + sorted(by_shape, key=lambda c: -by_shape[c])
-    )
+                by_shape[cells[i]] = float(nearest[i] / spread)
+    # Colour first, then height, then shape; a cell unlike by several signs is listed at its first.
+    ordered = [sorted(signs, key=signs.__getitem__, reverse=True) for signs in (by_colour, by_height, by_shape)]
+    return list(dict.fromkeys(c for group in ordered for c in group))
 
 
 def separate_written(
