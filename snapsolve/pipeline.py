@@ -110,7 +110,7 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     gray = to_gray(image)
     readings = []
     for i, candidate in enumerate(locate_grids(gray)):
-        reading = read_grid(gray, candidate.corners, model, colour=image if image.ndim == 3 else None)
+        reading = read_grid(gray, candidate.corners, model, colour=image)
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(reading)
     return readings

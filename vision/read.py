@@ -185,7 +185,8 @@ def read_grid(
         Force this orientation (degrees) instead of deciding it from the marks.
     colour : np.ndarray, optional
         Shape (H, W, 3), uint8 BGR: the same photo in colour, to measure each
-        cell's ink colour (`GridReading.inks`).
+        cell's ink colour (`GridReading.inks`); a grey (H, W) image is no
+        colour and is ignored.
 
     Returns
     -------
