@@ -10,6 +10,11 @@ import numpy as np
 from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, ImageTooLarge, check_pixels, write_atomically
 
 
+def _pillow_refused(exc: Exception) -> ImageTooLarge:
+    """The refusal of an image that Pillow's own decompression-bomb limit stopped (its message kept)."""
+    return ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})")
+
+
 def _heif_opener() -> bool:
     """Let Pillow open HEIC/HEIF through pillow-heif (the optional ``heic`` extra); False when it is missing."""
     try:
@@ -35,7 +40,7 @@ def _read_heif(path: str | Path) -> np.ndarray:
                 check_pixels(*im.size)
                 rgb = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
     except Image.DecompressionBombError as exc:
-        raise ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
+        raise _pillow_refused(exc) from None
     except ImageReadError:
         raise
     except Exception as exc:
@@ -140,7 +145,7 @@ def header_size(path: str | Path) -> tuple[int, int] | None:
             with Image.open(path) as im:
                 return im.size
     except Image.DecompressionBombError as exc:
-        raise ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})") from None
+        raise _pillow_refused(exc) from None
     except Exception:  # not a format Pillow knows: OpenCV may still decode it
         return None
 
