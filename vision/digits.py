@@ -542,12 +542,14 @@ class CellClassifier:
         """
         return self.digit_evidence([marks.crops[i] for i in cells])
 
-    def digit_evidence(self, crops: list) -> EntryEvidence:
+    def digit_evidence(self, crops: list, printed: bool = True) -> EntryEvidence:
         """What the two digit models say of some digit crops (`entry_evidence` for crops cut otherwise).
 
         `crops`: each shape (h, w) uint8 ink strength (0 = paper), one digit
         each (such as the candidates cut apart by `vision.pencil.read_pencil_marks`).
-        Returns the `EntryEvidence` of each crop in order, each array (n, 9) float64.
+        Returns the `EntryEvidence` of each crop in order, each array (n, 9)
+        float64; without `printed` the printed-digit model is not asked (its
+        array is NaN).
         """
         if not crops:
             empty = np.zeros((0, 9))
@@ -557,7 +559,7 @@ class CellClassifier:
         return EntryEvidence(
             self._handwritten.proba(space),
             self._handwritten.nearest_per_class(space),
-            self.printed_proba_and_nearest(shapes)[0],
+            self.printed_proba_and_nearest(shapes)[0] if printed else np.full((len(crops), 9), np.nan),
         )
 
     def print_shapes(self, marks: CellMarks, cells: list[int], measured: np.ndarray | None = None) -> np.ndarray:

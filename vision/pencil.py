@@ -6,8 +6,8 @@ ink (connected components of the strokes, the ruling removed as for the cell
 marks: `vision.cells.strokes_of`); a piece wider than a digit is two digits
 that touch and is cut at its thinnest column. Each piece is read by the
 handwritten-digit model (`vision.digits.CellClassifier.digit_evidence`).
-The cell's digits are given only when every piece is read surely, every piece
-has the shape of one digit, and no digit repeats; otherwise the cell is
+The cell's digits are given only when every piece is read surely and no
+digit repeats; otherwise the cell is
 unread (None), never guessed: a wrong candidate list misleads a player more
 than none.
 """
@@ -31,14 +31,13 @@ SAME_DIGIT_OVERLAP = 0.7
 #: Widest (width / height) a single candidate digit is; a wider piece is cut in two at its thinnest column.
 MAX_DIGIT_ASPECT = 1.0
 #: A candidate digit is read surely when the handwritten model's probability is at least SURE and the
-#: nearest sample of any other digit lies MARGIN times as far as the nearest of its own; the printed-digit
-#: model's agreement (AGREE) is not asked by default. Chosen on the 268 candidate cells of the training
-#: photos, labelled by eye (`benchmarks/pencil_marks.py --split training`): margin 1.1 reads 4 wrong, 1.2
-#: none (186 read), 1.3 none (145 read); the entries' own rule (margin 1.4 and the printed model agreeing
-#: at 0.5, as `snapsolve.repair` asks before calling an entry a mistake) reads 65, none wrong.
+#: nearest sample of any other digit lies MARGIN times as far as the nearest of its own. Chosen on the 268
+#: candidate cells of the training photos, labelled by eye (`benchmarks/pencil_marks.py --split training`):
+#: margin 1.1 reads 4 wrong, 1.2 none (186 read), 1.3 none (145 read); the entries' own rule (margin 1.4
+#: and the printed-digit model agreeing at 0.5, as `snapsolve.repair` asks before calling an entry a
+#: mistake) reads 65, none wrong.
 SURE = 0.9
 MARGIN = 1.3
-AGREE = 0.0
 #: Most candidate digits in one cell (a player's notes; more is a scribble).
 MAX_DIGITS = 6
 
@@ -86,18 +85,19 @@ def _split_if_wide(mask: np.ndarray) -> list[np.ndarray]:
 
 def _sure(evidence: EntryEvidence, row: int, digit: int) -> bool:
     """Whether row `row` of `evidence` is surely `digit`: the handwritten model's probability is at least
-    SURE, every other digit's nearest sample lies MARGIN times as far as this digit's, and the printed-digit
-    model (trained on other data) gives it at least AGREE."""
+    SURE and every other digit's nearest sample lies MARGIN times as far as this digit's."""
     near = np.delete(evidence.distances[row], digit - 1)
-    return (
-        evidence.handwritten[row, digit - 1] >= SURE
-        and float(near.min()) >= MARGIN * max(float(evidence.distances[row, digit - 1]), 1e-9)
-        and evidence.printed[row, digit - 1] >= AGREE
+    return evidence.handwritten[row, digit - 1] >= SURE and float(near.min()) >= MARGIN * max(
+        float(evidence.distances[row, digit - 1]), 1e-9
     )
 
 
 def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClassifier) -> list[str | None]:
     """The candidate digits pencilled in some cells of an upright rectified grid.
+
+    The grid's ink and ruling are found again here (`vision.cells.binarize_grid`,
+    `ruling_of`, `strokes_of`), as `vision.cells.find_marks` found them: only
+    for a grid with candidates.
 
     Parameters
     ----------
@@ -141,7 +141,7 @@ def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClass
             box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
             crops.append(np.where(mask[box] > 0, darkness[box], 0).astype(np.uint8))
         owners.append(len(pieces))
-    evidence = model.digit_evidence(crops)
+    evidence = model.digit_evidence(crops, printed=False)
     out: list[str | None] = []
     start = 0
     for count in owners:
