@@ -119,12 +119,15 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
 def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier | None = None) -> Decision:
     """The puzzle a reading shows: the most probable printed givens with exactly one solution (or unsure).
 
-    Marks unlike the grid's own print (another ink colour, another height,
-    or with `model` a shape unlike every other copy of their digit) are taken for the player's
+    Marks unlike the grid's own print (another ink colour, or height, place,
+    faintness and, with `model`, shape together far from the grid's givens) are taken for the player's
     pen where the puzzle does not need them, or where the reading has no one
     solution with them (`repair.decide_givens`).
     """
-    heights = reading.marks.features[:, MARK_FEATURES.index("height")] * reading.marks.present
+    features, present = reading.marks.features, reading.marks.present
+    heights = features[:, MARK_FEATURES.index("height")] * present
+    centres = features[:, [MARK_FEATURES.index("centre_x"), MARK_FEATURES.index("centre_y")]]
+    contrast = features[:, MARK_FEATURES.index("relative_contrast")]
     shapes = None
     if model is not None:
         shapes = lambda cells: model.print_shapes(reading.marks, cells, reading.shapes)  # noqa: E731
@@ -135,6 +138,8 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
         shapes=shapes,
         inks=reading.inks,
         ruling=reading.ruling_ink,
+        centres=centres,
+        contrast=contrast,
     )
 
 

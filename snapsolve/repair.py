@@ -240,36 +240,51 @@ def choose_reading(probabilities: np.ndarray, search: str = "bitmask") -> Decisi
     return Decision(givens, SOLVED, count, changes, warning, _log_probability(probabilities, givens))
 
 
-#: Printed digits of one grid share one typeface and size: on the in-progress
-#: training photos (ground-truth corners, every second photo) no printed
-#: digit's height differs from its grid's median printed height by more than
-#: 13%, while 90% of handwritten digits differ by more than 19%. A given this
-#: much taller or shorter than the grid's printed population is taken for pen
-#: when the puzzle keeps its one solution without it.
-PEN_HEIGHT = 0.2
+#: Printed digits of one grid share one typeface, size, place in the cell
+#: and ink; a pen differs from them in several small ways at once. Each
+#: given is measured against the grid's own givens (`pen_scores`): its
+#: height off their median (a share of it), its centre off its neighbours'
+#: (a share of a cell, the larger of x and y), its shape's distance
+#: to the nearest other copy of its digit (in print spreads, below), and how
+#: much fainter its strokes are than their median. Each is divided by its
+#: scale and the four combine as the length of a vector: the pen score.
+#: Chosen on training data only (the 60 in-progress and 126 printed training
+#: photos, 5,354 printed givens; the first 60 photos of
+#: `benchmarks/handwriting.py --seed 24`); see `models/MODEL_CARD.md`.
+PEN_HEIGHT_SCALE = 0.1
+PEN_CENTRE_SCALE = 0.04
+PEN_SHAPE_SCALE = 2.0
+PEN_FAINT_SCALE = 0.2
+#: A given whose pen score exceeds PEN_SCORE is unlike the print. On those
+#: training photos 13 of 5,354 printed givens score above 2.5 (the separate
+#: height and shape rules used before flagged 30), and 92% of the synthetic
+#: pen read as print (89% before).
+PEN_SCORE = 2.5
+#: When the reading already has one solution nothing else points to pen, so
+#: a given must score higher to move: 4 printed givens of 5,354 score above
+#: 3.0 (12 with the rules before) and 82% of the synthetic pen (73%).
+PEN_SCORE_SOLVED = 3.0
 #: Fewest givens for the grid's printed population to be a reference.
 MIN_POPULATION = 12
+#: When taking the unlike givens out still leaves no solution (a pen digit
+#: misread, or one that scores just below PEN_SCORE), the next most unlike
+#: givens are taken out one by one, at most this many more.
+MAX_EXTRA_UNLIKE = 8
 
 
 #: Printed copies of one digit in one grid are near-identical (one typeface,
-#: one photo); a hand's copies are not, nor is a neat hand like the print. A
-#: given is unlike the grid's print when the nearest other given of the same
-#: digit lies more than PRINT_APART times the grid's print spread away, in the
-#: printed-digit model's shape space (`vision.digits.CellClassifier.print_shapes`).
-#: The spread is the lower quartile (PRINT_SPREAD_QUANTILE) of those nearest
-#: distances over the grid's givens: the print pairs, even when a third of the
-#: "givens" are pen taken for print (at least MIN_PRINT_SPREAD). Chosen on the printed and in-progress
-#: training photos (not validation: 0.5% of printed givens lie farther than 3
-#: spreads, and stay givens when the puzzle needs them) and on the first 24
-#: synthetic handwriting photos of `benchmarks/handwriting.py --seed 24` (79%
-#: of the pen taken for print lies farther, 2.6% of the print; figures are
-#: reported on ``--seed 99``); see `models/MODEL_CARD.md`.
+#: one photo); a hand's copies are not, nor is a neat hand like the print.
+#: The shape term of the pen score is the distance from a given to the
+#: nearest other given of its digit, in the printed-digit model's shape space
+#: (`vision.digits.CellClassifier.print_shapes`), in units of the grid's
+#: print spread: the lower quartile (PRINT_SPREAD_QUANTILE) of those nearest
+#: distances over the grid's givens, the print pairs even when a third of the
+#: "givens" are pen taken for print (at least MIN_PRINT_SPREAD). A given only
+#: counts as unlike by shape when another copy of its digit is not itself
+#: farther than PRINT_APART spreads from its nearest copy: of two lone copies
+#: far apart, nothing tells which is the print.
 PRINT_APART = 3.0
 PRINT_SPREAD_QUANTILE = 25
-#: When the reading already has one solution nothing points to pen, so a shape
-#: must lie farther to move a given: on the training photos (60 in-progress,
-#: 126 printed; not validation) 1 printed given moves at 4 spreads, 8 at 3.
-PRINT_APART_SOLVED = 4.0
 #: The least print spread: the training photos' grids spread 0.25 to 0.79 (the
 #: synthetic photos' 0.26 to 0.52), a clean rendered page (the answer key of
 #: `snapsolve generate`) 0.18, where any small difference would look like a
@@ -317,24 +332,25 @@ def _colour_outliers(cells: list[int], inks: np.ndarray | None, ruling: np.ndarr
 ShapesOf = Callable[[list[int]], np.ndarray]
 
 
-def unlike_the_print(
+def pen_scores(
     givens: list[int],
     heights: np.ndarray,
     shapes: ShapesOf | None = None,
-    apart: float = PRINT_APART,
-    inks: np.ndarray | None = None,
-    ruling: np.ndarray | None = None,
-) -> list[int]:
-    """Givens whose mark does not look like the grid's own print, the most unlike first.
+    centres: np.ndarray | None = None,
+    contrast: np.ndarray | None = None,
+) -> dict[int, float]:
+    """How unlike the grid's own print each given looks: its pen score (0 for a typical printed digit).
 
-    A given is unlike the print by its ink's colour, when `inks` are given
-    (more than PEN_CHROMA from the print's), by its height (off the median of
-    the grid's givens by more than PEN_HEIGHT of it) or, when `shapes` are
-    given, by its shape (the nearest other given of its digit lies more than
-    `apart` print spreads away, while another given of its digit is no such
-    outlier: the print it is unlike). Colour outliers come first (by how far
-    off: a colour is the surest sign of a pen), then height outliers, then
-    shape outliers (by how many spreads).
+    The givens are measured against their own population (one typeface,
+    size, place and ink). The terms, each divided by its scale: the height's
+    relative distance from the givens' median height (PEN_HEIGHT_SCALE); the
+    centre's distance from its neighbours' (x against the other givens of its
+    column, y of its row), the larger of the two, as a share of a cell
+    (PEN_CENTRE_SCALE); the shape's distance to the nearest
+    other copy of its digit beyond one print spread (PEN_SHAPE_SCALE, see
+    PRINT_APART); and how much fainter the strokes are than the median
+    (PEN_FAINT_SCALE). The score is the length of the vector of the terms
+    that were measured.
 
     Parameters
     ----------
@@ -344,8 +360,96 @@ def unlike_the_print(
         Shape (81,) float: each cell's mark height as a share of a cell.
     shapes : callable, optional
         The marks' digit shapes in the printed-digit model's space (`ShapesOf`).
-    apart : float
-        How many print spreads away a shape outlier lies at least.
+    centres : np.ndarray, optional
+        Shape (81, 2) float: each mark's centre (x, y) as a share of its cell
+        (`vision.cells.MARK_FEATURES` "centre_x", "centre_y").
+    contrast : np.ndarray, optional
+        Shape (81,) float: each mark's stroke contrast (`vision.cells.MARK_FEATURES` "relative_contrast").
+
+    Returns
+    -------
+    dict of int to float
+        Given cell (0..80) -> pen score; empty when the grid has fewer than
+        MIN_POPULATION givens (no population to be unlike).
+    """
+    cells = [c for c in range(81) if givens[c]]
+    if len(cells) < MIN_POPULATION:
+        return {}
+    terms = np.zeros(len(cells))
+    h = np.asarray(heights, np.float64)[cells]
+    median = float(np.median(h))
+    if median > 0:
+        terms += (np.abs(h / median - 1.0) / PEN_HEIGHT_SCALE) ** 2
+    if centres is not None:
+        off = _off_centre(cells, np.asarray(centres, np.float64))
+        terms += (np.nan_to_num(off) / PEN_CENTRE_SCALE) ** 2
+    if contrast is not None:
+        k = np.asarray(contrast, np.float64)[cells]
+        middle = float(np.median(k))
+        if middle > 0:
+            terms += (np.nan_to_num(np.maximum(1.0 - k / middle, 0.0)) / PEN_FAINT_SCALE) ** 2
+    if shapes is not None:
+        points = np.asarray(shapes(cells), np.float64)
+        distances = np.linalg.norm(points[:, None] - points[None], axis=2)
+        digits = np.array([givens[c] for c in cells])
+        same = (digits[:, None] == digits[None]) & ~np.eye(len(cells), dtype=bool)
+        nearest = np.where(same, distances, np.inf).min(axis=1)
+        known = np.isfinite(nearest)
+        if known.sum() >= MIN_POPULATION:
+            spread = max(float(np.percentile(nearest[known], PRINT_SPREAD_QUANTILE)), MIN_PRINT_SPREAD)
+            apart = np.where(known, nearest / spread, 0.0)
+            # a print anchor: another copy of the digit that is not far from its own nearest copy
+            anchored = (same & ~(apart > PRINT_APART)[None, :]).any(axis=1)
+            terms += np.where(anchored, np.maximum(apart - 1.0, 0.0) / PEN_SHAPE_SCALE, 0.0) ** 2
+    return {c: float(v) for c, v in zip(cells, np.sqrt(terms))}
+
+
+def _off_centre(cells: list[int], centres: np.ndarray) -> np.ndarray:
+    """How far each given's centre lies from its neighbours' (len(cells),): the larger of x and y, as a share of a cell.
+
+    A given's x is compared with the median x of the other givens of its
+    column, and its y with those of its row (when there are at least two;
+    else with every given's): a lattice fitted a little off along one line
+    shifts that line's print alike, a hand places each digit its own way.
+    """
+    xy = centres[cells]
+    overall = np.median(xy, axis=0)
+    off = np.zeros(len(cells))
+    for i, cell in enumerate(cells):
+        row, col = divmod(cell, 9)
+        for axis, same_line in (
+            (0, [j for j, c in enumerate(cells) if c % 9 == col and c != cell]),
+            (1, [j for j, c in enumerate(cells) if c // 9 == row and c != cell]),
+        ):
+            reference = np.median(xy[same_line, axis]) if len(same_line) >= 2 else overall[axis]
+            off[i] = max(off[i], abs(xy[i, axis] - reference))
+    return off
+
+
+def unlike_the_print(
+    givens: list[int],
+    heights: np.ndarray,
+    shapes: ShapesOf | None = None,
+    threshold: float = PEN_SCORE,
+    inks: np.ndarray | None = None,
+    ruling: np.ndarray | None = None,
+    centres: np.ndarray | None = None,
+    contrast: np.ndarray | None = None,
+) -> list[int]:
+    """Givens whose mark does not look like the grid's own print, the most unlike first.
+
+    A given is unlike the print by its ink's colour, when `inks` are given
+    (more than PEN_CHROMA from the print's), or by its pen score
+    (`pen_scores`: height, centre, shape and faintness against the grid's
+    givens) above `threshold`. Colour outliers come first (by how far off: a
+    colour is the surest sign of a pen), then the others by pen score.
+
+    Parameters
+    ----------
+    givens, heights, shapes, centres, contrast
+        As for `pen_scores`.
+    threshold : float
+        The least pen score of a given unlike the print (PEN_SCORE, or PEN_SCORE_SOLVED).
     inks : np.ndarray, optional
         Shape (81, 2) float: each cell's ink colour (`vision.read.GridReading.inks`; NaN rows unmeasured).
     ruling : np.ndarray, optional
@@ -356,34 +460,30 @@ def unlike_the_print(
     list of int
         Cells (0..80); empty when the grid has fewer than MIN_POPULATION givens.
     """
+    return [
+        c for c, unlike in _by_unlikeness(givens, heights, shapes, threshold, inks, ruling, centres, contrast) if unlike
+    ]
+
+
+def _by_unlikeness(
+    givens: list[int],
+    heights: np.ndarray,
+    shapes: ShapesOf | None,
+    threshold: float,
+    inks: np.ndarray | None,
+    ruling: np.ndarray | None,
+    centres: np.ndarray | None,
+    contrast: np.ndarray | None,
+) -> list[tuple[int, bool]]:
+    """Every given, the most unlike the print first, each with whether it is unlike (above `threshold`)."""
     cells = [c for c in range(81) if givens[c]]
     if len(cells) < MIN_POPULATION:
         return []
     by_colour = _colour_outliers(cells, inks, ruling)
-    median = float(np.median(heights[cells]))
-    by_height = {}
-    if median > 0:
-        by_height = {c: abs(float(heights[c]) / median - 1.0) for c in cells}
-        by_height = {c: off for c, off in by_height.items() if off > PEN_HEIGHT}
-    by_shape: dict[int, float] = {}
-    if shapes is not None:
-        points = np.asarray(shapes(cells), np.float64)
-        distances = np.linalg.norm(points[:, None] - points[None], axis=2)
-        digits = np.array([givens[c] for c in cells])
-        same = (digits[:, None] == digits[None]) & ~np.eye(len(cells), dtype=bool)
-        nearest = np.where(same, distances, np.inf).min(axis=1)
-        known = np.isfinite(nearest)
-        if known.sum() >= MIN_POPULATION:
-            spread = max(float(np.percentile(nearest[known], PRINT_SPREAD_QUANTILE)), MIN_PRINT_SPREAD)
-            outlier = known & (nearest > apart * spread)
-            # a print anchor: another copy of the digit that is not an outlier itself (two lone copies far
-            # apart do not tell which is the print)
-            anchored = (same & ~outlier[None, :]).any(axis=1)
-            for i in np.flatnonzero(outlier & anchored):
-                by_shape[cells[i]] = float(nearest[i] / spread)
-    # Colour first, then height, then shape; a cell unlike by several signs is listed at its first.
-    ordered = [sorted(signs, key=signs.__getitem__, reverse=True) for signs in (by_colour, by_height, by_shape)]
-    return list(dict.fromkeys(c for group in ordered for c in group))
+    scores = pen_scores(givens, heights, shapes, centres, contrast)
+    first = sorted(by_colour, key=by_colour.__getitem__, reverse=True)
+    rest = sorted((c for c in cells if c not in by_colour), key=lambda c: scores.get(c, 0.0), reverse=True)
+    return [(c, True) for c in first] + [(c, scores.get(c, 0.0) > threshold) for c in rest]
 
 
 def separate_written(
@@ -393,12 +493,15 @@ def separate_written(
     shapes: ShapesOf | None = None,
     inks: np.ndarray | None = None,
     ruling: np.ndarray | None = None,
+    centres: np.ndarray | None = None,
+    contrast: np.ndarray | None = None,
 ) -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
     A printed digit is decided per grid, not cell by cell alone: a given
-    unlike the grid's print (`unlike_the_print`: another ink colour, another height, or, with
-    `shapes`, a shape unlike every other copy of its digit) is pen, not print,
+    unlike the grid's print (`unlike_the_print` with PEN_SCORE_SOLVED: another
+    ink colour, or height, place, shape and faintness together far from the
+    grid's givens) is pen, not print,
     provided the givens without it (and the marks already moved) still have
     exactly one solution, the same one. The marks are tried one at a time, the
     most unlike first. So a neat handwritten digit that the cell classifier
@@ -418,6 +521,8 @@ def separate_written(
         The upright cells' digit shapes in the printed model's space (`ShapesOf`).
     inks, ruling : np.ndarray, optional
         The cells' and the ruling's ink colours, as for `unlike_the_print`.
+    centres, contrast : np.ndarray, optional
+        The upright marks' centres (81, 2) and stroke contrast (81,), as for `pen_scores`.
 
     Returns
     -------
@@ -430,7 +535,7 @@ def separate_written(
         return decision
     givens = list(decision.givens)
     moved, result = [], decision.count
-    for cell in unlike_the_print(givens, heights, shapes, PRINT_APART_SOLVED, inks, ruling):
+    for cell in unlike_the_print(givens, heights, shapes, PEN_SCORE_SOLVED, inks, ruling, centres, contrast):
         givens[cell] = 0
         count = solve_unique(givens, search=search)
         if count.status == SOLVED and count.solution == decision.solution:
@@ -451,6 +556,8 @@ def decide_givens(
     shapes: ShapesOf | None = None,
     inks: np.ndarray | None = None,
     ruling: np.ndarray | None = None,
+    centres: np.ndarray | None = None,
+    contrast: np.ndarray | None = None,
 ) -> Decision:
     """The printed puzzle of a grid: `choose_reading`, then the marks unlike the grid's print taken for pen.
 
@@ -460,9 +567,11 @@ def decide_givens(
     the cause (a wrong entry contradicts the givens; many right ones leave a
     repair too dear): the marks unlike the print (`unlike_the_print`) are
     taken out and the reading chosen again; if that has one solution, they
-    are the player's entries (``written``). When it has several, those the
-    puzzle needs are put back one at a time, the least unlike first. Else the
-    first decision stands.
+    are the player's entries (``written``). When it still has none (a pen
+    digit misread, or one scoring just below PEN_SCORE), the next most unlike
+    givens are taken out one at a time (at most MAX_EXTRA_UNLIKE). When it has
+    several, those the puzzle needs are put back one at a time, the least
+    unlike first. Else the first decision stands.
     The log probability stays that of the classifier's own probabilities, so
     the confidence counts every mark taken out against the reading.
 
@@ -478,21 +587,38 @@ def decide_givens(
         The marks' digit shapes (`ShapesOf`); without it only heights tell.
     inks, ruling : np.ndarray, optional
         The cells' and the ruling's ink colours, as for `unlike_the_print`.
+    centres, contrast : np.ndarray, optional
+        The marks' centres (81, 2) and stroke contrast (81,), as for `pen_scores`.
 
     Returns
     -------
     Decision
     """
+
+    def separate(solved: Decision) -> Decision:
+        return separate_written(
+            solved, heights, search, shapes=shapes, inks=inks, ruling=ruling, centres=centres, contrast=contrast
+        )
+
     decision = choose_reading(probabilities, search=search)
     if decision.status == SOLVED:
-        return separate_written(decision, heights, search=search, shapes=shapes, inks=inks, ruling=ruling)
-    odd = unlike_the_print(decision.givens, heights, shapes, inks=inks, ruling=ruling)
+        return separate(decision)
+    ranked = _by_unlikeness(decision.givens, heights, shapes, PEN_SCORE, inks, ruling, centres, contrast)
+    odd = [cell for cell, unlike in ranked if unlike]
     if not odd:
         return decision
     without = np.array(probabilities, np.float64)
     without[odd] = 0.0
     without[odd, 0] = 1.0
     second = choose_reading(without, search=search)
+    # Still no solution: take out the next most unlike givens, one at a time.
+    for cell in [cell for cell, unlike in ranked if not unlike][:MAX_EXTRA_UNLIKE]:
+        if second.status != NO_SOLUTION:
+            break
+        without[cell] = 0.0
+        without[cell, 0] = 1.0
+        odd.append(cell)
+        second = choose_reading(without, search=search)
     # Several solutions: a given the puzzle needs was among them. Put them back, the least unlike first,
     # keeping each that does not leave the reading without a solution, until one solution is left.
     for cell in reversed(odd):
@@ -517,7 +643,7 @@ def decide_givens(
         _log_probability(probabilities, second.givens),
         sorted(odd),
     )
-    return separate_written(again, heights, search=search, shapes=shapes, inks=inks, ruling=ruling)
+    return separate(again)
 
 
 def _breaks_rules(givens: list[int]) -> bool:

@@ -353,3 +353,56 @@ def test_print_of_one_colour_stays_print_whatever_the_ruling_or_the_pen():
     heights = np.where(np.array(filled) > 0, 0.6, 0.0)
     decision = decide_givens(one_hot(filled), heights, inks=_inks(filled, pen), ruling=np.zeros(2))
     assert decision.status == SOLVED and decision.givens == givens and decision.written == sorted(pen)
+
+
+def _looks(reading, rng_seed=2):
+    """(centres (81, 2), contrast (81,)) of a grid's print: centred and of one contrast, within the spread
+    measured on the in-progress training photos (centres within about 0.02 of a cell, contrast about 5%)."""
+    rng = np.random.default_rng(rng_seed)
+    centres = 0.5 + rng.normal(0, 0.008, (81, 2))
+    contrast = 1.0 + rng.normal(0, 0.03, 81)
+    return centres, contrast
+
+
+def test_a_given_off_its_cells_centre_and_faint_is_taken_for_pen_though_neither_alone_would_be():
+    """The pen score adds up small differences: a right digit in pen, read as print, of the print's height
+    and shape, written off the cell's centre and fainter than the print, moves to the entries; the same
+    offset alone, or the same faintness alone, leaves it a given (the puzzle already has one solution, so
+    a mark must differ more to move)."""
+    givens = parse_puzzle(read_collection("top1465.txt")[3])
+    solution = solve_unique(givens).solution
+    pen = next(c for c in range(81) if not givens[c])
+    with_pen = list(givens)
+    with_pen[pen] = solution[pen]
+    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    centres, contrast = _looks(with_pen)
+    off, faint = centres.copy(), contrast.copy()
+    off[pen] = (0.61, 0.42)  # 0.11 of a cell right of the print's centre, a little high
+    faint[pen] = 0.7  # 30% fainter
+    both = decide_givens(one_hot(with_pen), heights, centres=off, contrast=faint)
+    assert both.written == [pen] and both.givens == givens and both.solution == solution
+    assert decide_givens(one_hot(with_pen), heights, centres=off, contrast=contrast).written == []
+    assert decide_givens(one_hot(with_pen), heights, centres=centres, contrast=faint).written == []
+    assert decide_givens(one_hot(with_pen), heights, centres=centres, contrast=contrast).written == []
+
+
+def test_a_reading_left_without_solution_loses_its_next_most_unlike_givens():
+    """A wrong pen digit that looks almost like the print (below the pen score's threshold) beside a right
+    one that is plainly unlike it: taking out the plain one leaves no solution, so the next most unlike
+    given, the wrong pen digit, is taken out too and the puzzle is solved from its print alone."""
+    givens = parse_puzzle(read_collection("top1465.txt")[5])
+    solution = solve_unique(givens).solution
+    empty = [c for c in range(81) if not givens[c]]
+    right, wrong = empty[0], empty[1]
+    reading = list(givens)
+    reading[right] = solution[right]
+    row = wrong // 9
+    reading[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks the row
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[right] = 0.85  # 40% taller than the print: plainly unlike it
+    centres, contrast = _looks(reading)
+    centres[wrong] = (0.57, 0.5)  # a little off centre, not enough alone
+    assert choose_reading(one_hot(reading)).status != SOLVED
+    decision = decide_givens(one_hot(reading), heights, centres=centres, contrast=contrast)
+    assert decision.status == SOLVED and decision.solution == solution and decision.givens == givens
+    assert decision.written == sorted([right, wrong])
