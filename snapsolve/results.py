@@ -214,7 +214,7 @@ def _step_from_json(data: dict) -> Step:
         data["technique"],
         tuple(tuple(p) for p in data["placements"]),
         tuple(tuple(e) for e in data["eliminations"]),
-        text=data["text"],
+        fixed_text=data["text"],
     )
 
 

@@ -176,7 +176,7 @@ def find_als_xz(board: Board) -> Iterator[Step]:
                 eliminations=tuple(sorted(set(elims))),
                 cells=tuple(set_bits(a.cells | b.cells)),
                 houses=(a.house, b.house),
-                text=f"{title('als_xz')}: A = {a.name()}, B = {b.name()}, restricted common {links}"
+                fixed_text=f"{title('als_xz')}: A = {a.name()}, B = {b.name()}, restricted common {links}"
                 + (
                     "; doubly linked, so both sets are locked"
                     if len(rcc) >= 2
@@ -215,7 +215,8 @@ def find_als_xy_wing(board: Board) -> Iterator[Step]:
                         eliminations=tuple(sorted(elims)),
                         cells=tuple(set_bits(a.cells | b.cells | c.cells)),
                         houses=(c.house, a.house, b.house),
-                        text=f"{title('als_xy_wing')}: pivot C = {c.name()}, A = {a.name()} (restricted common {x}), "
+                        fixed_text=f"{title('als_xy_wing')}: pivot C = {c.name()}, A = {a.name()} "
+                        f"(restricted common {x}), "
                         f"B = {b.name()} (restricted common {y}); A or B holds "
                         + " and ".join(map(str, digits_of(zs))),
                     )

@@ -239,7 +239,7 @@ def chain_step(found: ChainFound, groups: Sequence[tuple[int, int]] = ()) -> Ste
         found.technique,
         eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
         cells=tuple(dict.fromkeys(cells)),
-        text=f"{title(found.technique)}: {text}",
+        fixed_text=f"{title(found.technique)}: {text}",
     )
 
 
@@ -661,6 +661,7 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
                     "remote_pair",
                     eliminations=elims,
                     cells=tuple(chain),
-                    text=f"{title('remote_pair')}: {x}/{y} alternate along {', '.join(cell_name(c) for c in chain)}; "
+                    fixed_text=f"{title('remote_pair')}: {x}/{y} alternate along "
+                    f"{', '.join(cell_name(c) for c in chain)}; "
                     f"cells seeing both kinds lose {x} and {y}",
                 )

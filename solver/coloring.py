@@ -75,7 +75,7 @@ def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
                     "simple_colors",
                     eliminations=tuple((c, d) for c in g),
                     cells=cluster,
-                    text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
+                    fixed_text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
                     f"{d} leaves {', '.join(cell_name(c) for c in g)}",
                 )
                 return
@@ -85,7 +85,8 @@ def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
                 "simple_colors",
                 eliminations=tuple((c, d) for c in trapped),
                 cells=cluster,
-                text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
+                fixed_text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} "
+                f"see both colours "
                 f"of the {d} cluster, and one colour is {d}",
             )
             return
@@ -120,7 +121,7 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
                     "multi_colors",
                     eliminations=tuple((c, d) for c in sorted(false)),
                     cells=cells,
-                    text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in sorted(false))} "
+                    fixed_text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in sorted(false))} "
                     f"see both colours of another {d} cluster, so none of them is {d}",
                 )
                 return
@@ -140,7 +141,7 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
                     "multi_colors",
                     eliminations=elims,
                     cells=cells,
-                    text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
+                    fixed_text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
                     f"another cluster, so one of their opposite colours holds {d}: "
                     f"{', '.join(cell_name(c) for c, _ in elims)} lose it",
                 )

@@ -88,7 +88,7 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
                 technique,
                 placements=((p // 9, p % 9 + 1),),
                 cells=tuple(n // 9 for n in nodes),
-                text=f"{name}: {label} leads to {node_name(p)}, so it is true",
+                fixed_text=f"{name}: {label} leads to {node_name(p)}, so it is true",
             )
             return
         if common_false:
@@ -97,7 +97,7 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
                 technique,
                 eliminations=elims,
                 cells=tuple(n // 9 for n in nodes),
-                text=f"{name}: {label} rules out {', '.join(node_name(v) for v in set_bits(common_false))}",
+                fixed_text=f"{name}: {label} rules out {', '.join(node_name(v) for v in set_bits(common_false))}",
             )
             return
 
@@ -134,7 +134,8 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
                 "forcing_chain",
                 eliminations=((n // 9, n % 9 + 1),),
                 cells=(n // 9,),
-                text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {clash_name} would be "
+                fixed_text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, "
+                f"{clash_name} would be "
                 f"both true and false, so {node_name(n)} is false",
             )
             return
@@ -214,7 +215,7 @@ def find_forcing_net(board: Board) -> Iterator[Step]:
                     "forcing_net",
                     eliminations=((n // 9, n % 9 + 1),),
                     cells=(n // 9,),
-                    text=f"{title('forcing_net')} (contradiction): assuming {node_name(n)} and following singles "
+                    fixed_text=f"{title('forcing_net')} (contradiction): assuming {node_name(n)} and following singles "
                     f"breaks the grid, so {node_name(n)} is false",
                 )
                 return

@@ -124,7 +124,7 @@ def _skyscraper_step(digit: int, h1: int, h2: int, base1: int, top1: int, base2:
         eliminations=tuple((c, digit) for c in set_bits(both)),
         cells=(base1, top1, base2, top2),
         houses=(h1, h2),
-        text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
+        fixed_text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
         f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
         f"{cell_name(top1)}, {cell_name(top2)} is {digit}",
     )
@@ -138,7 +138,7 @@ def _kite_step(digit: int, hr: int, hc: int, row_end: int, row_far: int, col_end
         eliminations=tuple((c, digit) for c in set_bits(both)),
         cells=(row_end, row_far, col_end, col_far),
         houses=(hr, hc, 18 + BOX_OF[row_end]),
-        text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
+        fixed_text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
         f"joined in box {BOX_OF[row_end] + 1}; one of {cell_name(row_far)}, "
         f"{cell_name(col_far)} is {digit}",
     )
@@ -152,7 +152,7 @@ def _turbot_step(digit: int, h1: int, h2: int, near1: int, far1: int, near2: int
         eliminations=tuple((c, digit) for c in set_bits(both)),
         cells=(far1, near1, near2, far2),
         houses=(h1, h2),
-        text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
+        fixed_text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
         f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
         f"{cell_name(far1)}, {cell_name(far2)} is {digit}",
     )
@@ -232,7 +232,7 @@ def _er_step(
         eliminations=((target, digit),),
         cells=cells + (near, far),
         houses=(18 + b, h),
-        text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
+        fixed_text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
         f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
         f"{cell_name(far)} it cannot be in {cell_name(target)}",
     )

@@ -106,7 +106,7 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
                     name,
                     eliminations=tuple((r, d) for d in (a, b) if cands[r] >> (d - 1) & 1),
                     cells=cells,
-                    text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"),
+                    fixed_text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"),
                 )
         if len(floor) == 2 and kind in (2, 5):
             extra = cands[roof[0]] & ~ab
@@ -132,7 +132,7 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
                             eliminations=victims,
                             cells=cells,
                             houses=(h,),
-                            text=_text(
+                            fixed_text=_text(
                                 "4",
                                 cells,
                                 a,
@@ -152,7 +152,7 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
                         name,
                         eliminations=victims,
                         cells=cells,
-                        text=_text(
+                        fixed_text=_text(
                             "6",
                             cells,
                             a,
@@ -174,7 +174,7 @@ def _extra_digit_step(board, name, cells, roof, extra, a, b) -> Iterator[Step]:
             name,
             eliminations=elims,
             cells=cells,
-            text=_text(kind, cells, a, b, f"one of {', '.join(cell_name(r) for r in roof)} is {z}"),
+            fixed_text=_text(kind, cells, a, b, f"one of {', '.join(cell_name(r) for r in roof)} is {z}"),
         )
 
 
@@ -200,7 +200,7 @@ def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
                         eliminations=elims,
                         cells=cells + group,
                         houses=(h,),
-                        text=_text(
+                        fixed_text=_text(
                             "3",
                             cells,
                             a,
@@ -274,7 +274,8 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
                         "hidden_rectangle",
                         eliminations=((d, y),),
                         cells=cells,
-                        text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
+                        fixed_text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} "
+                        f"would be a deadly "
                         f"pattern on {a}/{b}; {cell_name(corner)} holds only {a}/{b} and {x} is locked to "
                         f"the rectangle in both lines through {cell_name(d)}, so {cell_name(d)} is not {y}",
                     )
@@ -307,7 +308,7 @@ def find_bug_plus_1(board: Board) -> Iterator[Step]:
                 "bug_plus_1",
                 eliminations=others,
                 cells=(cell,),
-                text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must "
+                fixed_text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must "
                 f"be {d} or the grid would have two solutions, so it is neither "
                 f"{' nor '.join(str(e) for _, e in others)}",
             )
@@ -377,7 +378,7 @@ def _avoidable_rectangles(board: Board) -> list[Step]:
                             "avoidable_rectangle_1",
                             eliminations=((cell, digit),),
                             cells=cells,
-                            text=f"{title('avoidable_rectangle_1')}: {names} would be a deadly pattern "
+                            fixed_text=f"{title('avoidable_rectangle_1')}: {names} would be a deadly pattern "
                             f"on {a}/{b} of solved cells, none a given, so {cell_name(cell)} is not "
                             f"{digit}",
                         )
@@ -393,7 +394,7 @@ def _avoidable_rectangles(board: Board) -> list[Step]:
                             "avoidable_rectangle_2",
                             eliminations=tuple((v, x) for v in victims),
                             cells=cells,
-                            text=f"{title('avoidable_rectangle_2')}: {names} would be a deadly pattern "
+                            fixed_text=f"{title('avoidable_rectangle_2')}: {names} would be a deadly pattern "
                             f"on {a}/{b} of cells none a given, so {cell_name(c21)} or "
                             f"{cell_name(c22)} is {x}, which leaves the cells that see both",
                         )
