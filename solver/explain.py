@@ -24,10 +24,18 @@ The fields each technique's text reads:
   pivot's candidates); the digit eliminated is the one a pincer must hold.
 - w-wing: ``cells`` (the two bivalue cells, then the strong link's ends),
   ``digits`` (the link's digit, then the digit eliminated).
+- single-digit patterns (HoDoKu "Single Digit Patterns"), on ``digits[0]``:
+  skyscraper ``houses`` (its two lines), ``cells`` (base, top, base, top);
+  two-string kite ``houses`` (row, column, the box joining them), ``cells``
+  (row end in the box, far row end, column end in the box, far column end);
+  turbot fish ``houses``, ``cells`` (far, near, near, far); empty rectangle
+  ``houses[0]`` (its box), ``cover`` (the row and column it lies on), the
+  last two ``cells`` (the conjugate pair, near end first), the elimination.
+- simple colors, multi-colors (HoDoKu "Coloring"): ``digits[0]``, ``variant``
+  (wrap or trap; type 1 or type 2), the eliminations' cells.
 
 Other techniques (see `fixed_text` of `steps.Step`) still carry the text their
-finder wrote: single-digit patterns, coloring, uniqueness, Sue de Coq, chains,
-ALS and forcing chains.
+finder wrote: uniqueness, Sue de Coq, chains, ALS and forcing chains.
 """
 
 from __future__ import annotations
@@ -131,6 +139,58 @@ def _w_wing(step: Step) -> str:
     )
 
 
+def _skyscraper(step: Step) -> str:
+    d, (h1, h2), (base1, top1, base2, top2) = step.digits[0], step.houses, step.cells
+    return (
+        f"{title(step.technique)}: {d} in {house_name(h1)} and {house_name(h2)} stands on {cell_name(base1)} and "
+        f"{cell_name(base2)}; one of {cell_name(top1)}, {cell_name(top2)} is {d}"
+    )
+
+
+def _two_string_kite(step: Step) -> str:
+    d, (row, column, box), (_, row_far, _, column_far) = step.digits[0], step.houses, step.cells
+    return (
+        f"{title(step.technique)}: {d} in {house_name(row)} and {house_name(column)}, joined in {house_name(box)}; "
+        f"one of {cell_name(row_far)}, {cell_name(column_far)} is {d}"
+    )
+
+
+def _turbot_fish(step: Step) -> str:
+    d, (h1, h2), (far1, near1, near2, far2) = step.digits[0], step.houses, step.cells
+    return (
+        f"{title(step.technique)}: {d} in {house_name(h1)} and {house_name(h2)}; {cell_name(near1)} sees "
+        f"{cell_name(near2)}, so one of {cell_name(far1)}, {cell_name(far2)} is {d}"
+    )
+
+
+def _empty_rectangle(step: Step) -> str:
+    d, (row, column), (near, far) = step.digits[0], step.cover, step.cells[-2:]
+    return (
+        f"{title(step.technique)}: {d} in {house_name(step.houses[0])} lies on {house_name(row)} and "
+        f"{house_name(column)}; with the conjugate pair {cell_name(near)}-{cell_name(far)} it cannot be in "
+        f"{cell_name(step.eliminations[0][0])}"
+    )
+
+
+def _simple_colors(step: Step) -> str:
+    d, lose = step.digits[0], _cells(c for c, _ in step.eliminations)
+    if step.variant == "wrap":
+        return f"{title(step.technique)} (wrap): two cells of one colour for {d} see each other, so {d} leaves {lose}"
+    return f"{title(step.technique)} (trap): {lose} see both colours of the {d} cluster, and one colour is {d}"
+
+
+def _multi_colors(step: Step) -> str:
+    d, lose = step.digits[0], _cells(c for c, _ in step.eliminations)
+    if step.variant == "type 1":
+        return (
+            f"{title(step.technique)} (type 1): {lose} see both colours of another {d} cluster, so none of them is {d}"
+        )
+    return (
+        f"{title(step.technique)} (type 2): a {d} of one colour sees a {d} of a colour of another cluster, so one of "
+        f"their opposite colours holds {d}: {lose} lose it"
+    )
+
+
 _T = Technique
 
 #: Technique -> the function that renders its steps' text.
@@ -158,6 +218,12 @@ RENDERERS: dict[str, Callable[[Step], str]] = {
     _T.XY_WING: _xy_wing,
     _T.XYZ_WING: _xyz_wing,
     _T.W_WING: _w_wing,
+    _T.SKYSCRAPER: _skyscraper,
+    _T.TWO_STRING_KITE: _two_string_kite,
+    _T.TURBOT_FISH: _turbot_fish,
+    _T.EMPTY_RECTANGLE: _empty_rectangle,
+    _T.SIMPLE_COLORS: _simple_colors,
+    _T.MULTI_COLORS: _multi_colors,
 }
 
 

@@ -42,6 +42,9 @@ class Step(NamedTuple):
         Cover houses (0..26): a fish's cover lines, the house a locked candidate leaves the rest of.
     fins : tuple of int
         Fin cells (0..80) of a finned or sashimi fish.
+    variant : str
+        The form of a technique whose one row covers several of HoDoKu's types: ``"wrap"`` or ``"trap"``
+        (simple colors), ``"type 1"`` or ``"type 2"`` (multi-colors); empty for the others.
     fixed_text : str
         The step's words as given, not rendered: a step read back from JSON, or a finder whose
         technique `explain` does not render yet. Empty for a step `explain` renders.
@@ -56,6 +59,7 @@ class Step(NamedTuple):
     base: tuple[int, ...] = ()
     cover: tuple[int, ...] = ()
     fins: tuple[int, ...] = ()
+    variant: str = ""
     fixed_text: str = ""
 
     @property
