@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from .board import Board, memoised
 from .grid import HOUSES, PEER_BITS, cell_name, digits_of, set_bits
 from .steps import Step
-from .techniques import title
+from .techniques import Technique, title
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ def find_als_xz(board: Board) -> Iterator[Step]:
         if elims:
             links = "/".join(map(str, rcc))
             yield Step(
-                "als_xz",
+                Technique.ALS_XZ,
                 eliminations=tuple(sorted(set(elims))),
                 cells=tuple(set_bits(a.cells | b.cells)),
                 houses=(a.house, b.house),
@@ -211,7 +211,7 @@ def find_als_xy_wing(board: Board) -> Iterator[Step]:
                         elims += _eliminate(board, z, a.seen_by_all[z] & b.seen_by_all[z])
                 if elims:
                     yield Step(
-                        "als_xy_wing",
+                        Technique.ALS_XY_WING,
                         eliminations=tuple(sorted(elims)),
                         cells=tuple(set_bits(a.cells | b.cells | c.cells)),
                         houses=(c.house, a.house, b.house),

@@ -44,7 +44,7 @@ from .links import (
     to_nodes,
 )
 from .steps import Step
-from .techniques import title
+from .techniques import Technique, title
 
 
 def chain_layers(space: ChainSpace, start: int, max_layers: int, first_weak: bool = False) -> list[int]:
@@ -236,7 +236,7 @@ def chain_step(found: ChainFound, groups: Sequence[tuple[int, int]] = ()) -> Ste
     for n in chain:
         cells += set_bits(node_cells(n, groups))
     return Step(
-        found.technique,
+        Technique(found.technique),
         eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
         cells=tuple(dict.fromkeys(cells)),
         fixed_text=f"{title(found.technique)}: {text}",
@@ -658,7 +658,7 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
                 x, y = digits_of(mask)
                 chain = set_bits(cluster)
                 yield Step(
-                    "remote_pair",
+                    Technique.REMOTE_PAIR,
                     eliminations=elims,
                     cells=tuple(chain),
                     fixed_text=f"{title('remote_pair')}: {x}/{y} alternate along "

@@ -20,7 +20,7 @@ from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
 from .grouped import grouped_links
 from .links import ALL_NODES, board_links, node_name, union_of
 from .steps import Step
-from .techniques import title
+from .techniques import Technique, title
 
 
 class Implications(NamedTuple):
@@ -85,7 +85,7 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
         if common_true:
             p = set_bits(common_true)[0]
             yield Step(
-                technique,
+                Technique(technique),
                 placements=((p // 9, p % 9 + 1),),
                 cells=tuple(n // 9 for n in nodes),
                 fixed_text=f"{name}: {label} leads to {node_name(p)}, so it is true",
@@ -94,7 +94,7 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
         if common_false:
             elims = tuple((v // 9, v % 9 + 1) for v in set_bits(common_false))
             yield Step(
-                technique,
+                Technique(technique),
                 eliminations=elims,
                 cells=tuple(n // 9 for n in nodes),
                 fixed_text=f"{name}: {label} rules out {', '.join(node_name(v) for v in set_bits(common_false))}",
@@ -131,7 +131,7 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
             clash = set_bits(found.true & found.false)[0]
             clash_name = node_name(clash, groups)
             yield Step(
-                "forcing_chain",
+                Technique.FORCING_CHAIN,
                 eliminations=((n // 9, n % 9 + 1),),
                 cells=(n // 9,),
                 fixed_text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, "
@@ -212,7 +212,7 @@ def find_forcing_net(board: Board) -> Iterator[Step]:
         for n in nodes:
             if implied(n).contradiction:
                 yield Step(
-                    "forcing_net",
+                    Technique.FORCING_NET,
                     eliminations=((n // 9, n % 9 + 1),),
                     cells=(n // 9,),
                     fixed_text=f"{title('forcing_net')} (contradiction): assuming {node_name(n)} and following singles "

@@ -194,7 +194,7 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
             continue  # fewer than two open intersection cells, or no open cell in the rest of the line or box
         for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
             yield Step(
-                "sue_de_coq",
+                Technique.SUE_DE_COQ,
                 eliminations=elims,
                 cells=used,
                 houses=(line, box),

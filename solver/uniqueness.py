@@ -31,7 +31,7 @@ from .grid import (
     set_bits,
 )
 from .steps import Step
-from .techniques import title
+from .techniques import Technique, title
 
 
 def _find_rectangles(board: Board) -> list[tuple[tuple[int, ...], int, int, tuple[int, int, int, int]]]:
@@ -97,7 +97,7 @@ def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int
 
 def _ur(board: Board, kind: int) -> Iterator[Step]:
     cands = board.candidates
-    name = f"unique_rectangle_{kind}"
+    name = Technique(f"unique_rectangle_{kind}")
     for cells, a, b, ab, floor, roof in board.cached("split rectangles", _split_rectangles):
         if kind == 1 and len(floor) == 3:
             (r,) = roof
@@ -196,7 +196,7 @@ def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
                 elims = tuple((c, d) for c in others if c not in group for d in digits_of(cands[c] & union))
                 if elims:
                     yield Step(
-                        "unique_rectangle_3",
+                        Technique.UNIQUE_RECTANGLE_3,
                         eliminations=elims,
                         cells=cells + group,
                         houses=(h,),
@@ -271,7 +271,7 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
                     and cands[d] >> (y - 1) & 1
                 ):
                     yield Step(
-                        "hidden_rectangle",
+                        Technique.HIDDEN_RECTANGLE,
                         eliminations=((d, y),),
                         cells=cells,
                         fixed_text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} "
@@ -305,7 +305,7 @@ def find_bug_plus_1(board: Board) -> Iterator[Step]:
         if threes == {(house_index, d) for house_index in HOUSES_OF_CELL[cell]}:
             others = tuple((cell, e) for e in digits_of(cands[cell]) if e != d)
             yield Step(
-                "bug_plus_1",
+                Technique.BUG_PLUS_1,
                 eliminations=others,
                 cells=(cell,),
                 fixed_text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must "
@@ -375,7 +375,7 @@ def _avoidable_rectangles(board: Board) -> list[Step]:
                     cell, digit = (c22, a) if values[c21] else (c21, b)
                     steps.append(
                         Step(
-                            "avoidable_rectangle_1",
+                            Technique.AVOIDABLE_RECTANGLE_1,
                             eliminations=((cell, digit),),
                             cells=cells,
                             fixed_text=f"{title('avoidable_rectangle_1')}: {names} would be a deadly pattern "
@@ -391,7 +391,7 @@ def _avoidable_rectangles(board: Board) -> list[Step]:
                 if victims:
                     steps.append(
                         Step(
-                            "avoidable_rectangle_2",
+                            Technique.AVOIDABLE_RECTANGLE_2,
                             eliminations=tuple((v, x) for v in victims),
                             cells=cells,
                             fixed_text=f"{title('avoidable_rectangle_2')}: {names} would be a deadly pattern "
@@ -408,5 +408,5 @@ def find_avoidable_rectangles(board: Board) -> Iterator[Step]:
     unsolved corners holding only {b, x} and {a, x}: x leaves the cells that see both), as HoDoKu tries
     type 1 before type 2."""
     steps = board.cached("avoidable rectangles", _avoidable_rectangles)
-    yield from (s for s in steps if s.technique == "avoidable_rectangle_1")
-    yield from (s for s in steps if s.technique == "avoidable_rectangle_2")
+    yield from (s for s in steps if s.technique == Technique.AVOIDABLE_RECTANGLE_1)
+    yield from (s for s in steps if s.technique == Technique.AVOIDABLE_RECTANGLE_2)
