@@ -33,9 +33,17 @@ The fields each technique's text reads:
   last two ``cells`` (the conjugate pair, near end first), the elimination.
 - simple colors, multi-colors (HoDoKu "Coloring"): ``digits[0]``, ``variant``
   (wrap or trap; type 1 or type 2), the eliminations' cells.
+- unique rectangles 1 to 6 (HoDoKu "Uniqueness Tests"): the first four
+  ``cells`` (the rectangle), ``digits`` (its two), ``roof``; type 3 also the
+  rest of ``cells`` (the cells of the naked subset); the eliminations' digit.
+  Hidden rectangle: ``cells``, ``digits``, ``floor[0]``, the elimination.
+  Avoidable rectangles: ``cells`` (c11, c12, c21, c22), ``digits``, the
+  eliminations. BUG+1: ``cells[0]``, ``digits[0]`` (the digit it must be), the
+  eliminations' digits.
 
 Other techniques (see `fixed_text` of `steps.Step`) still carry the text their
-finder wrote: uniqueness, Sue de Coq, chains, ALS and forcing chains.
+finder wrote: Sue de Coq, remote pair, chains (x-chain, xy-chain, AIC, nice
+loops and their grouped forms), ALS and forcing chains and nets.
 """
 
 from __future__ import annotations
@@ -191,6 +199,70 @@ def _multi_colors(step: Step) -> str:
     )
 
 
+def _rectangle(step: Step) -> str:
+    """The common start of a unique rectangle's text: the four corners and the two digits."""
+    a, b = step.digits
+    return f"{title(step.technique)}: {_cells(step.cells[:4])} would be a deadly pattern on {a}/{b}; "
+
+
+def _other(step: Step, digit: int) -> int:
+    """The rectangle's digit other than `digit`."""
+    a, b = step.digits
+    return b if digit == a else a
+
+
+def _unique_rectangle(step: Step) -> str:
+    kind, roof, z = step.technique[-1], step.roof, step.eliminations[0][1]
+    if kind == "1":
+        a, b = step.digits
+        rest = f"so {cell_name(roof[0])} is neither {a} nor {b}"
+    elif kind in "25":
+        rest = f"one of {_cells(roof)} is {z}"
+    elif kind == "3":
+        rest = (
+            f"the extra digits of {cell_name(roof[0])}/{cell_name(roof[1])} form a naked subset with "
+            f"{_cells(step.cells[4:])}"
+        )
+    elif kind == "4":
+        rest = f"{_other(step, z)} in {cell_name(roof[0])}/{cell_name(roof[1])} is locked there, so neither is {z}"
+    else:
+        rest = (
+            f"{z} forms an x-wing on the rectangle and must sit on the floor cells, so it leaves "
+            f"{cell_name(roof[0])} and {cell_name(roof[1])}"
+        )
+    return _rectangle(step) + rest
+
+
+def _hidden_rectangle(step: Step) -> str:
+    a, b = step.digits
+    cell, y = step.eliminations[0]
+    return _rectangle(step) + (
+        f"{cell_name(step.floor[0])} holds only {a}/{b} and {_other(step, y)} is locked to the rectangle in both "
+        f"lines through {cell_name(cell)}, so {cell_name(cell)} is not {y}"
+    )
+
+
+def _avoidable_rectangle(step: Step) -> str:
+    a, b = step.digits
+    start = f"{title(step.technique)}: {_cells(step.cells)} would be a deadly pattern on {a}/{b} of "
+    if step.technique == Technique.AVOIDABLE_RECTANGLE_1:
+        cell, digit = step.eliminations[0]
+        return start + f"solved cells, none a given, so {cell_name(cell)} is not {digit}"
+    x = step.eliminations[0][1]
+    return (
+        start + f"cells none a given, so {cell_name(step.cells[2])} or {cell_name(step.cells[3])} is {x}, "
+        "which leaves the cells that see both"
+    )
+
+
+def _bug_plus_1(step: Step) -> str:
+    return (
+        f"{title(step.technique)}: every other empty cell has two candidates; {cell_name(step.cells[0])} must be "
+        f"{step.digits[0]} or the grid would have two solutions, so it is neither "
+        + " nor ".join(str(e) for _, e in step.eliminations)
+    )
+
+
 _T = Technique
 
 #: Technique -> the function that renders its steps' text.
@@ -224,6 +296,21 @@ RENDERERS: dict[str, Callable[[Step], str]] = {
     _T.EMPTY_RECTANGLE: _empty_rectangle,
     _T.SIMPLE_COLORS: _simple_colors,
     _T.MULTI_COLORS: _multi_colors,
+    **dict.fromkeys(
+        (
+            _T.UNIQUE_RECTANGLE_1,
+            _T.UNIQUE_RECTANGLE_2,
+            _T.UNIQUE_RECTANGLE_3,
+            _T.UNIQUE_RECTANGLE_4,
+            _T.UNIQUE_RECTANGLE_5,
+            _T.UNIQUE_RECTANGLE_6,
+        ),
+        _unique_rectangle,
+    ),
+    _T.HIDDEN_RECTANGLE: _hidden_rectangle,
+    _T.AVOIDABLE_RECTANGLE_1: _avoidable_rectangle,
+    _T.AVOIDABLE_RECTANGLE_2: _avoidable_rectangle,
+    _T.BUG_PLUS_1: _bug_plus_1,
 }
 
 

@@ -35,13 +35,18 @@ class Step(NamedTuple):
     houses : tuple of int
         Houses (0..26: rows, columns, boxes) that the pattern lives in.
     digits : tuple of int
-        The digits of the pattern (1..9): a subset's digits, a fish's digit, a wing pivot's candidates.
+        The digits of the pattern (1..9): a subset's digits, a fish's digit, a wing pivot's candidates, a
+        unique rectangle's two digits.
     base : tuple of int
         Base houses (0..26): a fish's base lines, the house a locked candidate is confined in.
     cover : tuple of int
         Cover houses (0..26): a fish's cover lines, the house a locked candidate leaves the rest of.
     fins : tuple of int
         Fin cells (0..80) of a finned or sashimi fish.
+    roof : tuple of int
+        The roof of a unique rectangle: its corners with candidates besides the rectangle's two digits.
+    floor : tuple of int
+        The floor corner of a hidden rectangle that the step names (holding only the rectangle's digits).
     variant : str
         The form of a technique whose one row covers several of HoDoKu's types: ``"wrap"`` or ``"trap"``
         (simple colors), ``"type 1"`` or ``"type 2"`` (multi-colors); empty for the others.
@@ -59,6 +64,8 @@ class Step(NamedTuple):
     base: tuple[int, ...] = ()
     cover: tuple[int, ...] = ()
     fins: tuple[int, ...] = ()
+    roof: tuple[int, ...] = ()
+    floor: tuple[int, ...] = ()
     variant: str = ""
     fixed_text: str = ""
 
