@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from .board import ALL_CELLS, Board, memo_table
-from .grid import PEER_BITS, cell_name, digits_of, set_bits
+from .grid import PEER_BITS, digits_of, set_bits
 from .links import (
     DIGIT_NODES,
     BivalueGraph,
@@ -657,11 +657,4 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
             if elims:
                 x, y = digits_of(mask)
                 chain = set_bits(cluster)
-                yield Step(
-                    Technique.REMOTE_PAIR,
-                    eliminations=elims,
-                    cells=tuple(chain),
-                    fixed_text=f"{title('remote_pair')}: {x}/{y} alternate along "
-                    f"{', '.join(cell_name(c) for c in chain)}; "
-                    f"cells seeing both kinds lose {x} and {y}",
-                )
+                yield Step(Technique.REMOTE_PAIR, eliminations=elims, cells=tuple(chain), digits=(x, y))

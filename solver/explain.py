@@ -41,9 +41,16 @@ The fields each technique's text reads:
   eliminations. BUG+1: ``cells[0]``, ``digits[0]`` (the digit it must be), the
   eliminations' digits.
 
+- Sue de Coq: ``cell_sets`` (intersection, line and box cells with their
+  digits), ``houses`` (line, box), ``digits`` (all of them).
+- remote pair: ``cells`` (the chain), ``digits`` (its two).
+- ALS-XZ: ``cell_sets`` (A, B), ``digits`` (the restricted commons), the
+  eliminations' digits; ALS-XY-Wing: ``cell_sets`` (C, A, B), ``digits``
+  (x, y, then the digits A and B share besides).
+
 Other techniques (see `fixed_text` of `steps.Step`) still carry the text their
-finder wrote: Sue de Coq, remote pair, chains (x-chain, xy-chain, AIC, nice
-loops and their grouped forms), ALS and forcing chains and nets.
+finder wrote: chains (x-chain, xy-chain, AIC, nice loops and their grouped
+forms) and forcing chains and nets.
 """
 
 from __future__ import annotations
@@ -263,6 +270,47 @@ def _bug_plus_1(step: Step) -> str:
     )
 
 
+def _sue_de_coq(step: Step) -> str:
+    (core, v), (line_cells, vl), (box_cells, vb) = step.cell_sets
+    line, box = step.houses
+    return (
+        f"{title(step.technique)}: {_cells(core)} ({_digits(v)}) with {_cells(line_cells)} ({_digits(vl)}) in "
+        f"{house_name(line)} and {_cells(box_cells)} ({_digits(vb)}) in {house_name(box)} hold "
+        f"{_digits(step.digits)}, one each"
+    )
+
+
+def _remote_pair(step: Step) -> str:
+    x, y = step.digits
+    return (
+        f"{title(step.technique)}: {x}/{y} alternate along {_cells(step.cells)}; cells seeing both kinds lose "
+        f"{x} and {y}"
+    )
+
+
+def _als(cell_set: tuple[tuple[int, ...], tuple[int, ...]]) -> str:
+    """An almost locked set by its cells and digits: ``r1c2,r1c5 {1,4,7}``."""
+    cells, digits = cell_set
+    return ",".join(cell_name(c) for c in cells) + " {" + ",".join(map(str, digits)) + "}"
+
+
+def _als_xz(step: Step) -> str:
+    a, b = step.cell_sets
+    text = f"{title(step.technique)}: A = {_als(a)}, B = {_als(b)}, restricted common {_digits(step.digits)}"
+    if len(step.digits) >= 2:
+        return text + "; doubly linked, so both sets are locked"
+    return text + f"; A or B holds {' and '.join(str(d) for d in sorted({d for _, d in step.eliminations}))}"
+
+
+def _als_xy_wing(step: Step) -> str:
+    c, a, b = step.cell_sets
+    x, y, *zs = step.digits
+    return (
+        f"{title(step.technique)}: pivot C = {_als(c)}, A = {_als(a)} (restricted common {x}), B = {_als(b)} "
+        f"(restricted common {y}); A or B holds " + " and ".join(map(str, zs))
+    )
+
+
 _T = Technique
 
 #: Technique -> the function that renders its steps' text.
@@ -311,6 +359,10 @@ RENDERERS: dict[str, Callable[[Step], str]] = {
     _T.AVOIDABLE_RECTANGLE_1: _avoidable_rectangle,
     _T.AVOIDABLE_RECTANGLE_2: _avoidable_rectangle,
     _T.BUG_PLUS_1: _bug_plus_1,
+    _T.SUE_DE_COQ: _sue_de_coq,
+    _T.REMOTE_PAIR: _remote_pair,
+    _T.ALS_XZ: _als_xz,
+    _T.ALS_XY_WING: _als_xy_wing,
 }
 
 

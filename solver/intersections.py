@@ -14,9 +14,9 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from .board import Board, memoised
-from .grid import HOUSE_BITS, HOUSES, POPCOUNT, box_of, cell_name, digits_of, house_name
+from .grid import HOUSE_BITS, HOUSES, POPCOUNT, box_of, digits_of
 from .steps import Step
-from .techniques import Technique, title
+from .techniques import Technique
 
 
 def _single(masks: tuple[int, ...]) -> tuple[int, ...]:
@@ -198,11 +198,8 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
                 eliminations=elims,
                 cells=used,
                 houses=(line, box),
-                fixed_text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
-                f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
-                f"({_digit_list(vl)}) in {house_name(line)} and "
-                f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
-                f"{house_name(box)} hold {_digit_list(digits)}, one each",
+                digits=digits_of(digits),
+                cell_sets=((core, digits_of(v)), (lgroup, digits_of(vl)), (bgroup, digits_of(vb))),
             )
 
 
@@ -304,7 +301,3 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
                         (core_cells, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)), tuple(sorted(set(elims))))
                     )
     return out
-
-
-def _digit_list(mask: int) -> str:
-    return "/".join(map(str, digits_of(mask)))

@@ -47,6 +47,9 @@ class Step(NamedTuple):
         The roof of a unique rectangle: its corners with candidates besides the rectangle's two digits.
     floor : tuple of int
         The floor corner of a hidden rectangle that the step names (holding only the rectangle's digits).
+    cell_sets : tuple of (tuple of int, tuple of int)
+        Groups of cells, each with its digits: the almost locked sets of an ALS step (A, B; the pivot C first
+        for an ALS-XY-Wing), the intersection, line and box cells of a Sue de Coq.
     variant : str
         The form of a technique whose one row covers several of HoDoKu's types: ``"wrap"`` or ``"trap"``
         (simple colors), ``"type 1"`` or ``"type 2"`` (multi-colors); empty for the others.
@@ -66,6 +69,7 @@ class Step(NamedTuple):
     fins: tuple[int, ...] = ()
     roof: tuple[int, ...] = ()
     floor: tuple[int, ...] = ()
+    cell_sets: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
     variant: str = ""
     fixed_text: str = ""
 
