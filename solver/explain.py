@@ -48,9 +48,13 @@ The fields each technique's text reads:
   eliminations' digits; ALS-XY-Wing: ``cell_sets`` (C, A, B), ``digits``
   (x, y, then the digits A and B share besides).
 
-Other techniques (see `fixed_text` of `steps.Step`) still carry the text their
-finder wrote: chains (x-chain, xy-chain, AIC, nice loops and their grouped
-forms) and forcing chains and nets.
+- chains (x-chain, xy-chain, AIC, continuous and discontinuous nice loops and
+  their grouped forms; HoDoKu "Chains and Loops"): ``chain`` (the nodes, read
+  with ``=`` for a strong link and ``-`` for a weak one), ``variant`` (first
+  link weak or not), the eliminations.
+
+Forcing chains and nets (see `fixed_text` of `steps.Step`) still carry the
+text their finder wrote.
 """
 
 from __future__ import annotations
@@ -311,6 +315,32 @@ def _als_xy_wing(step: Step) -> str:
     )
 
 
+def _node(node: tuple[int, tuple[int, ...]]) -> str:
+    """A chain node: a candidate ``5r3c7``, a group node ``5r5c4/r5c6``."""
+    digit, cells = node
+    return f"{digit}{'/'.join(cell_name(c) for c in cells)}"
+
+
+def _chain(step: Step) -> str:
+    names = [_node(n) for n in step.chain]
+    first_weak = step.variant == "first link weak"
+    links = "-=" if first_weak else "=-"
+    text = names[0] + "".join(f" {links[i % 2]}{name}" for i, name in enumerate(names[1:]))
+    verb = "is" if len(step.eliminations) == 1 else "are"
+    false = f"{', '.join(f'{d}{cell_name(c)}' for c, d in step.eliminations)} {verb} false"
+    start = names[0]
+    if first_weak:
+        also = "it false" if step.chain[-1] == step.chain[0] else f"{names[-1]} true as well"
+        text += f"; {start} true would make {also}, so it is false"
+    elif step.technique.endswith("discontinuous_nice_loop"):
+        text += f"; {start} false would make it true, so it is true: {false}"
+    elif step.technique.endswith("continuous_nice_loop"):
+        text += f" - {start}; every link holds both ways, so {false}"
+    else:
+        text += f"; {start} or {names[-1]} is true, so {false}"
+    return f"{title(step.technique)}: {text}"
+
+
 _T = Technique
 
 #: Technique -> the function that renders its steps' text.
@@ -363,6 +393,19 @@ RENDERERS: dict[str, Callable[[Step], str]] = {
     _T.REMOTE_PAIR: _remote_pair,
     _T.ALS_XZ: _als_xz,
     _T.ALS_XY_WING: _als_xy_wing,
+    **dict.fromkeys(
+        (
+            _T.X_CHAIN,
+            _T.XY_CHAIN,
+            _T.AIC,
+            _T.CONTINUOUS_NICE_LOOP,
+            _T.DISCONTINUOUS_NICE_LOOP,
+            _T.GROUPED_AIC,
+            _T.GROUPED_CONTINUOUS_NICE_LOOP,
+            _T.GROUPED_DISCONTINUOUS_NICE_LOOP,
+        ),
+        _chain,
+    ),
 }
 
 

@@ -50,9 +50,13 @@ class Step(NamedTuple):
     cell_sets : tuple of (tuple of int, tuple of int)
         Groups of cells, each with its digits: the almost locked sets of an ALS step (A, B; the pivot C first
         for an ALS-XY-Wing), the intersection, line and box cells of a Sue de Coq.
+    chain : tuple of (int, tuple of int)
+        The nodes of a chain from start to end, each (digit, its cells): one cell for a candidate, several for
+        a group node of a grouped chain.
     variant : str
         The form of a technique whose one row covers several of HoDoKu's types: ``"wrap"`` or ``"trap"``
-        (simple colors), ``"type 1"`` or ``"type 2"`` (multi-colors); empty for the others.
+        (simple colors), ``"type 1"`` or ``"type 2"`` (multi-colors), ``"first link weak"`` (a chain whose
+        start is assumed true: a discontinuous nice loop that proves its start false); empty for the others.
     fixed_text : str
         The step's words as given, not rendered: a step read back from JSON, or a finder whose
         technique `explain` does not render yet. Empty for a step `explain` renders.
@@ -70,6 +74,7 @@ class Step(NamedTuple):
     roof: tuple[int, ...] = ()
     floor: tuple[int, ...] = ()
     cell_sets: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
+    chain: tuple[tuple[int, tuple[int, ...]], ...] = ()
     variant: str = ""
     fixed_text: str = ""
 
