@@ -53,8 +53,15 @@ The fields each technique's text reads:
   with ``=`` for a strong link and ``-`` for a weak one), ``variant`` (first
   link weak or not), the eliminations.
 
-Forcing chains and nets (see `fixed_text` of `steps.Step`) still carry the
-text their finder wrote.
+- forcing chains and nets: ``variant`` ``"contradiction"`` when an assumption
+  breaks the grid: the eliminated candidate is the assumption, and a forcing
+  chain's ``chain`` is (the assumption, the node it makes both true and false).
+  Otherwise the premises are every candidate of ``cells[0]``, or, when
+  ``base`` is set, every place for ``digits[0]`` in ``base[0]``; the step's
+  placement or eliminations are what they all imply.
+
+`Step.fixed_text` carries the text of a step that no finder made here (one
+read back from JSON); every finder's steps are rendered.
 """
 
 from __future__ import annotations
@@ -341,6 +348,29 @@ def _chain(step: Step) -> str:
     return f"{title(step.technique)}: {text}"
 
 
+def _forcing(step: Step) -> str:
+    name = title(step.technique)
+    if step.variant == "contradiction":
+        cell, digit = step.eliminations[0]
+        assumed = f"{digit}{cell_name(cell)}"
+        if step.chain:
+            return (
+                f"{name} (contradiction): if {assumed} were true, {_node(step.chain[1])} would be both true and false, "
+                f"so {assumed} is false"
+            )
+        return (
+            f"{name} (contradiction): assuming {assumed} and following singles breaks the grid, so {assumed} is false"
+        )
+    if step.base:
+        premises = f"each place for {step.digits[0]} in {house_name(step.base[0])}"
+    else:
+        premises = f"each candidate of {cell_name(step.cells[0])}"
+    if step.placements:
+        cell, digit = step.placements[0]
+        return f"{name}: {premises} leads to {digit}{cell_name(cell)}, so it is true"
+    return f"{name}: {premises} rules out {', '.join(f'{d}{cell_name(c)}' for c, d in step.eliminations)}"
+
+
 _T = Technique
 
 #: Technique -> the function that renders its steps' text.
@@ -406,6 +436,8 @@ RENDERERS: dict[str, Callable[[Step], str]] = {
         ),
         _chain,
     ),
+    _T.FORCING_CHAIN: _forcing,
+    _T.FORCING_NET: _forcing,
 }
 
 

@@ -58,8 +58,8 @@ class Step(NamedTuple):
         (simple colors), ``"type 1"`` or ``"type 2"`` (multi-colors), ``"first link weak"`` (a chain whose
         start is assumed true: a discontinuous nice loop that proves its start false); empty for the others.
     fixed_text : str
-        The step's words as given, not rendered: a step read back from JSON, or a finder whose
-        technique `explain` does not render yet. Empty for a step `explain` renders.
+        The step's words as given, not rendered: a step read back from JSON (it has no pattern fields).
+        Empty for a step a finder made: `explain` renders its text.
     """
 
     technique: str
