@@ -40,19 +40,16 @@ The fields each technique's text reads:
   Avoidable rectangles: ``cells`` (c11, c12, c21, c22), ``digits``, the
   eliminations. BUG+1: ``cells[0]``, ``digits[0]`` (the digit it must be), the
   eliminations' digits.
-
 - Sue de Coq: ``cell_sets`` (intersection, line and box cells with their
   digits), ``houses`` (line, box), ``digits`` (all of them).
 - remote pair: ``cells`` (the chain), ``digits`` (its two).
 - ALS-XZ: ``cell_sets`` (A, B), ``digits`` (the restricted commons), the
   eliminations' digits; ALS-XY-Wing: ``cell_sets`` (C, A, B), ``digits``
   (x, y, then the digits A and B share besides).
-
 - chains (x-chain, xy-chain, AIC, continuous and discontinuous nice loops and
   their grouped forms; HoDoKu "Chains and Loops"): ``chain`` (the nodes, read
   with ``=`` for a strong link and ``-`` for a weak one), ``variant`` (first
   link weak or not), the eliminations.
-
 - forcing chains and nets: ``variant`` ``"contradiction"`` when an assumption
   breaks the grid: the eliminated candidate is the assumption, and a forcing
   chain's ``chain`` is (the assumption, the node it makes both true and false).
