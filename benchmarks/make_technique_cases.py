@@ -61,6 +61,7 @@ from hodoku.solver.step_finder import SudokuStepFinder
 
 from snapsolve.solver.board import Board
 from snapsolve.solver.grid import initial_candidates, parse_puzzle
+from snapsolve.solver.ladder import FINDERS  # the techniques that have a finder
 from snapsolve.solver.solve import solve_puzzle  # --path ours: positions only
 from snapsolve.solver.techniques import BY_NAME, TECHNIQUES  # names and HoDoKu types
 
@@ -186,7 +187,7 @@ def main() -> None:
     else:
         puzzles = read_puzzles(Path(args.puzzles))
     puzzles = puzzles[args.skip :]
-    wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.finder_path}
+    wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.name in FINDERS}
     asked = set(args.only or wanted)
     if asked - set(wanted):
         parser.error(f"no such technique with a finder: {sorted(asked - set(wanted))}")

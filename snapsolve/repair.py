@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .solver import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, InvalidPuzzleError
+from .solver import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
 from .solver.exact import SearchResult, solve_unique
 from .solver.grid import check_givens
 from .solver.position import UnclearEntry
@@ -46,7 +46,7 @@ MAX_REPAIR_COST = math.log(40.0)
 #: the grid ambiguous (log of the probability ratio).
 AMBIGUITY_COST = math.log(8.0)
 
-UNSURE = "unsure"
+UNSURE = Status.UNSURE
 
 
 @dataclass
@@ -58,7 +58,7 @@ class Decision:
     givens : list of int
         81 values, 0 for no printed digit: the reading chosen (or the most
         probable one when none has exactly one solution).
-    status : str
+    status : Status
         ``solved`` (exactly one solution: `count` holds it), ``unsure``,
         ``no_solution`` or ``multiple_solutions``.
     count : SearchResult or None
@@ -77,7 +77,7 @@ class Decision:
     """
 
     givens: list[int]
-    status: str
+    status: Status
     count: SearchResult | None = None
     changes: list[tuple[int, int, int]] = field(default_factory=list)
     warning: str | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import Kind
-from .solver import SOLVED, Finished, Mistake, Step, UnclearEntry
+from .solver import SOLVED, Finished, Level, Mistake, Status, Step, UnclearEntry
 from .solver.grid import format_puzzle
 
 
@@ -28,11 +28,11 @@ class GridResult:
     ----------
     givens : list of int
         81 values, the printed puzzle (0 for empty), upright.
-    status : str
+    status : Status
         ``solved``, ``no_solution``, ``multiple_solutions`` or ``unsure``.
     solution : list of int or None
         81 values when solved.
-    level, score : str or None, int or None
+    level, score : Level or None, int or None
         HoDoKu grade of the puzzle when solved.
     techniques : dict of str to int
         Steps per technique on the way from the givens.
@@ -72,9 +72,9 @@ class GridResult:
     """
 
     givens: list[int]
-    status: str
+    status: Status
     solution: list[int] | None = None
-    level: str | None = None
+    level: Level | None = None
     score: int | None = None
     techniques: dict = field(default_factory=dict)
     needs_search: bool = False
@@ -162,9 +162,9 @@ class GridResult:
             )
         return cls(
             givens=_digits(data["givens"]) or [],
-            status=data["status"],
+            status=Status(data["status"]),
             solution=_digits(data.get("solution")),
-            level=data.get("level"),
+            level=Level(data["level"]) if data.get("level") is not None else None,
             score=data.get("score"),
             techniques=data.get("techniques", {}),
             needs_search=data.get("needs_search", False),
@@ -214,7 +214,7 @@ def _step_from_json(data: dict) -> Step:
         data["technique"],
         tuple(tuple(p) for p in data["placements"]),
         tuple(tuple(e) for e in data["eliminations"]),
-        text=data["text"],
+        fixed_text=data["text"],
     )
 
 

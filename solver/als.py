@@ -30,9 +30,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .board import Board, memoised
-from .grid import HOUSES, PEER_BITS, cell_name, digits_of, set_bits
+from .grid import HOUSES, PEER_BITS, digits_of, set_bits
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 @dataclass(frozen=True)
@@ -59,14 +59,9 @@ class AlmostLockedSet:
     holders: dict
     seen_by_all: dict
 
-    def name(self) -> str:
-        """E.g. ``r1c2,r1c5 {1,4,7}``."""
-        return (
-            ",".join(cell_name(c) for c in set_bits(self.cells))
-            + " {"
-            + ",".join(map(str, digits_of(self.digits)))
-            + "}"
-        )
+    def cell_set(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(its cells, its digits), in order: a `Step.cell_sets` entry."""
+        return tuple(set_bits(self.cells)), digits_of(self.digits)
 
 
 def almost_locked_sets(board: Board) -> list[AlmostLockedSet]:
@@ -170,18 +165,13 @@ def find_als_xz(board: Board) -> Iterator[Step]:
                 if a.seen_by_all[z] & b.seen_by_all[z] & with_digit[z]:
                     elims += _eliminate(board, z, a.seen_by_all[z] & b.seen_by_all[z] & outside)
         if elims:
-            links = "/".join(map(str, rcc))
             yield Step(
-                "als_xz",
+                Technique.ALS_XZ,
                 eliminations=tuple(sorted(set(elims))),
                 cells=tuple(set_bits(a.cells | b.cells)),
                 houses=(a.house, b.house),
-                text=f"{title('als_xz')}: A = {a.name()}, B = {b.name()}, restricted common {links}"
-                + (
-                    "; doubly linked, so both sets are locked"
-                    if len(rcc) >= 2
-                    else f"; A or B holds {' and '.join(str(d) for d in sorted({d for _, d in elims}))}"
-                ),
+                digits=tuple(rcc),
+                cell_sets=(a.cell_set(), b.cell_set()),
             )
 
 
@@ -211,11 +201,10 @@ def find_als_xy_wing(board: Board) -> Iterator[Step]:
                         elims += _eliminate(board, z, a.seen_by_all[z] & b.seen_by_all[z])
                 if elims:
                     yield Step(
-                        "als_xy_wing",
+                        Technique.ALS_XY_WING,
                         eliminations=tuple(sorted(elims)),
                         cells=tuple(set_bits(a.cells | b.cells | c.cells)),
                         houses=(c.house, a.house, b.house),
-                        text=f"{title('als_xy_wing')}: pivot C = {c.name()}, A = {a.name()} (restricted common {x}), "
-                        f"B = {b.name()} (restricted common {y}); A or B holds "
-                        + " and ".join(map(str, digits_of(zs))),
+                        digits=(x, y, *digits_of(zs)),
+                        cell_sets=(c.cell_set(), a.cell_set(), b.cell_set()),
                     )

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 from .board import ALL_CELLS, Board, memo_table
-from .grid import PEER_BITS, cell_name, digits_of, set_bits
+from .grid import PEER_BITS, digits_of, set_bits
 from .links import (
     DIGIT_NODES,
     BivalueGraph,
@@ -39,12 +39,11 @@ from .links import (
     DigitGraph,
     StrongGraph,
     node_cells,
-    node_name,
     swap_pairs,
     to_nodes,
 )
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 def chain_layers(space: ChainSpace, start: int, max_layers: int, first_weak: bool = False) -> list[int]:
@@ -217,29 +216,18 @@ def chain_step(found: ChainFound, groups: Sequence[tuple[int, int]] = ()) -> Ste
     reads the chain (``=`` a strong link, ``-`` a weak one) and says why its victims go. `groups` names the
     group nodes a grouped chain may hold (`grouped.group_links`)."""
     chain, victims = found.chain, found.victims
-    names = [node_name(n, groups) for n in chain]
-    links = "-=" if found.first_weak else "=-"
-    text = names[0] + "".join(f" {links[i % 2]}{name}" for i, name in enumerate(names[1:]))
-    verb = "is" if victims & (victims - 1) == 0 else "are"
-    false = f"{', '.join(node_name(v) for v in set_bits(victims))} {verb} false"
-    start = names[0]
-    if found.first_weak:
-        also = "it false" if chain[-1] == chain[0] else f"{names[-1]} true as well"
-        text += f"; {start} true would make {also}, so it is false"
-    elif found.technique.endswith("discontinuous_nice_loop"):
-        text += f"; {start} false would make it true, so it is true: {false}"
-    elif found.technique.endswith("continuous_nice_loop"):
-        text += f" - {start}; every link holds both ways, so {false}"
-    else:
-        text += f"; {start} or {names[-1]} is true, so {false}"
     cells = []
+    nodes = []
     for n in chain:
-        cells += set_bits(node_cells(n, groups))
+        in_node = set_bits(node_cells(n, groups))
+        cells += in_node
+        nodes.append((n % 9 + 1 if n < 729 else groups[n - 729][0], tuple(in_node)))
     return Step(
-        found.technique,
+        Technique(found.technique),
         eliminations=tuple((v // 9, v % 9 + 1) for v in set_bits(victims)),
         cells=tuple(dict.fromkeys(cells)),
-        text=f"{title(found.technique)}: {text}",
+        chain=tuple(nodes),
+        variant="first link weak" if found.first_weak else "",
     )
 
 
@@ -657,10 +645,4 @@ def find_remote_pair(board: Board) -> Iterator[Step]:
             if elims:
                 x, y = digits_of(mask)
                 chain = set_bits(cluster)
-                yield Step(
-                    "remote_pair",
-                    eliminations=elims,
-                    cells=tuple(chain),
-                    text=f"{title('remote_pair')}: {x}/{y} alternate along {', '.join(cell_name(c) for c in chain)}; "
-                    f"cells seeing both kinds lose {x} and {y}",
-                )
+                yield Step(Technique.REMOTE_PAIR, eliminations=elims, cells=tuple(chain), digits=(x, y))

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from itertools import islice
 
 from .board import Board, conjugate_pairs
-from .grid import PEER_BITS, cell_name, set_bits
+from .grid import PEER_BITS, set_bits
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 def two_color_clusters(cells, adjacency: dict[int, list[int]]) -> Iterator[dict[int, int]]:
@@ -72,21 +72,21 @@ def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
             if sight[k] & bits[k]:
                 g = set_bits(bits[k])
                 yield Step(
-                    "simple_colors",
+                    Technique.SIMPLE_COLORS,
                     eliminations=tuple((c, d) for c in g),
                     cells=cluster,
-                    text=f"{title('simple_colors')} (wrap): two cells of one colour for {d} see each other, so "
-                    f"{d} leaves {', '.join(cell_name(c) for c in g)}",
+                    digits=(d,),
+                    variant="wrap",
                 )
                 return
         trapped = set_bits(sight[0] & sight[1] & ~(bits[0] | bits[1]) & board.digit_cells(d))
         if trapped:
             yield Step(
-                "simple_colors",
+                Technique.SIMPLE_COLORS,
                 eliminations=tuple((c, d) for c in trapped),
                 cells=cluster,
-                text=f"{title('simple_colors')} (trap): {', '.join(cell_name(c) for c in trapped)} see both colours "
-                f"of the {d} cluster, and one colour is {d}",
+                digits=(d,),
+                variant="trap",
             )
             return
 
@@ -117,11 +117,11 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
             false = [c for x in (0, 1) if s2[0] & bits1[x] and s2[1] & bits1[x] for c in g1[x]]
             if false:
                 yield Step(
-                    "multi_colors",
+                    Technique.MULTI_COLORS,
                     eliminations=tuple((c, d) for c in sorted(false)),
                     cells=cells,
-                    text=f"{title('multi_colors')} (type 1): {', '.join(cell_name(c) for c in sorted(false))} "
-                    f"see both colours of another {d} cluster, so none of them is {d}",
+                    digits=(d,),
+                    variant="type 1",
                 )
                 return
             if j < i:
@@ -137,11 +137,10 @@ def _multi_colors_steps(board: Board, d: int) -> Iterator[Step]:
             if targets:
                 elims = tuple((c, d) for c in range(81) if targets >> c & 1)
                 yield Step(
-                    "multi_colors",
+                    Technique.MULTI_COLORS,
                     eliminations=elims,
                     cells=cells,
-                    text=f"{title('multi_colors')} (type 2): a {d} of one colour sees a {d} of a colour of "
-                    f"another cluster, so one of their opposite colours holds {d}: "
-                    f"{', '.join(cell_name(c) for c, _ in elims)} lose it",
+                    digits=(d,),
+                    variant="type 2",
                 )
                 return

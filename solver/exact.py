@@ -85,10 +85,12 @@ from .grid import (
     check_givens,
     segment_scan_lines,
 )
+from .status import Status
 
-SOLVED = "solved"
-NO_SOLUTION = "no_solution"
-MULTIPLE_SOLUTIONS = "multiple_solutions"
+#: The statuses the exact search tells apart (`Status` members, equal to their JSON strings).
+SOLVED = Status.SOLVED
+NO_SOLUTION = Status.NO_SOLUTION
+MULTIPLE_SOLUTIONS = Status.MULTIPLE_SOLUTIONS
 
 #: The exact-search engines by name (the command line's ``--search``): ``bitmask``, this module's Algorithm X on
 #: candidate bitmasks (the default: the faster in CPython), and ``dlx``, Knuth's Dancing Links (`solver.dlx`).
@@ -332,14 +334,14 @@ class SearchResult:
 
     Attributes
     ----------
-    status : str
-        ``"solved"`` (exactly one solution), ``"no_solution"`` or
-        ``"multiple_solutions"``.
+    status : Status
+        ``SOLVED`` (exactly one solution), ``NO_SOLUTION`` or
+        ``MULTIPLE_SOLUTIONS``.
     solution : list of int or None
         The unique solution (81 values) when status is ``"solved"``.
     """
 
-    status: str
+    status: Status
     solution: list[int] | None
 
 

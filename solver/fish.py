@@ -25,10 +25,10 @@ from operator import or_
 from typing import NamedTuple
 
 from .board import Board
-from .grid import box_of, house_name
+from .grid import box_of
 from .steps import Step
 from .subsets import NO_SUBSETS, naked_subsets_of
-from .techniques import title
+from .techniques import Technique
 
 FISH_NAMES = {2: "x_wing", 3: "swordfish", 4: "jellyfish"}
 
@@ -289,15 +289,17 @@ def _fish_step(fish: Fish) -> Iterator[Step]:
     base_houses = [b if rows else 9 + b for b in base]
     cover_houses = [9 + x if rows else x for x in covers]
     cells = tuple(_cell(b, x, rows) for b in base for x in range(9) if positions[b] >> x & 1)
-    fin_text = f" with fins in box {fin_box}" if fin_box else ""
+    # the fins: the base cells outside the cover lines (all in the fin box)
+    fins = tuple(c for c in cells if not cover_mask >> (c % 9 if rows else c // 9) & 1) if fin_box else ()
     yield Step(
-        name,
+        Technique(name),
         eliminations=tuple(elims),
         cells=cells,
         houses=tuple(base_houses + cover_houses),
-        text=f"{title(name)}: {digit} in {', '.join(house_name(h) for h in base_houses)} "
-        f"lies in {', '.join(house_name(h) for h in cover_houses)}{fin_text}, so it leaves the rest "
-        f"of those {'columns' if rows else 'rows'}" + (" in that box" if fin_box else ""),
+        digits=(digit,),
+        base=tuple(base_houses),
+        cover=tuple(cover_houses),
+        fins=fins,
     )
 
 

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
-from .grid import HOUSES, PEERS, cell_name, digits_of, house_name, set_bits
+from .grid import HOUSES, PEERS, digits_of, set_bits
 from .grouped import grouped_links
-from .links import ALL_NODES, board_links, node_name, union_of
+from .links import ALL_NODES, board_links, union_of
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 class Implications(NamedTuple):
@@ -55,25 +55,33 @@ def _implications(node: int, strong: list[int], weak: list[int]) -> Implications
     return Implications(true, false, bool(true & false))
 
 
-def _forcing_groups(board: Board) -> list[tuple[str, list[int]]]:
-    """Premise sets of which exactly one is true: a cell's candidates, then each digit's places in a house."""
-    groups = []
+def _forcing_groups(board: Board) -> list[tuple[int | None, list[int]]]:
+    """Premise sets of which exactly one is true: a cell's candidates, then each digit's places in a house; as
+    (the house, None for a cell, and the premises' nodes)."""
+    groups: list[tuple[int | None, list[int]]] = []
     for cell in range(81):
         mask = board.candidates[cell]
         if mask:
-            groups.append((f"each candidate of {cell_name(cell)}", [cell * 9 + d - 1 for d in digits_of(mask)]))
+            groups.append((None, [cell * 9 + d - 1 for d in digits_of(mask)]))
     for h, house in enumerate(HOUSES):
         for d in range(1, 10):
             nodes = [c * 9 + d - 1 for c in house if board.candidates[c] >> (d - 1) & 1]
             if len(nodes) >= 2:
-                groups.append((f"each place for {d} in {house_name(h)}", nodes))
+                groups.append((h, nodes))
     return groups
+
+
+def _node(n: int, groups) -> tuple[int, tuple[int, ...]]:
+    """A node as a `Step.chain` entry: (digit, its cells), a group node's from `groups` (`grouped_links`)."""
+    if n >= 729:
+        digit, cells = groups[n - 729]
+        return digit, tuple(set_bits(cells))
+    return n % 9 + 1, (n // 9,)
 
 
 def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
     """A step from what every premise of a group implies: a common true node, or common false ones."""
-    name = title(technique)
-    for label, nodes in groups:
+    for house, nodes in groups:
         common_true = common_false = ALL_NODES
         for n in nodes:
             found = implied(n)
@@ -85,19 +93,21 @@ def _common_consequences(technique: str, groups, implied) -> Iterator[Step]:
         if common_true:
             p = set_bits(common_true)[0]
             yield Step(
-                technique,
+                Technique(technique),
                 placements=((p // 9, p % 9 + 1),),
                 cells=tuple(n // 9 for n in nodes),
-                text=f"{name}: {label} leads to {node_name(p)}, so it is true",
+                digits=(nodes[0] % 9 + 1,),
+                base=() if house is None else (house,),
             )
             return
         if common_false:
             elims = tuple((v // 9, v % 9 + 1) for v in set_bits(common_false))
             yield Step(
-                technique,
+                Technique(technique),
                 eliminations=elims,
                 cells=tuple(n // 9 for n in nodes),
-                text=f"{name}: {label} rules out {', '.join(node_name(v) for v in set_bits(common_false))}",
+                digits=(nodes[0] % 9 + 1,),
+                base=() if house is None else (house,),
             )
             return
 
@@ -129,13 +139,12 @@ def find_forcing_chain(board: Board) -> Iterator[Step]:
         found = implied(n)
         if found.contradiction:
             clash = set_bits(found.true & found.false)[0]
-            clash_name = node_name(clash, groups)
             yield Step(
-                "forcing_chain",
+                Technique.FORCING_CHAIN,
                 eliminations=((n // 9, n % 9 + 1),),
                 cells=(n // 9,),
-                text=f"{title('forcing_chain')} (contradiction): if {node_name(n)} were true, {clash_name} would be "
-                f"both true and false, so {node_name(n)} is false",
+                chain=(_node(n, groups), _node(clash, groups)),
+                variant="contradiction",
             )
             return
     yield from _common_consequences("forcing_chain", _forcing_groups(board), implied_candidates)
@@ -211,11 +220,10 @@ def find_forcing_net(board: Board) -> Iterator[Step]:
         for n in nodes:
             if implied(n).contradiction:
                 yield Step(
-                    "forcing_net",
+                    Technique.FORCING_NET,
                     eliminations=((n // 9, n % 9 + 1),),
                     cells=(n // 9,),
-                    text=f"{title('forcing_net')} (contradiction): assuming {node_name(n)} and following singles "
-                    f"breaks the grid, so {node_name(n)} is false",
+                    variant="contradiction",
                 )
                 return
     yield from _common_consequences("forcing_net", groups, implied)

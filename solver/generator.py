@@ -29,7 +29,7 @@ from ..errors import Failure, Kind
 from .exact import search_solutions
 from .grid import ALL_DIGITS, HOUSES, HOUSES_OF_CELL, box_of, initial_candidates
 from .solve import Solution, solve_puzzle
-from .techniques import LEVELS, rank
+from .techniques import LEVELS, Level, rank
 
 
 class GenerationFailed(Failure, RuntimeError):
@@ -287,10 +287,10 @@ def minimal_puzzle(
 
 def _ease(puzzle: list[int], solution: list[int], level: str, rng: random.Random, symmetric: bool) -> Generated | None:
     """Give back givens until the puzzle grades no harder than `level`; None if it skips past it."""
-    target = LEVELS.index(level)
+    target = LEVELS.index(Level(level))
     current = list(puzzle)
     graded = solve_puzzle(current)
-    while LEVELS.index(str(graded.level)) > target:  # a generated puzzle is unique: it has a level
+    while LEVELS.index(Level(graded.level)) > target:  # a generated puzzle is unique: it has a level
         # Give back the cell whose digit the hardest step of the path was about.
         empty = [c for c in range(81) if not current[c]]
         hard_step = max(graded.steps, key=lambda s: rank(s.technique), default=None)

@@ -14,12 +14,12 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .steps import Step
-from .techniques import BY_NAME, LEVEL_MAX_SCORE, LEVELS
+from .techniques import BY_NAME, LEVEL_MAX_SCORE, LEVELS, Level, Technique
 
-__all__ = ["LEVELS", "LEVEL_MAX_SCORE", "grade", "technique_counts"]
+__all__ = ["LEVELS", "LEVEL_MAX_SCORE", "Level", "grade", "technique_counts"]
 
 
-def grade(steps: Iterable[Step], needs_search: bool) -> tuple[str, int]:
+def grade(steps: Iterable[Step], needs_search: bool) -> tuple[Level, int]:
     """Level and score of a solution path.
 
     Parameters
@@ -32,17 +32,17 @@ def grade(steps: Iterable[Step], needs_search: bool) -> tuple[str, int]:
 
     Returns
     -------
-    (str, int)
-        Level (one of `LEVELS`) and total score.
+    (Level, int)
+        Level and total score.
 
     Raises
     ------
     KeyError
         A step whose technique has no row in `techniques.TECHNIQUES`.
     """
-    names = [s.technique for s in steps]
+    names: list[str] = [s.technique for s in steps]
     if needs_search:
-        names.append("brute_force")
+        names.append(Technique.BRUTE_FORCE)
     score = sum(BY_NAME[n].score for n in names)
     level_index = max((LEVELS.index(BY_NAME[n].level) for n in names), default=0)
     while score > LEVEL_MAX_SCORE[LEVELS[level_index]]:

@@ -14,9 +14,9 @@ from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from .board import Board, memoised
-from .grid import HOUSE_BITS, HOUSES, POPCOUNT, box_of, cell_name, digits_of, house_name
+from .grid import HOUSE_BITS, HOUSES, POPCOUNT, box_of, digits_of
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 def _single(masks: tuple[int, ...]) -> tuple[int, ...]:
@@ -78,7 +78,7 @@ def find_locked_candidates_pointing(board: Board) -> Iterator[Step]:
 
     Boxes in order, each box's digits in order; each digit's steps are kept until its cells change
     (`Board.digit_steps`)."""
-    return _by_house("locked_candidates_pointing", board.digit_steps("pointing", _pointing_patterns))
+    return _by_house(Technique.LOCKED_CANDIDATES_POINTING, board.digit_steps("pointing", _pointing_patterns))
 
 
 def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
@@ -86,7 +86,7 @@ def find_locked_candidates_claiming(board: Board) -> Iterator[Step]:
 
     Lines in order (rows, then columns), each line's digits in order; each digit's steps are kept until its
     cells change (`Board.digit_steps`)."""
-    return _by_house("locked_candidates_claiming", board.digit_steps("claiming", _claiming_patterns))
+    return _by_house(Technique.LOCKED_CANDIDATES_CLAIMING, board.digit_steps("claiming", _claiming_patterns))
 
 
 class LockedPattern(NamedTuple):
@@ -129,8 +129,9 @@ def _locked_step(name: str, pattern: LockedPattern) -> Step:
         eliminations=tuple((c, d) for c in _cells_of(other, rest)),
         cells=_cells_of(h, p),
         houses=(h, other),
-        text=f"{title(name)}: in {house_name(h)}, {d} lies only in {house_name(other)}, "
-        f"so it leaves the rest of {house_name(other)}",
+        digits=(d,),
+        base=(h,),
+        cover=(other,),
     )
 
 
@@ -193,15 +194,12 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
             continue  # fewer than two open intersection cells, or no open cell in the rest of the line or box
         for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
             yield Step(
-                "sue_de_coq",
+                Technique.SUE_DE_COQ,
                 eliminations=elims,
                 cells=used,
                 houses=(line, box),
-                text=f"{title('sue_de_coq')}: {', '.join(cell_name(c) for c in core)} "
-                f"({_digit_list(v)}) with {', '.join(cell_name(c) for c in lgroup)} "
-                f"({_digit_list(vl)}) in {house_name(line)} and "
-                f"{', '.join(cell_name(c) for c in bgroup)} ({_digit_list(vb)}) in "
-                f"{house_name(box)} hold {_digit_list(digits)}, one each",
+                digits=digits_of(digits),
+                cell_sets=((core, digits_of(v)), (lgroup, digits_of(vl)), (bgroup, digits_of(vb))),
             )
 
 
@@ -303,7 +301,3 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
                         (core_cells, lgroup, bgroup, v, vl, vb, digits, tuple(sorted(used)), tuple(sorted(set(elims))))
                     )
     return out
-
-
-def _digit_list(mask: int) -> str:
-    return "/".join(map(str, digits_of(mask)))

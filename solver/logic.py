@@ -11,14 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .board import Board
+from .ladder import LADDER, Finder
 from .steps import Step
-from .techniques import UNIQUENESS_TECHNIQUES, Finder, ladder
+from .techniques import UNIQUENESS_TECHNIQUES
 
-#: (technique, finder) in the order a person tries them: HoDoKu's default
-#: solving order, derived from `techniques.TECHNIQUES`. A finder may report a
-#: later row of the table than the one it is listed under (a finned x-wing
-#: finder reports sashimi x-wings too).
-LADDER: list[tuple[str, Finder]] = ladder()
+__all__ = ["LADDER", "LogicResult", "next_step", "solve_logically"]
 
 
 @dataclass

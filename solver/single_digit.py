@@ -14,10 +14,10 @@ from typing import NamedTuple
 
 from .board import Board, conjugate_pairs
 from .chains import index_sum
-from .grid import BOX_OF, BOXES, PEER_BITS, cell_name, house_name, set_bits
+from .grid import BOX_OF, BOXES, PEER_BITS, set_bits
 from .links import to_nodes
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 def find_skyscraper(board: Board) -> Iterator[Step]:
@@ -120,13 +120,11 @@ def _skyscraper_step(digit: int, h1: int, h2: int, base1: int, top1: int, base2:
     """The skyscraper on `digit` of the conjugate pairs in lines h1 and h2, standing on base1 and base2; the
     cells of `both` lose the digit."""
     return Step(
-        "skyscraper",
+        Technique.SKYSCRAPER,
         eliminations=tuple((c, digit) for c in set_bits(both)),
         cells=(base1, top1, base2, top2),
         houses=(h1, h2),
-        text=f"{title('skyscraper')}: {digit} in {house_name(h1)} and {house_name(h2)} "
-        f"stands on {cell_name(base1)} and {cell_name(base2)}; one of "
-        f"{cell_name(top1)}, {cell_name(top2)} is {digit}",
+        digits=(digit,),
     )
 
 
@@ -134,13 +132,11 @@ def _kite_step(digit: int, hr: int, hc: int, row_end: int, row_far: int, col_end
     """The two-string kite on `digit` of the conjugate pairs in row hr and column hc, joined in the box of their
     near ends; the cells of `both` lose the digit."""
     return Step(
-        "two_string_kite",
+        Technique.TWO_STRING_KITE,
         eliminations=tuple((c, digit) for c in set_bits(both)),
         cells=(row_end, row_far, col_end, col_far),
         houses=(hr, hc, 18 + BOX_OF[row_end]),
-        text=f"{title('two_string_kite')}: {digit} in {house_name(hr)} and {house_name(hc)}, "
-        f"joined in box {BOX_OF[row_end] + 1}; one of {cell_name(row_far)}, "
-        f"{cell_name(col_far)} is {digit}",
+        digits=(digit,),
     )
 
 
@@ -148,13 +144,11 @@ def _turbot_step(digit: int, h1: int, h2: int, near1: int, far1: int, near2: int
     """The turbot fish on `digit` of the conjugate pairs in houses h1 and h2, whose near ends see each other; the
     cells of `both` lose the digit."""
     return Step(
-        "turbot_fish",
+        Technique.TURBOT_FISH,
         eliminations=tuple((c, digit) for c in set_bits(both)),
         cells=(far1, near1, near2, far2),
         houses=(h1, h2),
-        text=f"{title('turbot_fish')}: {digit} in {house_name(h1)} and {house_name(h2)}; "
-        f"{cell_name(near1)} sees {cell_name(near2)}, so one of "
-        f"{cell_name(far1)}, {cell_name(far2)} is {digit}",
+        digits=(digit,),
     )
 
 
@@ -228,11 +222,10 @@ def _er_step(
     """The empty rectangle on `digit` in box b (its candidates `cells` on row er_row and column er_col) with the
     conjugate pair near-far of house h, eliminating the digit from `target`."""
     return Step(
-        "empty_rectangle",
+        Technique.EMPTY_RECTANGLE,
         eliminations=((target, digit),),
         cells=cells + (near, far),
         houses=(18 + b, h),
-        text=f"{title('empty_rectangle')}: {digit} in box {b + 1} lies on row {er_row + 1} and "
-        f"column {er_col + 1}; with the conjugate pair {cell_name(near)}-"
-        f"{cell_name(far)} it cannot be in {cell_name(target)}",
+        digits=(digit,),
+        cover=(er_row, 9 + er_col),
     )

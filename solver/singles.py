@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, single_fields
-from .grid import HOUSE_GETTERS, HOUSES, cell_name, house_name, set_bits
+from .grid import HOUSE_GETTERS, HOUSES, set_bits
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
+
+#: The techniques, as module constants (a name lookup; the enum's attribute lookup costs more, once a step).
+FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE = Technique.FULL_HOUSE, Technique.NAKED_SINGLE, Technique.HIDDEN_SINGLE
 
 
 def find_full_house(board: Board) -> Iterator[Step]:
@@ -27,12 +30,10 @@ def find_full_house(board: Board) -> Iterator[Step]:
             cell = HOUSES[h][in_house.index(0)]
             missing = 45 - sum(in_house)
             yield Step(
-                "full_house",
+                FULL_HOUSE,
                 placements=((cell, missing),),
                 cells=(cell,),
                 houses=(h,),
-                text=f"{title('full_house')}: {cell_name(cell)} is the last empty cell of {house_name(h)}, "
-                f"so it is {missing}",
             )
 
 
@@ -45,10 +46,9 @@ def find_naked_single(board: Board) -> Iterator[Step]:
     for cell in set_bits(once & ~twice):
         d = board.candidates[cell].bit_length()
         yield Step(
-            "naked_single",
+            NAKED_SINGLE,
             placements=((cell, d),),
             cells=(cell,),
-            text=f"{title('naked_single')}: {d} is the only candidate left in {cell_name(cell)}",
         )
 
 
@@ -71,9 +71,8 @@ def find_hidden_single(board: Board) -> Iterator[Step]:
             if cands[cell] == 1 << (d - 1):
                 continue  # a naked single, reported as such
             yield Step(
-                "hidden_single",
+                HIDDEN_SINGLE,
                 placements=((cell, d),),
                 cells=(cell,),
                 houses=(h,),
-                text=f"{title('hidden_single')}: in {house_name(h)}, {d} fits only in {cell_name(cell)}",
             )

@@ -19,7 +19,9 @@ from .grading import grade, technique_counts
 from .grid import InvalidPuzzleError, cell_name, check_givens, is_valid_solution
 from .logic import solve_logically
 from .position import Mistake, find_mistakes, remaining_steps
+from .status import Status
 from .steps import Step
+from .techniques import Level
 
 
 class LogicError(AssertionError):
@@ -34,15 +36,15 @@ class Solution:
     ----------
     givens : list of int
         The puzzle, 81 values, 0 for empty.
-    status : str
-        ``"solved"``, ``"no_solution"`` or ``"multiple_solutions"``.
+    status : Status
+        ``SOLVED``, ``NO_SOLUTION`` or ``MULTIPLE_SOLUTIONS``.
     solution : list of int or None
         81 values when solved.
     steps : list of Step
         Logical steps applied (empty unless solved).
     needs_search : bool
         True when logic alone did not finish.
-    level : str or None
+    level : Level or None
         HoDoKu level (easy .. extreme) when solved.
     score : int or None
         HoDoKu score when solved.
@@ -62,11 +64,11 @@ class Solution:
     """
 
     givens: list[int]
-    status: str
+    status: Status
     solution: list[int] | None = None
     steps: list[Step] = field(default_factory=list)
     needs_search: bool = False
-    level: str | None = None
+    level: Level | None = None
     score: int | None = None
     placed: list[int] = field(default_factory=lambda: [0] * 81)
     mistakes: list[Mistake] = field(default_factory=list)

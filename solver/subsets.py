@@ -19,15 +19,11 @@ from functools import cache
 from itertools import combinations
 
 from .board import Board, memoised
-from .grid import BOX_OF, HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, cell_name, digits_of, house_name
+from .grid import BOX_OF, HOUSE_GETTERS, HOUSES, HOUSES_OF_CELL, POPCOUNT, digits_of
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
-
-
-def _digits_text(mask: int) -> str:
-    return "/".join(map(str, digits_of(mask)))
 
 
 #: The digit sets (in the hidden view, the cell sets) a subset of 2, 3 or 4 can fill: the 9-bit masks of
@@ -199,15 +195,12 @@ def _naked(board: Board, size: int, locked_only: bool) -> Iterator[Step]:
             if not fields & targets or bool(fields & in_box and fields & in_line) != locked_only:
                 continue
             elims = [(c, d) for hh in houses for c in HOUSES[hh] if c not in cells for d in digits_of(cands[c] & union)]
-            name = f"{'locked' if locked_only else 'naked'}_{SIZE_NAMES[size]}"
-            where = " and ".join(house_name(x) for x in houses)
             yield Step(
-                name,
+                Technique(f"{'locked' if locked_only else 'naked'}_{SIZE_NAMES[size]}"),
                 eliminations=tuple(sorted(set(elims))),
                 cells=cells,
                 houses=houses,
-                text=f"{title(name)}: {', '.join(cell_name(c) for c in cells)} hold only "
-                f"{_digits_text(union)}, so these leave the rest of {where}",
+                digits=digits_of(union),
             )
 
 
@@ -221,15 +214,12 @@ def _hidden(board: Board, size: int) -> Iterator[Step]:
             continue
         for cells, keep, targets in entry[size - 2]:
             if fields & targets:
-                name = f"hidden_{SIZE_NAMES[size]}"
                 yield Step(
-                    name,
+                    Technique(f"hidden_{SIZE_NAMES[size]}"),
                     eliminations=tuple((c, d) for c in cells for d in digits_of(cands[c] & ~keep)),
                     cells=cells,
                     houses=(h,),
-                    text=f"{title(name)}: in {house_name(h)}, "
-                    f"{_digits_text(keep)} fit only in {', '.join(cell_name(c) for c in cells)}, "
-                    f"so those cells hold nothing else",
+                    digits=digits_of(keep),
                 )
 
 

@@ -1,10 +1,12 @@
-"""The one table of solving techniques: name, title, score, level, finder, uniqueness.
+"""The one table of solving techniques, as plain data: name, title, score, level, uniqueness.
 
 Every other place that needs a technique's name, title, score, level, order
 or uniqueness flag derives it from `TECHNIQUES` below: the logical solver's
-ladder (`logic.LADDER`), grading (`grading.grade`), the set of techniques that
-need a unique solution (`UNIQUENESS_TECHNIQUES`) and the titles at the start of
-step texts (`title`).
+ladder (`ladder.LADDER`, which pairs the rows with their finder functions),
+grading (`grading.grade`), the set of techniques that need a unique solution
+(`UNIQUENESS_TECHNIQUES`) and the titles that start step texts (`title`).
+The names are the members of `Technique`, the levels those of `Level`; both
+are string enums whose values are the JSON strings.
 
 Source: HoDoKu 2.2 (Bernhard Hobiger), ``Options.solverSteps`` - its
 ``StepConfig`` table, as transcribed by hodoku-py 0.2 in
@@ -15,214 +17,243 @@ every row against hodoku-py when it is installed). Titles are HoDoKu's
 ``SolutionType`` display names; technique names are the snake-case forms of
 the HoDoKu/SudokuWiki terms.
 
-A finder may report several rows (the finned x-wing finder also reports
-sashimi x-wings, the AIC finder continuous and discontinuous nice loops, the
-grouped one all three grouped forms): such rows share one finder, which the
-ladder tries once, at the first row's place.
+The table knows no code: `ladder` imports the finders and pairs them with
+these rows. A finder may report several rows (the finned x-wing finder also
+reports sashimi x-wings, the AIC finder continuous and discontinuous nice
+loops, the grouped one all three grouped forms).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .board import Board
-    from .steps import Step
+from .strenum import StrEnum
 
-Finder = Callable[["Board"], Iterator["Step"]]
 
-#: Difficulty levels, easiest first (HoDoKu's ``DifficultyType`` without INCOMPLETE).
-LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
+class Level(StrEnum):
+    """HoDoKu's difficulty levels (``DifficultyType`` without INCOMPLETE), easiest first; values are the JSON
+    strings (``Level.HARD == "hard"``)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    UNFAIR = "unfair"
+    EXTREME = "extreme"
+
+
+#: Difficulty levels, easiest first.
+LEVELS: list[Level] = list(Level)
 
 #: Highest total score a puzzle of each level may have (HoDoKu's ``DEFAULT_DIFFICULTY_LEVELS``).
-LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800, "extreme": (1 << 31) - 1}
+LEVEL_MAX_SCORE: dict[Level, int] = {
+    Level.EASY: 800,
+    Level.MEDIUM: 1000,
+    Level.HARD: 1600,
+    Level.UNFAIR: 1800,
+    Level.EXTREME: (1 << 31) - 1,
+}
+
+
+class Technique(StrEnum):
+    """Every technique the solver names, in HoDoKu's solving order; values are the snake-case names of the
+    JSON (``Technique.X_WING == "x_wing"``), as HoDoKu and SudokuWiki spell the techniques."""
+
+    FULL_HOUSE = "full_house"
+    NAKED_SINGLE = "naked_single"
+    HIDDEN_SINGLE = "hidden_single"
+    LOCKED_PAIR = "locked_pair"
+    LOCKED_TRIPLE = "locked_triple"
+    LOCKED_CANDIDATES_POINTING = "locked_candidates_pointing"
+    LOCKED_CANDIDATES_CLAIMING = "locked_candidates_claiming"
+    NAKED_PAIR = "naked_pair"
+    NAKED_TRIPLE = "naked_triple"
+    HIDDEN_PAIR = "hidden_pair"
+    HIDDEN_TRIPLE = "hidden_triple"
+    NAKED_QUAD = "naked_quad"
+    HIDDEN_QUAD = "hidden_quad"
+    X_WING = "x_wing"
+    SWORDFISH = "swordfish"
+    JELLYFISH = "jellyfish"
+    REMOTE_PAIR = "remote_pair"
+    BUG_PLUS_1 = "bug_plus_1"
+    SKYSCRAPER = "skyscraper"
+    TWO_STRING_KITE = "two_string_kite"
+    TURBOT_FISH = "turbot_fish"
+    EMPTY_RECTANGLE = "empty_rectangle"
+    W_WING = "w_wing"
+    XY_WING = "xy_wing"
+    XYZ_WING = "xyz_wing"
+    UNIQUE_RECTANGLE_1 = "unique_rectangle_1"
+    UNIQUE_RECTANGLE_2 = "unique_rectangle_2"
+    UNIQUE_RECTANGLE_3 = "unique_rectangle_3"
+    UNIQUE_RECTANGLE_4 = "unique_rectangle_4"
+    UNIQUE_RECTANGLE_5 = "unique_rectangle_5"
+    UNIQUE_RECTANGLE_6 = "unique_rectangle_6"
+    HIDDEN_RECTANGLE = "hidden_rectangle"
+    AVOIDABLE_RECTANGLE_1 = "avoidable_rectangle_1"
+    AVOIDABLE_RECTANGLE_2 = "avoidable_rectangle_2"
+    FINNED_X_WING = "finned_x_wing"
+    SASHIMI_X_WING = "sashimi_x_wing"
+    FINNED_SWORDFISH = "finned_swordfish"
+    SASHIMI_SWORDFISH = "sashimi_swordfish"
+    FINNED_JELLYFISH = "finned_jellyfish"
+    SASHIMI_JELLYFISH = "sashimi_jellyfish"
+    SUE_DE_COQ = "sue_de_coq"
+    SIMPLE_COLORS = "simple_colors"
+    MULTI_COLORS = "multi_colors"
+    X_CHAIN = "x_chain"
+    XY_CHAIN = "xy_chain"
+    CONTINUOUS_NICE_LOOP = "continuous_nice_loop"
+    DISCONTINUOUS_NICE_LOOP = "discontinuous_nice_loop"
+    AIC = "aic"
+    GROUPED_CONTINUOUS_NICE_LOOP = "grouped_continuous_nice_loop"
+    GROUPED_DISCONTINUOUS_NICE_LOOP = "grouped_discontinuous_nice_loop"
+    GROUPED_AIC = "grouped_aic"
+    ALS_XZ = "als_xz"
+    ALS_XY_WING = "als_xy_wing"
+    FORCING_CHAIN = "forcing_chain"
+    FORCING_NET = "forcing_net"
+    BRUTE_FORCE = "brute_force"
 
 
 @dataclass(frozen=True)
-class Technique:
-    """One row of the technique table.
+class StepConfig:
+    """One row of the technique table (HoDoKu's ``StepConfig``).
 
     Attributes
     ----------
-    name : str
-        Snake-case technique name (the `Step.technique` of its steps).
+    name : Technique
+        The technique (the `Step.technique` of its steps).
     title : str
         Display title, HoDoKu's name for it (``"Locked Candidates Type 1 (Pointing)"``).
     score : int
         HoDoKu base score added per step.
-    level : str
-        HoDoKu difficulty level, one of `LEVELS`.
-    finder_path : str or None
-        ``"module.function"`` inside this package of the finder that reports
-        it; None for brute force (the exact search, not a finder).
+    level : Level
+        HoDoKu difficulty level.
+    hodoku : str
+        HoDoKu ``SolutionType`` member name of the row.
     unique : bool
         True when the technique is sound only on a puzzle with exactly one
         solution (uniqueness techniques).
-    hodoku : str
-        HoDoKu ``SolutionType`` member name of the row.
     """
 
-    name: str
+    name: Technique
     title: str
     score: int
-    level: str
-    finder_path: str | None
-    unique: bool
+    level: Level
     hodoku: str
-
-    @cached_property
-    def finder(self) -> Finder | None:
-        """The finder function (imported on first use, so finder modules may import this table)."""
-        if self.finder_path is None:
-            return None
-        module, function = self.finder_path.rsplit(".", 1)
-        return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    unique: bool = False
 
 
-def _t(name, title, score, level, finder, hodoku, unique=False) -> Technique:
-    return Technique(name, title, score, level, finder, unique, hodoku)
-
-
-#: All techniques in HoDoKu's solving order.
-TECHNIQUES: tuple[Technique, ...] = (
-    _t("full_house", "Full House", 4, "easy", "singles.find_full_house", "FULL_HOUSE"),
-    _t("naked_single", "Naked Single", 4, "easy", "singles.find_naked_single", "NAKED_SINGLE"),
-    _t("hidden_single", "Hidden Single", 14, "easy", "singles.find_hidden_single", "HIDDEN_SINGLE"),
-    _t("locked_pair", "Locked Pair", 40, "medium", "subsets.find_locked_pair", "LOCKED_PAIR"),
-    _t("locked_triple", "Locked Triple", 60, "medium", "subsets.find_locked_triple", "LOCKED_TRIPLE"),
-    _t(
-        "locked_candidates_pointing",
+#: All techniques in HoDoKu's solving order, one row per `Technique` member.
+TECHNIQUES: tuple[StepConfig, ...] = (
+    StepConfig(Technique.FULL_HOUSE, "Full House", 4, Level.EASY, "FULL_HOUSE"),
+    StepConfig(Technique.NAKED_SINGLE, "Naked Single", 4, Level.EASY, "NAKED_SINGLE"),
+    StepConfig(Technique.HIDDEN_SINGLE, "Hidden Single", 14, Level.EASY, "HIDDEN_SINGLE"),
+    StepConfig(Technique.LOCKED_PAIR, "Locked Pair", 40, Level.MEDIUM, "LOCKED_PAIR"),
+    StepConfig(Technique.LOCKED_TRIPLE, "Locked Triple", 60, Level.MEDIUM, "LOCKED_TRIPLE"),
+    StepConfig(
+        Technique.LOCKED_CANDIDATES_POINTING,
         "Locked Candidates Type 1 (Pointing)",
         50,
-        "medium",
-        "intersections.find_locked_candidates_pointing",
+        Level.MEDIUM,
         "LOCKED_CANDIDATES_1",
     ),
-    _t(
-        "locked_candidates_claiming",
+    StepConfig(
+        Technique.LOCKED_CANDIDATES_CLAIMING,
         "Locked Candidates Type 2 (Claiming)",
         50,
-        "medium",
-        "intersections.find_locked_candidates_claiming",
+        Level.MEDIUM,
         "LOCKED_CANDIDATES_2",
     ),
-    _t("naked_pair", "Naked Pair", 60, "medium", "subsets.find_naked_pair", "NAKED_PAIR"),
-    _t("naked_triple", "Naked Triple", 80, "medium", "subsets.find_naked_triple", "NAKED_TRIPLE"),
-    _t("hidden_pair", "Hidden Pair", 70, "medium", "subsets.find_hidden_pair", "HIDDEN_PAIR"),
-    _t("hidden_triple", "Hidden Triple", 100, "medium", "subsets.find_hidden_triple", "HIDDEN_TRIPLE"),
-    _t("naked_quad", "Naked Quadruple", 120, "hard", "subsets.find_naked_quad", "NAKED_QUADRUPLE"),
-    _t("hidden_quad", "Hidden Quadruple", 150, "hard", "subsets.find_hidden_quad", "HIDDEN_QUADRUPLE"),
-    _t("x_wing", "X-Wing", 140, "hard", "fish.find_x_wing", "X_WING"),
-    _t("swordfish", "Swordfish", 150, "hard", "fish.find_swordfish", "SWORDFISH"),
-    _t("jellyfish", "Jellyfish", 160, "hard", "fish.find_jellyfish", "JELLYFISH"),
-    _t("remote_pair", "Remote Pair", 110, "hard", "chains.find_remote_pair", "REMOTE_PAIR"),
-    _t(
-        "bug_plus_1",
-        "Bivalue Universal Grave + 1",
+    StepConfig(Technique.NAKED_PAIR, "Naked Pair", 60, Level.MEDIUM, "NAKED_PAIR"),
+    StepConfig(Technique.NAKED_TRIPLE, "Naked Triple", 80, Level.MEDIUM, "NAKED_TRIPLE"),
+    StepConfig(Technique.HIDDEN_PAIR, "Hidden Pair", 70, Level.MEDIUM, "HIDDEN_PAIR"),
+    StepConfig(Technique.HIDDEN_TRIPLE, "Hidden Triple", 100, Level.MEDIUM, "HIDDEN_TRIPLE"),
+    StepConfig(Technique.NAKED_QUAD, "Naked Quadruple", 120, Level.HARD, "NAKED_QUADRUPLE"),
+    StepConfig(Technique.HIDDEN_QUAD, "Hidden Quadruple", 150, Level.HARD, "HIDDEN_QUADRUPLE"),
+    StepConfig(Technique.X_WING, "X-Wing", 140, Level.HARD, "X_WING"),
+    StepConfig(Technique.SWORDFISH, "Swordfish", 150, Level.HARD, "SWORDFISH"),
+    StepConfig(Technique.JELLYFISH, "Jellyfish", 160, Level.HARD, "JELLYFISH"),
+    StepConfig(Technique.REMOTE_PAIR, "Remote Pair", 110, Level.HARD, "REMOTE_PAIR"),
+    StepConfig(Technique.BUG_PLUS_1, "Bivalue Universal Grave + 1", 100, Level.HARD, "BUG_PLUS_1", unique=True),
+    StepConfig(Technique.SKYSCRAPER, "Skyscraper", 130, Level.HARD, "SKYSCRAPER"),
+    StepConfig(Technique.TWO_STRING_KITE, "2-String Kite", 150, Level.HARD, "TWO_STRING_KITE"),
+    StepConfig(Technique.TURBOT_FISH, "Turbot Fish", 120, Level.HARD, "TURBOT_FISH"),
+    StepConfig(Technique.EMPTY_RECTANGLE, "Empty Rectangle", 120, Level.HARD, "EMPTY_RECTANGLE"),
+    StepConfig(Technique.W_WING, "W-Wing", 150, Level.HARD, "W_WING"),
+    StepConfig(Technique.XY_WING, "XY-Wing", 160, Level.HARD, "XY_WING"),
+    StepConfig(Technique.XYZ_WING, "XYZ-Wing", 180, Level.HARD, "XYZ_WING"),
+    StepConfig(Technique.UNIQUE_RECTANGLE_1, "Uniqueness Test 1", 100, Level.HARD, "UNIQUENESS_1", unique=True),
+    StepConfig(Technique.UNIQUE_RECTANGLE_2, "Uniqueness Test 2", 100, Level.HARD, "UNIQUENESS_2", unique=True),
+    StepConfig(Technique.UNIQUE_RECTANGLE_3, "Uniqueness Test 3", 100, Level.HARD, "UNIQUENESS_3", unique=True),
+    StepConfig(Technique.UNIQUE_RECTANGLE_4, "Uniqueness Test 4", 100, Level.HARD, "UNIQUENESS_4", unique=True),
+    StepConfig(Technique.UNIQUE_RECTANGLE_5, "Uniqueness Test 5", 100, Level.HARD, "UNIQUENESS_5", unique=True),
+    StepConfig(Technique.UNIQUE_RECTANGLE_6, "Uniqueness Test 6", 100, Level.HARD, "UNIQUENESS_6", unique=True),
+    StepConfig(Technique.HIDDEN_RECTANGLE, "Hidden Rectangle", 100, Level.HARD, "HIDDEN_RECTANGLE", unique=True),
+    StepConfig(
+        Technique.AVOIDABLE_RECTANGLE_1,
+        "Avoidable Rectangle Type 1",
         100,
-        "hard",
-        "uniqueness.find_bug_plus_1",
-        "BUG_PLUS_1",
+        Level.HARD,
+        "AVOIDABLE_RECTANGLE_1",
         unique=True,
     ),
-    _t("skyscraper", "Skyscraper", 130, "hard", "single_digit.find_skyscraper", "SKYSCRAPER"),
-    _t("two_string_kite", "2-String Kite", 150, "hard", "single_digit.find_two_string_kite", "TWO_STRING_KITE"),
-    _t("turbot_fish", "Turbot Fish", 120, "hard", "single_digit.find_turbot_fish", "TURBOT_FISH"),
-    _t("empty_rectangle", "Empty Rectangle", 120, "hard", "single_digit.find_empty_rectangle", "EMPTY_RECTANGLE"),
-    _t("w_wing", "W-Wing", 150, "hard", "wings.find_w_wing", "W_WING"),
-    _t("xy_wing", "XY-Wing", 160, "hard", "wings.find_xy_wing", "XY_WING"),
-    _t("xyz_wing", "XYZ-Wing", 180, "hard", "wings.find_xyz_wing", "XYZ_WING"),
-    *(
-        _t(
-            f"unique_rectangle_{k}",
-            f"Uniqueness Test {k}",
-            100,
-            "hard",
-            f"uniqueness.find_unique_rectangle_{k}",
-            f"UNIQUENESS_{k}",
-            unique=True,
-        )
-        for k in range(1, 7)
-    ),
-    _t(
-        "hidden_rectangle",
-        "Hidden Rectangle",
+    StepConfig(
+        Technique.AVOIDABLE_RECTANGLE_2,
+        "Avoidable Rectangle Type 2",
         100,
-        "hard",
-        "uniqueness.find_hidden_rectangle",
-        "HIDDEN_RECTANGLE",
+        Level.HARD,
+        "AVOIDABLE_RECTANGLE_2",
         unique=True,
     ),
-    *(
-        _t(
-            f"avoidable_rectangle_{k}",
-            f"Avoidable Rectangle Type {k}",
-            100,
-            "hard",
-            "uniqueness.find_avoidable_rectangles",
-            f"AVOIDABLE_RECTANGLE_{k}",
-            unique=True,
-        )
-        for k in (1, 2)
+    StepConfig(Technique.FINNED_X_WING, "Finned X-Wing", 130, Level.HARD, "FINNED_X_WING"),
+    StepConfig(Technique.SASHIMI_X_WING, "Sashimi X-Wing", 150, Level.HARD, "SASHIMI_X_WING"),
+    StepConfig(Technique.FINNED_SWORDFISH, "Finned Swordfish", 200, Level.UNFAIR, "FINNED_SWORDFISH"),
+    StepConfig(Technique.SASHIMI_SWORDFISH, "Sashimi Swordfish", 240, Level.UNFAIR, "SASHIMI_SWORDFISH"),
+    StepConfig(Technique.FINNED_JELLYFISH, "Finned Jellyfish", 250, Level.UNFAIR, "FINNED_JELLYFISH"),
+    StepConfig(Technique.SASHIMI_JELLYFISH, "Sashimi Jellyfish", 260, Level.UNFAIR, "SASHIMI_JELLYFISH"),
+    StepConfig(Technique.SUE_DE_COQ, "Sue de Coq", 250, Level.UNFAIR, "SUE_DE_COQ"),
+    StepConfig(Technique.SIMPLE_COLORS, "Simple Colors", 150, Level.HARD, "SIMPLE_COLORS_TRAP"),
+    StepConfig(Technique.MULTI_COLORS, "Multi-Colors", 200, Level.HARD, "MULTI_COLORS_1"),
+    StepConfig(Technique.X_CHAIN, "X-Chain", 260, Level.UNFAIR, "X_CHAIN"),
+    StepConfig(Technique.XY_CHAIN, "XY-Chain", 260, Level.UNFAIR, "XY_CHAIN"),
+    StepConfig(Technique.CONTINUOUS_NICE_LOOP, "Continuous Nice Loop", 280, Level.UNFAIR, "CONTINUOUS_NICE_LOOP"),
+    StepConfig(
+        Technique.DISCONTINUOUS_NICE_LOOP, "Discontinuous Nice Loop", 280, Level.UNFAIR, "DISCONTINUOUS_NICE_LOOP"
     ),
-    _t("finned_x_wing", "Finned X-Wing", 130, "hard", "fish.find_finned_x_wing", "FINNED_X_WING"),
-    _t("sashimi_x_wing", "Sashimi X-Wing", 150, "hard", "fish.find_finned_x_wing", "SASHIMI_X_WING"),
-    _t("finned_swordfish", "Finned Swordfish", 200, "unfair", "fish.find_finned_swordfish", "FINNED_SWORDFISH"),
-    _t("sashimi_swordfish", "Sashimi Swordfish", 240, "unfair", "fish.find_finned_swordfish", "SASHIMI_SWORDFISH"),
-    _t("finned_jellyfish", "Finned Jellyfish", 250, "unfair", "fish.find_finned_jellyfish", "FINNED_JELLYFISH"),
-    _t("sashimi_jellyfish", "Sashimi Jellyfish", 260, "unfair", "fish.find_finned_jellyfish", "SASHIMI_JELLYFISH"),
-    _t("sue_de_coq", "Sue de Coq", 250, "unfair", "intersections.find_sue_de_coq", "SUE_DE_COQ"),
-    _t("simple_colors", "Simple Colors", 150, "hard", "coloring.find_simple_colors", "SIMPLE_COLORS_TRAP"),
-    _t("multi_colors", "Multi-Colors", 200, "hard", "coloring.find_multi_colors", "MULTI_COLORS_1"),
-    _t("x_chain", "X-Chain", 260, "unfair", "chains.find_x_chain", "X_CHAIN"),
-    _t("xy_chain", "XY-Chain", 260, "unfair", "chains.find_xy_chain", "XY_CHAIN"),
-    _t("continuous_nice_loop", "Continuous Nice Loop", 280, "unfair", "chains.find_aic", "CONTINUOUS_NICE_LOOP"),
-    _t(
-        "discontinuous_nice_loop",
-        "Discontinuous Nice Loop",
-        280,
-        "unfair",
-        "chains.find_aic",
-        "DISCONTINUOUS_NICE_LOOP",
-    ),
-    _t("aic", "AIC", 280, "unfair", "chains.find_aic", "AIC"),
-    _t(
-        "grouped_continuous_nice_loop",
+    StepConfig(Technique.AIC, "AIC", 280, Level.UNFAIR, "AIC"),
+    StepConfig(
+        Technique.GROUPED_CONTINUOUS_NICE_LOOP,
         "Grouped Continuous Nice Loop",
         300,
-        "unfair",
-        "grouped.find_grouped_aic",
+        Level.UNFAIR,
         "GROUPED_CONTINUOUS_NICE_LOOP",
     ),
-    _t(
-        "grouped_discontinuous_nice_loop",
+    StepConfig(
+        Technique.GROUPED_DISCONTINUOUS_NICE_LOOP,
         "Grouped Discontinuous Nice Loop",
         300,
-        "unfair",
-        "grouped.find_grouped_aic",
+        Level.UNFAIR,
         "GROUPED_DISCONTINUOUS_NICE_LOOP",
     ),
-    _t("grouped_aic", "Grouped AIC", 300, "unfair", "grouped.find_grouped_aic", "GROUPED_AIC"),
-    _t("als_xz", "Almost Locked Set XZ-Rule", 300, "unfair", "als.find_als_xz", "ALS_XZ"),
-    _t("als_xy_wing", "Almost Locked Set XY-Wing", 320, "unfair", "als.find_als_xy_wing", "ALS_XY_WING"),
-    _t("forcing_chain", "Forcing Chain", 500, "extreme", "forcing.find_forcing_chain", "FORCING_CHAIN_CONTRADICTION"),
-    _t("forcing_net", "Forcing Net", 700, "extreme", "forcing.find_forcing_net", "FORCING_NET_CONTRADICTION"),
-    _t("brute_force", "Brute Force", 10000, "extreme", None, "BRUTE_FORCE"),
+    StepConfig(Technique.GROUPED_AIC, "Grouped AIC", 300, Level.UNFAIR, "GROUPED_AIC"),
+    StepConfig(Technique.ALS_XZ, "Almost Locked Set XZ-Rule", 300, Level.UNFAIR, "ALS_XZ"),
+    StepConfig(Technique.ALS_XY_WING, "Almost Locked Set XY-Wing", 320, Level.UNFAIR, "ALS_XY_WING"),
+    StepConfig(Technique.FORCING_CHAIN, "Forcing Chain", 500, Level.EXTREME, "FORCING_CHAIN_CONTRADICTION"),
+    StepConfig(Technique.FORCING_NET, "Forcing Net", 700, Level.EXTREME, "FORCING_NET_CONTRADICTION"),
+    StepConfig(Technique.BRUTE_FORCE, "Brute Force", 10000, Level.EXTREME, "BRUTE_FORCE"),
 )
 
-#: name -> Technique.
-BY_NAME: dict[str, Technique] = {t.name: t for t in TECHNIQUES}
+#: Technique (or its name) -> its row.
+BY_NAME: dict[str, StepConfig] = {t.name: t for t in TECHNIQUES}
 
 #: Techniques that are sound only when the puzzle has exactly one solution.
-UNIQUENESS_TECHNIQUES: frozenset[str] = frozenset(t.name for t in TECHNIQUES if t.unique)
+UNIQUENESS_TECHNIQUES: frozenset[Technique] = frozenset(t.name for t in TECHNIQUES if t.unique)
 
 
 def title(name: str) -> str:
-    """Display title of a technique (``"x_wing"`` -> ``"X-Wing"``).
+    """Display title of a technique (``"x_wing"`` or ``Technique.X_WING`` -> ``"X-Wing"``).
 
     Raises
     ------
@@ -230,24 +261,6 @@ def title(name: str) -> str:
         `name` is not in the table.
     """
     return BY_NAME[name].title
-
-
-def ladder() -> list[tuple[str, Finder]]:
-    """(technique name, finder) pairs in HoDoKu's order, each finder once (at its first row).
-
-    The name is that of the finder's first row; a step it yields may name a
-    later row that the same finder reports (sashimi fish, AIC).
-    """
-    out: list[tuple[str, Finder]] = []
-    seen: set[str] = set()
-    for t in TECHNIQUES:
-        if t.finder_path is None or t.finder_path in seen:
-            continue
-        seen.add(t.finder_path)
-        finder = t.finder
-        assert finder is not None  # a finder path names a finder
-        out.append((t.name, finder))
-    return out
 
 
 def rank(name: str) -> int:

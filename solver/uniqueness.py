@@ -26,12 +26,11 @@ from .grid import (
     PEER_BITS,
     ROWS,
     box_of,
-    cell_name,
     digits_of,
     set_bits,
 )
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 def _find_rectangles(board: Board) -> list[tuple[tuple[int, ...], int, int, tuple[int, int, int, int]]]:
@@ -77,13 +76,6 @@ def _rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int,
     return board.cached("rectangles", _find_rectangles)
 
 
-def _text(kind: str, cells, a: int, b: int, rest: str) -> str:
-    return (
-        f"{title('unique_rectangle_' + kind)}: {', '.join(cell_name(c) for c in cells)} would be a deadly pattern "
-        f"on {a}/{b}; {rest}"
-    )
-
-
 def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int, int, int, list[int], list[int]]]:
     """`_rectangles` with each rectangle's digit mask of a and b, its floor (the cells holding only a/b) and its
     roof (the cells with more digits), for every unique rectangle type to share (cached per board state)."""
@@ -97,7 +89,7 @@ def _split_rectangles(board: Board) -> list[tuple[tuple[int, int, int, int], int
 
 def _ur(board: Board, kind: int) -> Iterator[Step]:
     cands = board.candidates
-    name = f"unique_rectangle_{kind}"
+    name = Technique(f"unique_rectangle_{kind}")
     for cells, a, b, ab, floor, roof in board.cached("split rectangles", _split_rectangles):
         if kind == 1 and len(floor) == 3:
             (r,) = roof
@@ -106,7 +98,8 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
                     name,
                     eliminations=tuple((r, d) for d in (a, b) if cands[r] >> (d - 1) & 1),
                     cells=cells,
-                    text=_text("1", cells, a, b, f"so {cell_name(r)} is neither {a} nor {b}"),
+                    digits=(a, b),
+                    roof=(r,),
                 )
         if len(floor) == 2 and kind in (2, 5):
             extra = cands[roof[0]] & ~ab
@@ -132,13 +125,8 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
                             eliminations=victims,
                             cells=cells,
                             houses=(h,),
-                            text=_text(
-                                "4",
-                                cells,
-                                a,
-                                b,
-                                f"{u} in {cell_name(roof[0])}/{cell_name(roof[1])} is locked there, so neither is {v}",
-                            ),
+                            digits=(a, b),
+                            roof=tuple(roof),
                         )
         if kind == 6 and len(floor) == 2 and not sees(floor[0], floor[1]):
             rows = {c // 9 for c in cells}
@@ -152,14 +140,8 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
                         name,
                         eliminations=victims,
                         cells=cells,
-                        text=_text(
-                            "6",
-                            cells,
-                            a,
-                            b,
-                            f"{u} forms an x-wing on the rectangle and must sit on "
-                            f"the floor cells, so it leaves {cell_name(roof[0])} and {cell_name(roof[1])}",
-                        ),
+                        digits=(a, b),
+                        roof=tuple(roof),
                     )
 
 
@@ -169,13 +151,7 @@ def _extra_digit_step(board, name, cells, roof, extra, a, b) -> Iterator[Step]:
         (c, z) for c in range(81) if c not in cells and board.candidates[c] & extra and all(sees(c, r) for r in roof)
     )
     if elims:
-        kind = name[-1]
-        yield Step(
-            name,
-            eliminations=elims,
-            cells=cells,
-            text=_text(kind, cells, a, b, f"one of {', '.join(cell_name(r) for r in roof)} is {z}"),
-        )
+        yield Step(name, eliminations=elims, cells=cells, digits=(a, b), roof=tuple(roof))
 
 
 def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
@@ -196,19 +172,12 @@ def _ur3(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
                 elims = tuple((c, d) for c in others if c not in group for d in digits_of(cands[c] & union))
                 if elims:
                     yield Step(
-                        "unique_rectangle_3",
+                        Technique.UNIQUE_RECTANGLE_3,
                         eliminations=elims,
                         cells=cells + group,
                         houses=(h,),
-                        text=_text(
-                            "3",
-                            cells,
-                            a,
-                            b,
-                            f"the extra digits of {cell_name(roof[0])}/"
-                            f"{cell_name(roof[1])} form a naked subset with "
-                            f"{', '.join(cell_name(c) for c in group)}",
-                        ),
+                        digits=(a, b),
+                        roof=tuple(roof),
                     )
 
 
@@ -271,12 +240,11 @@ def find_hidden_rectangle(board: Board) -> Iterator[Step]:
                     and cands[d] >> (y - 1) & 1
                 ):
                     yield Step(
-                        "hidden_rectangle",
+                        Technique.HIDDEN_RECTANGLE,
                         eliminations=((d, y),),
                         cells=cells,
-                        text=f"{title('hidden_rectangle')}: {', '.join(cell_name(c) for c in cells)} would be a deadly "
-                        f"pattern on {a}/{b}; {cell_name(corner)} holds only {a}/{b} and {x} is locked to "
-                        f"the rectangle in both lines through {cell_name(d)}, so {cell_name(d)} is not {y}",
+                        digits=(a, b),
+                        floor=(corner,),
                     )
 
 
@@ -304,12 +272,10 @@ def find_bug_plus_1(board: Board) -> Iterator[Step]:
         if threes == {(house_index, d) for house_index in HOUSES_OF_CELL[cell]}:
             others = tuple((cell, e) for e in digits_of(cands[cell]) if e != d)
             yield Step(
-                "bug_plus_1",
+                Technique.BUG_PLUS_1,
                 eliminations=others,
                 cells=(cell,),
-                text=f"{title('bug_plus_1')}: every other empty cell has two candidates; {cell_name(cell)} must "
-                f"be {d} or the grid would have two solutions, so it is neither "
-                f"{' nor '.join(str(e) for _, e in others)}",
+                digits=(d,),
             )
             return
 
@@ -369,17 +335,14 @@ def _avoidable_rectangles(board: Board) -> list[Step]:
                     continue
                 seen.add(rectangle)
                 cells = (c11, c12, c21, c22)
-                names = ", ".join(cell_name(c) for c in cells)
                 if values[c21] or values[c22]:
                     cell, digit = (c22, a) if values[c21] else (c21, b)
                     steps.append(
                         Step(
-                            "avoidable_rectangle_1",
+                            Technique.AVOIDABLE_RECTANGLE_1,
                             eliminations=((cell, digit),),
                             cells=cells,
-                            text=f"{title('avoidable_rectangle_1')}: {names} would be a deadly pattern "
-                            f"on {a}/{b} of solved cells, none a given, so {cell_name(cell)} is not "
-                            f"{digit}",
+                            digits=(a, b),
                         )
                     )
                     continue
@@ -390,12 +353,10 @@ def _avoidable_rectangles(board: Board) -> list[Step]:
                 if victims:
                     steps.append(
                         Step(
-                            "avoidable_rectangle_2",
+                            Technique.AVOIDABLE_RECTANGLE_2,
                             eliminations=tuple((v, x) for v in victims),
                             cells=cells,
-                            text=f"{title('avoidable_rectangle_2')}: {names} would be a deadly pattern "
-                            f"on {a}/{b} of cells none a given, so {cell_name(c21)} or "
-                            f"{cell_name(c22)} is {x}, which leaves the cells that see both",
+                            digits=(a, b),
                         )
                     )
     return steps
@@ -407,5 +368,5 @@ def find_avoidable_rectangles(board: Board) -> Iterator[Step]:
     unsolved corners holding only {b, x} and {a, x}: x leaves the cells that see both), as HoDoKu tries
     type 1 before type 2."""
     steps = board.cached("avoidable rectangles", _avoidable_rectangles)
-    yield from (s for s in steps if s.technique == "avoidable_rectangle_1")
-    yield from (s for s in steps if s.technique == "avoidable_rectangle_2")
+    yield from (s for s in steps if s.technique == Technique.AVOIDABLE_RECTANGLE_1)
+    yield from (s for s in steps if s.technique == Technique.AVOIDABLE_RECTANGLE_2)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .board import Board, conjugate_pairs
-from .grid import PEER_BITS, cell_name, digits_of, set_bits
+from .grid import PEER_BITS, digits_of, set_bits
 from .steps import Step
-from .techniques import title
+from .techniques import Technique
 
 
 def find_xy_wing(board: Board) -> Iterator[Step]:
@@ -36,14 +36,12 @@ def find_xy_wing(board: Board) -> Iterator[Step]:
                 if elims:
                     trio = sorted((pivot, a, b))
                     found.append((trio, trio.index(pivot), pivot, a, b, z, elims))
-    for _, _, pivot, a, b, z, elims in sorted(found, key=lambda f: (f[0], f[1])):
-        x, y = digits_of(cands[pivot])
+    for _, _, pivot, a, b, _, elims in sorted(found, key=lambda f: (f[0], f[1])):
         yield Step(
-            "xy_wing",
+            Technique.XY_WING,
             eliminations=elims,
             cells=(pivot, a, b),
-            text=f"{title('xy_wing')}: pivot {cell_name(pivot)} ({x}/{y}) with pincers {cell_name(a)} and "
-            f"{cell_name(b)}; one pincer is {z}",
+            digits=digits_of(cands[pivot]),
         )
 
 
@@ -67,12 +65,10 @@ def find_xyz_wing(board: Board) -> Iterator[Step]:
                 )
                 if elims:
                     yield Step(
-                        "xyz_wing",
+                        Technique.XYZ_WING,
                         eliminations=elims,
                         cells=(pivot, a, b),
-                        text=f"{title('xyz_wing')}: pivot {cell_name(pivot)} "
-                        f"({'/'.join(map(str, digits_of(pm)))}) with "
-                        f"pincers {cell_name(a)} and {cell_name(b)}; one of the three is {z}",
+                        digits=digits_of(pm),
                     )
 
 
@@ -106,10 +102,9 @@ def find_w_wing(board: Board) -> Iterator[Step]:
                 if not ((sight_a >> p & 1 and sight_b >> q & 1) or (sight_b >> p & 1 and sight_a >> q & 1)):
                     continue
                 yield Step(
-                    "w_wing",
+                    Technique.W_WING,
                     eliminations=tuple((c, y) for c in set_bits(victims)),
                     cells=(a, b, p, q),
                     houses=(h,),
-                    text=f"{title('w_wing')}: {cell_name(a)} and {cell_name(b)} hold {x}/{y}, joined by the strong "
-                    f"link on {x} {cell_name(p)}-{cell_name(q)}; one of them is {y}",
+                    digits=(x, y),
                 )

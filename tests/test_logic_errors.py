@@ -24,9 +24,9 @@ def _bogus_finder(wrong: tuple[int, int], placement: bool):
             return
         used.append(True)
         if placement:
-            yield Step("naked_single", placements=(wrong,), text="Naked Single: bogus")
+            yield Step("naked_single", placements=(wrong,), fixed_text="Naked Single: bogus")
         else:
-            yield Step("x_wing", eliminations=(wrong,), text="X-Wing: bogus")
+            yield Step("x_wing", eliminations=(wrong,), fixed_text="X-Wing: bogus")
 
     return find
 

@@ -22,7 +22,8 @@ import pytest
 from snapsolve.solver.board import Board
 from snapsolve.solver.exact import search_solutions
 from snapsolve.solver.grid import cell_name
-from snapsolve.solver.techniques import BY_NAME, TECHNIQUES
+from snapsolve.solver.ladder import FINDERS
+from snapsolve.solver.techniques import BY_NAME
 
 DATA = Path(__file__).parent / "data" / "techniques.txt"
 
@@ -75,9 +76,9 @@ CHAINS = {
 
 def our_steps(name: str, board: Board, most: int = 500) -> list:
     """Steps of technique `name` that its finder yields (for chains: any row of the same finder)."""
-    finder_path = BY_NAME[name].finder_path
-    names = {t.name for t in TECHNIQUES if t.finder_path == finder_path} if name in CHAINS else {name}
-    return [s for s in islice(BY_NAME[name].finder(board), most) if s.technique in names]
+    finder = FINDERS[name]
+    names = {t for t, f in FINDERS.items() if f is finder} if name in CHAINS else {name}
+    return [s for s in islice(finder(board), most) if s.technique in names]
 
 
 #: Forcing chains and nets: HoDoKu's find_all reports the results its own search order reaches, ours reports
@@ -130,9 +131,9 @@ def test_case(name, position, expected):
 def test_every_finder_has_a_firing_case():
     """Every finder of the table appears in the regression set."""
     covered = {name for name, _, expected in CASES if expected != "none"}
-    finders_covered = {BY_NAME[n].finder_path for n in covered}
-    missing = {t.finder_path for t in TECHNIQUES if t.finder_path} - finders_covered
-    assert not missing, f"finders without a case: {sorted(missing)}"
+    finders_covered = {FINDERS[n] for n in covered}
+    missing = set(FINDERS.values()) - finders_covered
+    assert not missing, f"finders without a case: {sorted(f.__name__ for f in missing)}"
 
 
 #: The techniques with must-not-fire positions (near-patterns where hodoku-py finds none of them); the other

@@ -1,10 +1,13 @@
 """The technique table against HoDoKu's StepConfig (hodoku-py), and everything derived from it."""
 
+import json
+
 import pytest
 
-from snapsolve.solver import grading, logic
+from snapsolve.solver import Status, exact, grading, logic
+from snapsolve.solver.ladder import FINDERS
 from snapsolve.solver.steps import Step
-from snapsolve.solver.techniques import BY_NAME, LEVELS, TECHNIQUES, UNIQUENESS_TECHNIQUES, title
+from snapsolve.solver.techniques import BY_NAME, LEVELS, TECHNIQUES, UNIQUENESS_TECHNIQUES, Level, Technique, title
 
 
 def test_table_matches_hodoku_step_config_row_by_row():
@@ -49,15 +52,29 @@ def test_hodoku_order_fixed_points():
     assert names.index("sue_de_coq") < names.index("simple_colors") < names.index("multi_colors")
 
 
+def test_every_technique_has_one_row_and_a_finder():
+    """The enum, the table and the ladder's finders name the same techniques (brute force alone has no finder:
+    it is the exact search), and the JSON strings are the members' values."""
+    assert [t.name for t in TECHNIQUES] == list(Technique)
+    assert set(FINDERS) == set(Technique) - {Technique.BRUTE_FORCE}
+    for name, finder in FINDERS.items():
+        assert finder.__module__.startswith("snapsolve.solver.") and finder.__name__.startswith("find_"), name
+    assert Technique.X_WING == "x_wing" and json.dumps({Technique.X_WING: Level.HARD}) == '{"x_wing": "hard"}'
+    assert f"{Technique.LOCKED_CANDIDATES_POINTING}" == "locked_candidates_pointing"
+    assert LEVELS == ["easy", "medium", "hard", "unfair", "extreme"] and LEVELS == list(Level)
+    assert [s.value for s in Status] == ["solved", "no_solution", "multiple_solutions", "unsure"]
+    assert exact.SOLVED == "solved" and exact.SOLVED is Status.SOLVED
+
+
 def test_ladder_grading_uniqueness_and_titles_come_from_the_table():
-    finders = [t.finder for t in TECHNIQUES if t.finder is not None]
-    assert [f for _, f in logic.LADDER] == list(dict.fromkeys(finders))
-    # each finder under the name of its first row, in the table's (HoDoKu's) order
+    # each finder once, under the name of its first row, in the table's (HoDoKu's) order
     rows = [t.name for t in TECHNIQUES]
     names = [name for name, _ in logic.LADDER]
-    assert [name for name, finder in logic.LADDER] == [
-        next(t.name for t in TECHNIQUES if t.finder is finder) for _, finder in logic.LADDER
-    ]
+    first_rows = {}
+    for t in TECHNIQUES:
+        if t.name in FINDERS:
+            first_rows.setdefault(FINDERS[t.name], t.name)
+    assert logic.LADDER == [(name, finder) for finder, name in first_rows.items()]
     assert [rows.index(n) for n in names] == sorted(rows.index(n) for n in names)
     assert names[:8] == [
         "full_house",
@@ -92,8 +109,8 @@ def test_every_finder_names_only_its_own_rows():
     from .conftest import read_collection
 
     rows_of = {}
-    for t in TECHNIQUES:
-        rows_of.setdefault(t.finder, set()).add(t.name)
+    for name, finder in FINDERS.items():
+        rows_of.setdefault(finder, set()).add(name)
     by_technique = {}
     for _, finder in logic.LADDER:
         for name in rows_of[finder]:
