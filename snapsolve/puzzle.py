@@ -147,7 +147,7 @@ def solve_text(label: str, line: str, options: Options) -> InputResult:
     grid = solved_grid(solve_puzzle(givens, placed=placed, search=options.search), options)
     error = None if grid.solved else grid.status.replace("_", " ")
     kind = None if grid.solved else Kind.NO_SOLUTION
-    return InputResult(label, error, round(time.perf_counter() - start, 4), [grid], kind=kind)
+    return InputResult(label, error, time.perf_counter() - start, [grid], kind=kind)
 
 
 def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:

@@ -30,9 +30,9 @@ pytest.importorskip("httpx")  # the test client
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from snapsolve.vision.rectify import cell_quads  # noqa: E402
 from snapsolve.web import announce  # noqa: E402
 from snapsolve.web.app import MAX_UPLOAD_BYTES, STATIC, Settings, create_app  # noqa: E402
-from snapsolve.web.work import cell_quads  # noqa: E402
 
 from .conftest import FIXTURES, SAMPLES  # noqa: E402
 
@@ -154,11 +154,13 @@ def test_quads_follow_rotation(client, tmp_path):
 def test_cell_quads_unit():
     corners = [[100, 100], [1000, 100], [1000, 1000], [100, 1000]]
     upright = cell_quads(corners, 0)
-    assert upright[0][0] == [100, 100] and upright[80][2] == [1000, 1000] and upright[8][1] == [1000, 100]
+    assert upright.shape == (81, 4, 2) and upright.dtype.name == "float64"
+    assert upright[0][0] == pytest.approx([100, 100]) and upright[80][2] == pytest.approx([1000, 1000])
+    assert upright[8][1] == pytest.approx([1000, 100]) and upright[10][0] == pytest.approx([200, 200])
     # Read after turning the photo a quarter (np.rot90 once): the upright top-left cell is seen top-right.
-    assert cell_quads(corners, 90)[0][0] == [1000, 100]
-    assert cell_quads(corners, 180)[0][0] == [1000, 1000]
-    assert cell_quads(corners, 270)[0][0] == [100, 1000]
+    assert cell_quads(corners, 90)[0][0] == pytest.approx([1000, 100])
+    assert cell_quads(corners, 180)[0][0] == pytest.approx([1000, 1000])
+    assert cell_quads(corners, 270)[0][0] == pytest.approx([100, 1000])
 
 
 def test_in_progress_photo_with_steps(client):
