@@ -96,7 +96,7 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
         return
     if not options.hint:
         for m in grid.mistakes:
-            print(f"mistake: {cell_name(m.cell)} has {m.entered}, the solution has {m.solution}", file=out)
+            print(f"mistake: {cell_name(m.cell)} has {m.entry}, the solution has {m.solution}", file=out)
         for u in grid.unclear_entries:
             print(f"unclear: {u.text}", file=out)
     if options.hint:

@@ -8,6 +8,10 @@ module alone makes their JSON: `to_json` gives the object of the contract in
 there, for the command line, the cluster and the web API (which asks for
 ``with_cells``: per grid ``cell_quads``, per step and hint ``cells``);
 `from_json` reads it back (results stored by ``--db``).
+
+Renamed JSON keys keep their old key beside the new one until snapsolve 0.3
+(``docs/DESIGN.md``, "JSON changes"): ``mistakes[].entered`` is
+``mistakes[].entry``, ``progress.entered`` is ``progress.entries``.
 """
 
 from __future__ import annotations
@@ -89,8 +93,8 @@ class Progress:
     to_fill: int
 
     def to_json(self) -> dict:
-        """``{"entered", "to_fill"}`` as in `docs/DESIGN.md`."""
-        return {"entered": self.entries, "to_fill": self.to_fill}
+        """``{"entered", "to_fill", "entries"}`` as in `docs/DESIGN.md` (``entered``: deprecated ``entries``)."""
+        return {"entered": self.entries, "to_fill": self.to_fill, "entries": self.entries}
 
 
 def _round_pixels(points) -> list:
@@ -256,9 +260,12 @@ class GridResult:
 
     @classmethod
     def from_json(cls, data: dict) -> GridResult:
-        """Read back an object written by `to_json`."""
+        """Read back an object written by `to_json` (or by a version without ``mistakes[].entry``)."""
         hint = data.get("hint")
-        mistakes = [Mistake(m["cell"], m["entered"], m["solution"]) for m in data.get("mistakes", [])]
+        mistakes = [
+            Mistake(m["cell"], m["entry"] if "entry" in m else m["entered"], m["solution"])
+            for m in data.get("mistakes", [])
+        ]
         unclear = [
             UnclearEntry(u["cell"], u["read"], tuple(u["alternatives"])) for u in data.get("unclear_entries", [])
         ]
@@ -313,7 +320,7 @@ def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None, with_cells
         out = {
             "technique": "mistake",
             "placements": [],
-            "eliminations": [[hint.cell, hint.entered]],
+            "eliminations": [[hint.cell, hint.entry]],
             "text": hint.text,
         }
     elif isinstance(hint, UnclearEntry):

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from snapsolve.pipeline import solve_and_draw, solve_image
-from snapsolve.puzzle import Options
+from snapsolve.puzzle import Options, solve_text
 from snapsolve.results import GridResult, InputResult, PencilMark, Progress, Repair
+from snapsolve.solver import Mistake
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.web import work
@@ -49,11 +50,30 @@ def test_a_sample_photo_result_is_typed_and_its_json_round_trips(options):
     assert out["cell_confidence"] == [round(float(p), 3) for p in grid.cell_confidence]
     assert data["seconds"] == round(result.seconds, 4)
     assert out["pencil_marks"] == [{"cell": m.cell, "digits": m.digits} for m in grid.pencil_marks]
-    assert out["progress"] == {"entered": 15, "to_fill": 55}
+    assert out["progress"] == {"entered": 15, "to_fill": 55, "entries": 15}
     assert ("steps" in out) == options.explain and ("hint" in out) == options.hint
     back = InputResult.from_json(data)
     assert isinstance(back.grids[0].corners, np.ndarray) and back.grids[0].progress == grid.progress
     assert back.to_json() == data
+
+
+def test_a_mistake_has_the_new_key_and_the_deprecated_one_and_old_json_reads_back():
+    line, cell, wrong, right = _position_with_a_mistake()
+    result = solve_text("puzzle", line, Options(write_image=False, hint=True))
+    grid = result.grids[0]
+    assert grid.mistakes == [Mistake(cell, wrong, right)] and grid.mistakes[0].entered == wrong
+    data = result.to_json()
+    out = data["grids"][0]
+    assert out["mistakes"] == [{"cell": cell, "entry": wrong, "entered": wrong, "solution": right}]
+    assert out["progress"]["entries"] == out["progress"]["entered"] == 1
+    assert out["hint"]["eliminations"] == [[cell, wrong]]
+    assert InputResult.from_json(data).to_json() == data
+    # An object stored by an older version (--db) has only the old keys.
+    old = json.loads(json.dumps(data))
+    for m in old["grids"][0]["mistakes"]:
+        del m["entry"]
+    del old["grids"][0]["progress"]["entries"]
+    assert InputResult.from_json(old).to_json() == data
 
 
 def test_the_api_grid_json_carries_cell_quads_and_step_cells_made_by_results():

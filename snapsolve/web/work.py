@@ -180,7 +180,7 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
 
 
 def solve_puzzle_text(text: str, hint: bool = False, explain: bool = False) -> dict:
-    """Solve a puzzle string (81 givens, optionally whitespace and 81 placed digits); the ``--json`` object.
+    """Solve a puzzle string (81 givens, optionally whitespace and 81 entries); the ``--json`` object.
 
     The result's ``input`` is ``puzzle``; ``image`` is None. A readable
     puzzle without exactly one solution gives the object with its ``error``
