@@ -75,7 +75,7 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
         else ""
     )
     if any(grid.entries) or grid.pencil_marks:
-        pencil = {m["cell"] for m in grid.pencil_marks}
+        pencil = {m.cell for m in grid.pencil_marks}
         written = format_board([grid.entries[i] or ("c" if i in pencil else 0) for i in range(81)])
         print(
             side_by_side(
@@ -84,10 +84,10 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
             file=out,
         )
         if grid.pencil_marks:
-            notes = ", ".join(f"{cell_name(m['cell'])} {m['digits'] or '(unread)'}" for m in grid.pencil_marks)
+            notes = ", ".join(f"{cell_name(m.cell)} {m.digits or '(unread)'}" for m in grid.pencil_marks)
             print(f"pencilled candidates: {notes}", file=out)
         progress = grid.progress
-        print(f"progress: {progress['entered']} of {progress['to_fill']} cells filled", file=out)
+        print(f"progress: {progress.entries} of {progress.to_fill} cells filled", file=out)
     else:
         print(f"puzzle{extra}{conf}:", file=out)
         print(format_board(grid.givens), file=out)
@@ -96,7 +96,7 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
         return
     if not options.hint:
         for m in grid.mistakes:
-            print(f"mistake: {cell_name(m.cell)} has {m.entered}, the solution has {m.solution}", file=out)
+            print(f"mistake: {cell_name(m.cell)} has {m.entry}, the solution has {m.solution}", file=out)
         for u in grid.unclear_entries:
             print(f"unclear: {u.text}", file=out)
     if options.hint:

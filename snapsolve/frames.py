@@ -88,11 +88,11 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
         (``docs/DESIGN.md``: ``corners``, ``rotation``, ``givens``,
         ``status``, ``solution``, ``entries``, ``mistakes``,
         ``unclear_entries``, ...; no steps)
-        plus ``cell_quads`` (81 quadrilaterals, see `web.work.cell_quads`).
+        plus ``cell_quads`` (81 quadrilaterals, see `vision.rectify.cell_quads`), without
+        ``cell_confidence``: `results.GridResult.to_json` with ``with_cells``.
     """
     from .pipeline import default_model, read_puzzle
     from .vision import locate_grids, read_grid
-    from .web.work import cell_quads
 
     start, cpu = time.perf_counter(), time.process_time()
     model = model or default_model()
@@ -101,10 +101,7 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
     if candidates:
         reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
         grid, _ = read_puzzle(reading, FRAME_OPTIONS, model)
-        data = grid.to_json()
-        data.pop("cell_confidence", None)  # 81 numbers the live view does not use
-        data["cell_quads"] = cell_quads(data["corners"], data["rotation"])
-        answer["grid"] = data
+        answer["grid"] = grid.to_json(with_cells=True, cell_confidence=False)  # 81 numbers the view does not use
     answer["seconds"] = round(time.perf_counter() - start, 4)
     answer["cpu_seconds"] = round(time.process_time() - cpu, 4)
     return answer

@@ -20,7 +20,7 @@ from .errors import Kind
 from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, place_output, solved_grid, wants_image
 from .repair import UNSURE, Decision, EntryReading, decide_givens, read_entries
-from .results import GridResult, InputResult
+from .results import GridResult, InputResult, PencilMark, Repair
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
 from .vision import (
     CellClassifier,
@@ -190,14 +190,14 @@ def read_puzzle(
     decision = decide(reading, options.search, model)
     read = player_entries(reading, decision, model)
     photo_fields = dict(
-        corners=np.round(reading.corners.astype(np.float64), 1).tolist(),
+        corners=reading.corners,
         rotation=reading.rotation,
-        confidence=round(decision.confidence, 4),
-        cell_confidence=[round(float(p), 3) for p in reading.cell_confidence],
-        repaired=[{"cell": c, "read": a, "used": b} for c, a, b in decision.changes],
+        confidence=decision.confidence,
+        cell_confidence=reading.cell_confidence,
+        repaired=[Repair(c, a, b) for c, a, b in decision.changes],
         warning=decision.warning,
         pencil_marks=[
-            {"cell": c, "digits": d}
+            PencilMark(c, d)
             for c, d in zip(read.pencil, read_pencil_marks(reading.rectified.image, read.pencil, model))
         ],
     )
@@ -240,7 +240,7 @@ def annotate(
                 in_place=in_place,
             )
         return image
-    pencil = {m["cell"] for m in grid.pencil_marks}
+    pencil = {m.cell for m in grid.pencil_marks}
     missing = {i: d for i, d in enumerate(grid.solution or []) if not grid.givens[i] and not grid.entries[i]}
     out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place)
     if grid.mistakes:
@@ -333,7 +333,7 @@ def solve_and_draw(
         else:
             for reading, grid in to_draw:
                 annotated = annotate(annotated, reading, grid, options, in_place=True)
-    result.seconds = round(time.perf_counter() - start, 4)
+    result.seconds = time.perf_counter() - start
     return result, annotated
 
 
@@ -386,5 +386,5 @@ def solve_image(
     start = time.perf_counter()
     result, annotated = solve_and_draw(path, options, model, page, label, draw=wants_image(path, options, page))
     place_output(result, path, options, page, encode_annotated(result, annotated))
-    result.seconds = round(time.perf_counter() - start, 4)
+    result.seconds = time.perf_counter() - start
     return result

@@ -64,7 +64,7 @@ def solved_grid(
     Parameters
     ----------
     solution : Solution
-        The solver's result; its ``placed`` digits are the player's sure entries.
+        The solver's result; its ``placed`` digits are the player's sure entries (the solver's name for them).
     options : Options
         ``explain`` and ``hint`` say whether steps or a hint are wanted.
     unclear : list of UnclearEntry, optional
@@ -124,7 +124,7 @@ def next_hint(solution: Solution, unclear: list[UnclearEntry]) -> Step | Mistake
 
 
 def solve_text(label: str, line: str, options: Options) -> InputResult:
-    """Result for one puzzle line: 81 characters, optionally followed by 81 of placed digits.
+    """Result for one puzzle line: 81 characters, optionally followed by 81 of the player's entries.
 
     Parameters
     ----------
@@ -141,13 +141,13 @@ def solve_text(label: str, line: str, options: Options) -> InputResult:
     """
     start = time.perf_counter()
     try:
-        givens, placed = parse_position(line)
+        givens, entries = parse_position(line)
     except InvalidPuzzleError as exc:
         return InputResult.failed(label, str(exc), time.perf_counter() - start, exc.kind)
-    grid = solved_grid(solve_puzzle(givens, placed=placed, search=options.search), options)
+    grid = solved_grid(solve_puzzle(givens, placed=entries, search=options.search), options)
     error = None if grid.solved else grid.status.replace("_", " ")
     kind = None if grid.solved else Kind.NO_SOLUTION
-    return InputResult(label, error, round(time.perf_counter() - start, 4), [grid], kind=kind)
+    return InputResult(label, error, time.perf_counter() - start, [grid], kind=kind)
 
 
 def output_path(input_path: Path, options: Options, page: int | None = None) -> Path:

@@ -1,23 +1,120 @@
 """Typed results: what one input gave, passed inward as dataclasses and serialised only at the edge.
 
 `InputResult` holds one input (photo, PDF page or puzzle line) and its
-`GridResult` per grid found. `to_json` gives the JSON object of the contract
-in ``docs/DESIGN.md`` (fields may be added, never renamed); `from_json` reads it
-back (results stored by ``--db``).
+`GridResult` per grid found, with typed values as the pipeline made them
+(floats unrounded, corners and per-cell confidences as NumPy arrays). This
+module alone makes their JSON: `to_json` gives the object of the contract in
+``docs/DESIGN.md`` (fields may be added, never renamed), rounding numbers
+there, for the command line, the cluster and the web API (which asks for
+``with_cells``: per grid ``cell_quads``, per step and hint ``cells``);
+`from_json` reads it back (results stored by ``--db``).
+
+Renamed JSON keys keep their old key beside the new one until snapsolve 0.3
+(``docs/DESIGN.md``, "JSON changes"): ``mistakes[].entered`` is
+``mistakes[].entry``, ``progress.entered`` is ``progress.entries``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .errors import Kind
 from .solver import SOLVED, Finished, Level, Mistake, Status, Step, UnclearEntry
 from .solver.grid import format_puzzle
+
+#: Decimals kept in the JSON: corners and cell quadrilaterals (pixels), confidence, per-cell confidence, seconds.
+PIXEL_DECIMALS, CONFIDENCE_DECIMALS, CELL_CONFIDENCE_DECIMALS, SECONDS_DECIMALS = 1, 4, 3, 4
 
 
 def _digits(text: str | None) -> list[int] | None:
     """81 characters ('.' for empty) -> 81 values (0 for empty); None stays None."""
     return None if text is None else [0 if ch == "." else int(ch) for ch in text]
+
+
+@dataclass(frozen=True)
+class PencilMark:
+    """A cell holding pencilled candidates.
+
+    Attributes
+    ----------
+    cell : int
+        0..80, ``row * 9 + column``, upright.
+    digits : str or None
+        The candidates in increasing order (``"58"``) when every one is read
+        surely, else None (`vision.read_pencil_marks`).
+    """
+
+    cell: int
+    digits: str | None
+
+    def to_json(self) -> dict:
+        """``{"cell", "digits"}`` as in `docs/DESIGN.md`."""
+        return {"cell": self.cell, "digits": self.digits}
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A printed digit changed by consistency repair (`repair.decide_givens`).
+
+    Attributes
+    ----------
+    cell : int
+        0..80, upright.
+    read : int
+        The digit read there (0 for none).
+    used : int
+        The digit the puzzle uses instead (0 for none).
+    """
+
+    cell: int
+    read: int
+    used: int
+
+    def to_json(self) -> dict:
+        """``{"cell", "read", "used"}`` as in `docs/DESIGN.md`."""
+        return {"cell": self.cell, "read": self.read, "used": self.used}
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the player is: entries written, cells the givens leave empty (right or wrong alike).
+
+    Attributes
+    ----------
+    entries : int
+        Cells holding an entry (not counting givens).
+    to_fill : int
+        Cells the givens leave empty.
+    """
+
+    entries: int
+    to_fill: int
+
+    def to_json(self) -> dict:
+        """``{"entered", "to_fill", "entries"}`` as in `docs/DESIGN.md` (``entered``: deprecated ``entries``)."""
+        return {"entered": self.entries, "to_fill": self.to_fill, "entries": self.entries}
+
+
+def _round_pixels(points) -> list:
+    """Points (any shape, pixels) as nested lists rounded to PIXEL_DECIMALS (NumPy's rounding, as always)."""
+    return np.round(np.asarray(points, dtype=np.float64), PIXEL_DECIMALS).tolist()
+
+
+def _quads_json(corners: list, rotation: int) -> list:
+    """The 81 cell quadrilaterals (`vision.rectify.cell_quads`) of the JSON's rounded `corners`, rounded too."""
+    from .vision.rectify import cell_quads  # OpenCV: only for the page's JSON
+
+    return [
+        [[round(float(x), PIXEL_DECIMALS), round(float(y), PIXEL_DECIMALS)] for x, y in quad]
+        for quad in cell_quads(corners, rotation)
+    ]
+
+
+def _cells(item: Step | Mistake | UnclearEntry | Finished) -> list[int]:
+    """The cells a step or hint is about, for drawing: a step's pattern, a mistake's or question's one cell."""
+    return list(item.cells) if hasattr(item, "cells") else [item.cell]
 
 
 @dataclass
@@ -40,8 +137,8 @@ class GridResult:
         Logic alone did not finish; the exact search completed the grid.
     entries : list of int
         81 values: digits written in by hand (0 elsewhere).
-    pencil_marks : list of dict
-        ``{"cell": int, "digits": str or None}`` for each cell holding pencilled candidates.
+    pencil_marks : list of PencilMark
+        Each cell holding pencilled candidates.
     mistakes : list of Mistake
         Entries that differ from the unique solution, read with certainty.
     unclear_entries : list of UnclearEntry
@@ -54,17 +151,17 @@ class GridResult:
         the question about an unclear entry it would fill), else `Finished`.
     hint_requested : bool
         ``--hint`` was asked for (so ``hint: null`` means no step was found).
-    corners : list or None
-        4 x [x, y] pixels (TL TR BR BL as seen) for photos; None for text.
+    corners : np.ndarray or None
+        Shape (4, 2) float, pixels (TL TR BR BL as seen) for photos; None for text.
     rotation : int or None
         Degrees the photo was turned to read the grid; None for text.
     confidence : float or None
         Photos: the calibrated probability that every given is right
-        (`repair.calibrated_confidence`, `docs/confidence.md`).
-    cell_confidence : list of float or None
-        81 per-cell probabilities of the class read (photos).
-    repaired : list of dict
-        ``{"cell", "read", "used"}`` for cells changed by consistency repair.
+        (`repair.calibrated_confidence`, `docs/confidence.md`), 0..1.
+    cell_confidence : np.ndarray or None
+        Shape (81,) float: per-cell probabilities of the class read (photos), 0..1.
+    repaired : list of Repair
+        Cells changed by consistency repair.
     warning : str or None
         One line about a repaired or doubtful reading.
     output : str or None
@@ -79,17 +176,17 @@ class GridResult:
     techniques: dict = field(default_factory=dict)
     needs_search: bool = False
     entries: list[int] = field(default_factory=lambda: [0] * 81)
-    pencil_marks: list = field(default_factory=list)
+    pencil_marks: list[PencilMark] = field(default_factory=list)
     mistakes: list[Mistake] = field(default_factory=list)
     unclear_entries: list[UnclearEntry] = field(default_factory=list)
     steps: list[Step] | None = None
     hint: Step | Mistake | UnclearEntry | Finished | None = None
     hint_requested: bool = False
-    corners: list | None = None
+    corners: np.ndarray | None = None
     rotation: int | None = None
     confidence: float | None = None
-    cell_confidence: list | None = None
-    repaired: list = field(default_factory=list)
+    cell_confidence: np.ndarray | None = None
+    repaired: list[Repair] = field(default_factory=list)
     warning: str | None = None
     output: str | None = None
 
@@ -99,18 +196,31 @@ class GridResult:
         return self.status == SOLVED
 
     @property
-    def progress(self) -> dict:
-        """``{"entered": entries placed, "to_fill": cells the givens leave empty}``."""
-        return {
-            "entered": sum(1 for g, e in zip(self.givens, self.entries) if e and not g),
-            "to_fill": sum(1 for g in self.givens if not g),
-        }
+    def progress(self) -> Progress:
+        """Entries written and cells the givens leave empty."""
+        return Progress(
+            entries=sum(1 for g, e in zip(self.givens, self.entries) if e and not g),
+            to_fill=sum(1 for g in self.givens if not g),
+        )
 
-    def to_json(self) -> dict:
-        """The grid's JSON object (`docs/DESIGN.md`)."""
+    def to_json(self, with_cells: bool = False, cell_confidence: bool = True) -> dict:
+        """The grid's JSON object (`docs/DESIGN.md`), numbers rounded here.
+
+        Parameters
+        ----------
+        with_cells : bool
+            Also the page's fields (`snapsolve.web.work`): ``cell_quads`` (a
+            photo's 81 cells as quadrilaterals, 4 x [x, y] pixels, upright cell
+            order, see `vision.rectify.cell_quads`) and each step's and the
+            hint's ``cells`` (the pattern's cells, for drawing).
+        cell_confidence : bool
+            Include ``cell_confidence`` (81 numbers the live view leaves out).
+        """
         out: dict = {}
+        corners = None
         if self.corners is not None:
-            out["corners"] = self.corners
+            corners = _round_pixels(self.corners)
+            out["corners"] = corners
             out["rotation"] = self.rotation
         out.update(
             {
@@ -122,30 +232,40 @@ class GridResult:
                 "techniques": self.techniques,
                 "needs_search": self.needs_search,
                 "entries": format_puzzle(self.entries),
-                "pencil_marks": self.pencil_marks,
+                "pencil_marks": [m.to_json() for m in self.pencil_marks],
                 "mistakes": [m.to_json() for m in self.mistakes],
                 "unclear_entries": [u.to_json() for u in self.unclear_entries],
-                "progress": self.progress,
+                "progress": self.progress.to_json(),
             }
         )
         if self.confidence is not None:
-            out["confidence"] = self.confidence
-            out["cell_confidence"] = self.cell_confidence
-            out["repaired"] = self.repaired
+            out["confidence"] = round(float(self.confidence), CONFIDENCE_DECIMALS)
+            if cell_confidence:
+                out["cell_confidence"] = (
+                    None
+                    if self.cell_confidence is None
+                    else [round(float(p), CELL_CONFIDENCE_DECIMALS) for p in self.cell_confidence]
+                )
+            out["repaired"] = [r.to_json() for r in self.repaired]
             out["warning"] = self.warning
         if self.steps is not None:
-            out["steps"] = [s.to_json() for s in self.steps]
+            out["steps"] = [dict(s.to_json(), cells=_cells(s)) if with_cells else s.to_json() for s in self.steps]
         if self.hint_requested:
-            out["hint"] = _hint_json(self.hint)
+            out["hint"] = _hint_json(self.hint, with_cells)
         if self.output:
             out["output"] = self.output
+        if with_cells and corners is not None:
+            out["cell_quads"] = _quads_json(corners, self.rotation or 0)
         return out
 
     @classmethod
     def from_json(cls, data: dict) -> GridResult:
-        """Read back an object written by `to_json`."""
+        """Read back an object written by `to_json` (or by a version without ``mistakes[].entry``)."""
         hint = data.get("hint")
-        mistakes = [Mistake(m["cell"], m["entered"], m["solution"]) for m in data.get("mistakes", [])]
+        mistakes = [
+            Mistake(m["cell"], m["entry"] if "entry" in m else m["entered"], m["solution"])
+            for m in data.get("mistakes", [])
+        ]
         unclear = [
             UnclearEntry(u["cell"], u["read"], tuple(u["alternatives"])) for u in data.get("unclear_entries", [])
         ]
@@ -169,24 +289,24 @@ class GridResult:
             techniques=data.get("techniques", {}),
             needs_search=data.get("needs_search", False),
             entries=_digits(data.get("entries")) or [0] * 81,
-            pencil_marks=data.get("pencil_marks", []),
+            pencil_marks=[PencilMark(m["cell"], m["digits"]) for m in data.get("pencil_marks", [])],
             mistakes=mistakes,
             unclear_entries=unclear,
             steps=[_step_from_json(s) for s in data["steps"]] if "steps" in data else None,
             hint=hint,
             hint_requested="hint" in data,
-            corners=data.get("corners"),
+            corners=None if data.get("corners") is None else np.array(data["corners"], dtype=np.float64),
             rotation=data.get("rotation"),
             confidence=data.get("confidence"),
-            cell_confidence=data.get("cell_confidence"),
-            repaired=data.get("repaired", []),
+            cell_confidence=None if data.get("cell_confidence") is None else np.array(data["cell_confidence"]),
+            repaired=[Repair(r["cell"], r["read"], r["used"]) for r in data.get("repaired", [])],
             warning=data.get("warning"),
             output=data.get("output"),
         )
 
 
-def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None) -> dict | None:
-    """A hint in the step form of `docs/DESIGN.md`.
+def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None, with_cells: bool = False) -> dict | None:
+    """A hint in the step form of `docs/DESIGN.md` (with `with_cells`, also its ``cells``, see `_cells`).
 
     A mistake is technique ``mistake``, the wrong digit eliminated; a question
     about an unclear entry is technique ``question`` with its ``cell`` and
@@ -195,18 +315,23 @@ def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None) -> dict | 
     """
     if hint is None:
         return None
+    out: dict
     if isinstance(hint, Mistake):
-        return {
+        out = {
             "technique": "mistake",
             "placements": [],
-            "eliminations": [[hint.cell, hint.entered]],
+            "eliminations": [[hint.cell, hint.entry]],
             "text": hint.text,
         }
-    if isinstance(hint, UnclearEntry):
-        return {"technique": "question", "placements": [], "eliminations": [], "text": hint.text, **hint.to_json()}
-    if isinstance(hint, Finished):
-        return {"technique": "solved", "placements": [], "eliminations": [], "text": hint.text}
-    return hint.to_json()
+    elif isinstance(hint, UnclearEntry):
+        out = {"technique": "question", "placements": [], "eliminations": [], "text": hint.text, **hint.to_json()}
+    elif isinstance(hint, Finished):
+        out = {"technique": "solved", "placements": [], "eliminations": [], "text": hint.text}
+    else:
+        out = hint.to_json()
+    if with_cells:
+        out["cells"] = _cells(hint)
+    return out
 
 
 def _step_from_json(data: dict) -> Step:
@@ -229,7 +354,7 @@ class InputResult:
     error : str or None
         One line when the input failed (unreadable, no grid, not solved).
     seconds : float
-        Time spent on it.
+        Time spent on it (unrounded; the JSON keeps SECONDS_DECIMALS).
     grids : list of GridResult
         Every grid found, the main one first.
     warnings : list of str
@@ -252,20 +377,20 @@ class InputResult:
     @classmethod
     def failed(cls, label: str, error: str, seconds: float = 0.0, kind: Kind | None = None) -> InputResult:
         """The result of an input that could not be used at all (`kind`: the error's, when known)."""
-        return cls(label, error, round(seconds, 4), kind=kind)
+        return cls(label, error, seconds, kind=kind)
 
     @property
     def solved_grids(self) -> int:
         """How many of its grids were solved."""
         return sum(1 for g in self.grids if g.solved)
 
-    def to_json(self) -> dict:
-        """The input's JSON object (`docs/DESIGN.md`)."""
+    def to_json(self, with_cells: bool = False) -> dict:
+        """The input's JSON object (`docs/DESIGN.md`); `with_cells` as in `GridResult.to_json`."""
         out = {
             "input": self.input,
             "error": self.error,
-            "seconds": self.seconds,
-            "grids": [g.to_json() for g in self.grids],
+            "seconds": round(self.seconds, SECONDS_DECIMALS),
+            "grids": [g.to_json(with_cells) for g in self.grids],
             "warnings": self.warnings,
         }
         if self.cached:

@@ -1,15 +1,15 @@
-"""A player's position: the printed givens plus the digits placed by hand.
+"""A player's position: the printed givens plus the player's entries (the digits written in by hand).
 
 A puzzle in progress is two grids: the givens (the puzzle itself, which alone
 decides the solution, the grade and whether there is exactly one solution)
-and the digits the player has placed. Placed digits are checked against the
+and the player's entries. Entries are checked against the
 unique solution (`find_mistakes`), and hints and explanations continue from
 where the player stands (`remaining_steps`): the same logical ladder, started
-from givens plus placed digits.
+from givens plus entries.
 
 Text form (`parse_position`): the puzzle's 81 characters, then, after
-whitespace, optionally 81 more for the placed digits (``.`` or ``0`` where
-nothing is placed)::
+whitespace, optionally 81 more for the entries (``.`` or ``0`` where
+nothing is entered)::
 
     ..2.3.6....  ...1.......
 """
@@ -26,30 +26,35 @@ from .steps import Step
 
 @dataclass(frozen=True)
 class Mistake:
-    """A placed digit that the unique solution does not have.
+    """An entry that the unique solution does not have.
 
     Attributes
     ----------
     cell : int
         0..80, ``row * 9 + column``.
-    entered : int
-        The digit placed, 1..9.
+    entry : int
+        The digit entered, 1..9.
     solution : int
         The solution's digit there, 1..9.
     """
 
     cell: int
-    entered: int
+    entry: int
     solution: int
+
+    @property
+    def entered(self) -> int:
+        """Deprecated name of `entry` (the JSON key ``entered`` until snapsolve 0.3, see `docs/DESIGN.md`)."""
+        return self.entry
 
     @property
     def text(self) -> str:
         """The mistake in words, without giving the right digit away: ``r3c5: the 7 is wrong``."""
-        return f"{cell_name(self.cell)}: the {self.entered} is wrong"
+        return f"{cell_name(self.cell)}: the {self.entry} is wrong"
 
     def to_json(self) -> dict:
-        """``{"cell", "entered", "solution"}`` as in `docs/DESIGN.md`."""
-        return {"cell": self.cell, "entered": self.entered, "solution": self.solution}
+        """``{"cell", "entered", "solution", "entry"}`` as in `docs/DESIGN.md` (``entered``: deprecated ``entry``)."""
+        return {"cell": self.cell, "entered": self.entry, "solution": self.solution, "entry": self.entry}
 
 
 def _article(digit: int) -> str:
@@ -95,56 +100,56 @@ class Finished:
 
 
 def parse_position(text: str) -> tuple[list[int], list[int]]:
-    """Parse a puzzle line with optional placed digits.
+    """Parse a puzzle line with optional entries.
 
     Parameters
     ----------
     text : str
         81 puzzle characters (see `grid.parse_puzzle`), optionally followed
-        by whitespace and 81 characters of placed digits (``1``-``9``, and
+        by whitespace and 81 characters of entries (``1``-``9``, and
         ``.`` or ``0`` elsewhere). Any other trailing text (a rating) is ignored.
 
     Returns
     -------
     (list of int, list of int)
-        The givens and the placed digits, 81 values each, 0 for none.
+        The givens and the entries, 81 values each, 0 for none.
 
     Raises
     ------
     InvalidPuzzleError
-        A malformed puzzle, or a placed digit on a given's cell.
+        A malformed puzzle, or an entry on a given's cell.
     """
     givens = parse_puzzle(text)
     fields = text.split()
-    placed = [0] * 81
+    entries = [0] * 81
     if len(fields) > 1 and len(fields[1]) == 81 and all(ch in ".0123456789" for ch in fields[1]):
-        placed = [0 if ch in ".0" else int(ch) for ch in fields[1]]
-        clash = [cell_name(i) for i in range(81) if placed[i] and givens[i]]
+        entries = [0 if ch in ".0" else int(ch) for ch in fields[1]]
+        clash = [cell_name(i) for i in range(81) if entries[i] and givens[i]]
         if clash:
             raise InvalidPuzzleError(f"placed digits on given cells: {', '.join(clash[:5])}")
-    return givens, placed
+    return givens, entries
 
 
-def find_mistakes(placed: list[int], solution: list[int]) -> list[Mistake]:
-    """Placed digits that differ from the solution, in cell order.
+def find_mistakes(entries: list[int], solution: list[int]) -> list[Mistake]:
+    """Entries that differ from the solution, in cell order.
 
     Parameters
     ----------
-    placed : list of int
-        81 values, 0 where nothing is placed.
+    entries : list of int
+        81 values, 0 where nothing is entered.
     solution : list of int
         81 values, the unique solution.
     """
-    return [Mistake(c, placed[c], solution[c]) for c in range(81) if placed[c] and placed[c] != solution[c]]
+    return [Mistake(c, entries[c], solution[c]) for c in range(81) if entries[c] and entries[c] != solution[c]]
 
 
-def remaining_steps(givens: list[int], placed: list[int], unique: Callable[[], bool] | None = None) -> list[Step]:
+def remaining_steps(givens: list[int], entries: list[int], unique: Callable[[], bool] | None = None) -> list[Step]:
     """The logical steps from the player's position to the end (or until logic is stuck).
 
     Parameters
     ----------
-    givens, placed : list of int
-        81 values each, 0 for empty; placed digits must not be mistakes
+    givens, entries : list of int
+        81 values each, 0 for empty; entries must not be mistakes
         (check with `find_mistakes` first).
     unique : callable, optional
         As in `logic.solve_logically`: whether the puzzle has one solution
@@ -154,5 +159,5 @@ def remaining_steps(givens: list[int], placed: list[int], unique: Callable[[], b
     -------
     list of Step
     """
-    position = [g or p for g, p in zip(givens, placed)]
+    position = [g or e for g, e in zip(givens, entries)]
     return solve_logically(position, unique=unique).steps

@@ -36,7 +36,8 @@ def test_photo_in_progress_end_to_end(tmp_path, capsys):
     assert grid["entries"] == "".join(t[1] if t.startswith("h") else "." for t in LABELS)
     assert [m["cell"] for m in grid["pencil_marks"]] == [i for i, t in enumerate(LABELS) if t == "c"]
     assert grid["mistakes"] == [] and grid["status"] == "solved"
-    assert grid["progress"] == {"entered": 15, "to_fill": 81 - sum(t.isdigit() for t in LABELS)}
+    to_fill = 81 - sum(t.isdigit() for t in LABELS)
+    assert grid["progress"] == {"entries": 15, "entered": 15, "to_fill": to_fill}  # entered: deprecated
     solution = grid["solution"]
     assert all(grid["entries"][i] in (".", solution[i]) for i in range(81))
     counts = drawn_per_cell(PHOTO, tmp_path / (PHOTO.stem + ".solved.jpg"))
@@ -61,46 +62,46 @@ def position():
     givens = parse_puzzle(line)
     solution = solve_unique(givens).solution
     empty = [i for i, g in enumerate(givens) if not g]
-    placed = [0] * 81
+    entries = [0] * 81
     for cell in empty[:4]:
-        placed[cell] = solution[cell]
+        entries[cell] = solution[cell]
     wrong_cell = empty[10]
     wrong = solution[wrong_cell] % 9 + 1
-    return line, givens, solution, placed, wrong_cell, wrong
+    return line, givens, solution, entries, wrong_cell, wrong
 
 
 def test_mistakes_api(position):
-    line, givens, solution, placed, wrong_cell, wrong = position
-    assert find_mistakes(placed, solution) == []
-    with_mistake = list(placed)
+    line, givens, solution, entries, wrong_cell, wrong = position
+    assert find_mistakes(entries, solution) == []
+    with_mistake = list(entries)
     with_mistake[wrong_cell] = wrong
     (mistake,) = find_mistakes(with_mistake, solution)
-    assert (mistake.cell, mistake.entered, mistake.solution) == (wrong_cell, wrong, solution[wrong_cell])
+    assert (mistake.cell, mistake.entry, mistake.solution) == (wrong_cell, wrong, solution[wrong_cell])
     assert mistake.text == f"{cell_name(wrong_cell)}: the {wrong} is wrong"
     result = solve_puzzle(givens, placed=with_mistake)
     assert result.mistakes == [mistake] and result.remaining == []
-    # the puzzle, its grade and its steps are the printed puzzle's, whatever was placed
+    # the puzzle, its grade and its steps are the printed puzzle's, whatever was entered
     plain = solve_puzzle(givens)
     assert (result.level, result.score, result.steps) == (plain.level, plain.score, plain.steps)
 
 
 def test_steps_continue_from_the_players_position(position):
-    line, givens, solution, placed, _, _ = position
-    steps = remaining_steps(givens, placed)
-    filled = {c for c in range(81) if givens[c] or placed[c]}
+    line, givens, solution, entries, _, _ = position
+    steps = remaining_steps(givens, entries)
+    filled = {c for c in range(81) if givens[c] or entries[c]}
     assert steps and all(c not in filled for step in steps for c, _ in step.placements)
-    values = [g or p for g, p in zip(givens, placed)]
+    values = [g or p for g, p in zip(givens, entries)]
     for step in steps:
         for c, d in step.placements:
             assert solution[c] == d
             values[c] = d
     assert values == solution
-    assert solve_puzzle(givens, placed=placed).remaining == steps
+    assert solve_puzzle(givens, placed=entries).remaining == steps
 
 
 def test_position_text_form_hint_and_explain(position, capsys, monkeypatch):
-    line, givens, solution, placed, wrong_cell, wrong = position
-    with_mistake = list(placed)
+    line, givens, solution, entries, wrong_cell, wrong = position
+    with_mistake = list(entries)
     with_mistake[wrong_cell] = wrong
     text = "".join(str(d) if d else "." for d in with_mistake)
     assert parse_position(line + " " + text) == (givens, with_mistake)
@@ -109,7 +110,9 @@ def test_position_text_form_hint_and_explain(position, capsys, monkeypatch):
     (r,) = _json_lines(capsys.readouterr().out)
     grid = r["grids"][0]
     assert grid["entries"] == text
-    assert grid["mistakes"] == [{"cell": wrong_cell, "entered": wrong, "solution": solution[wrong_cell]}]
+    assert grid["mistakes"] == [
+        {"cell": wrong_cell, "entry": wrong, "entered": wrong, "solution": solution[wrong_cell]}  # entered: deprecated
+    ]
     assert grid["hint"] == {
         "technique": "mistake",
         "placements": [],
@@ -121,10 +124,10 @@ def test_position_text_form_hint_and_explain(position, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert f"mistake: {cell_name(wrong_cell)} has {wrong}, the solution has {solution[wrong_cell]}" in out
     # without the mistake, the hint is the next step from the position, on a cell still free
-    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line} {''.join(str(d) if d else '.' for d in placed)}\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line} {''.join(str(d) if d else '.' for d in entries)}\n"))
     assert main(["--hint", "--explain", "-"]) == 0
     out = capsys.readouterr().out
-    first = remaining_steps(givens, placed)[0]
+    first = remaining_steps(givens, entries)[0]
     assert "hint: " + first.text in out
 
 
@@ -144,7 +147,7 @@ def test_a_wrong_entry_on_a_photo_is_ringed_and_hinted(model, tmp_path):
     right, wrong = int(LABELS[entry][1]), int(LABELS[other][1])
     _swap_in(reading, entry, other)
     grid, solution = read_puzzle(reading, Options(hint=True), model)
-    assert [(m.cell, m.entered, m.solution) for m in grid.mistakes] == [(entry, wrong, right)]
+    assert [(m.cell, m.entry, m.solution) for m in grid.mistakes] == [(entry, wrong, right)]
     assert grid.unclear_entries == []
     assert grid.hint == grid.mistakes[0] and solution.remaining == []
     hinted = annotate(image, reading, grid, Options(hint=True))
@@ -189,12 +192,12 @@ def test_a_finished_grid_hint_says_solved(capsys, monkeypatch):
     line = read_collection("top1465.txt")[0]
     givens, _ = parse_position(line)
     solution = solve_unique(givens).solution
-    placed = "".join("." if g else str(d) for g, d in zip(givens, solution))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {placed}\n"))
+    entries = "".join("." if g else str(d) for g, d in zip(givens, solution))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {entries}\n"))
     assert main(["--hint", "--json", "-"]) == 0
     (result,) = _json_lines(capsys.readouterr().out)
     hint = result["grids"][0]["hint"]
     assert hint["technique"] == "solved" and "every entry is right" in hint["text"]
-    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {placed}\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {entries}\n"))
     assert main(["--hint", "-"]) == 0
     assert "hint: solved: the grid is complete and every entry is right" in capsys.readouterr().out

@@ -30,9 +30,9 @@ pytest.importorskip("httpx")  # the test client
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from snapsolve.vision.rectify import cell_quads  # noqa: E402
 from snapsolve.web import announce  # noqa: E402
 from snapsolve.web.app import MAX_UPLOAD_BYTES, STATIC, Settings, create_app  # noqa: E402
-from snapsolve.web.work import cell_quads  # noqa: E402
 
 from .conftest import FIXTURES, SAMPLES  # noqa: E402
 
@@ -154,11 +154,13 @@ def test_quads_follow_rotation(client, tmp_path):
 def test_cell_quads_unit():
     corners = [[100, 100], [1000, 100], [1000, 1000], [100, 1000]]
     upright = cell_quads(corners, 0)
-    assert upright[0][0] == [100, 100] and upright[80][2] == [1000, 1000] and upright[8][1] == [1000, 100]
+    assert upright.shape == (81, 4, 2) and upright.dtype.name == "float64"
+    assert upright[0][0] == pytest.approx([100, 100]) and upright[80][2] == pytest.approx([1000, 1000])
+    assert upright[8][1] == pytest.approx([1000, 100]) and upright[10][0] == pytest.approx([200, 200])
     # Read after turning the photo a quarter (np.rot90 once): the upright top-left cell is seen top-right.
-    assert cell_quads(corners, 90)[0][0] == [1000, 100]
-    assert cell_quads(corners, 180)[0][0] == [1000, 1000]
-    assert cell_quads(corners, 270)[0][0] == [100, 1000]
+    assert cell_quads(corners, 90)[0][0] == pytest.approx([1000, 100])
+    assert cell_quads(corners, 180)[0][0] == pytest.approx([1000, 1000])
+    assert cell_quads(corners, 270)[0][0] == pytest.approx([100, 1000])
 
 
 def test_in_progress_photo_with_steps(client):
@@ -168,9 +170,10 @@ def test_in_progress_photo_with_steps(client):
     givens, entries = cells_label(SAMPLES / "02_25_honor_view_10_0.cells")
     assert grid["givens"] == givens and grid["entries"] == entries
     assert grid["mistakes"] == []
-    assert grid["progress"] == {"entered": 81 - entries.count("."), "to_fill": givens.count(".")}
+    written = 81 - entries.count(".")
+    assert grid["progress"] == {"entries": written, "entered": written, "to_fill": givens.count(".")}
     placed = [p for step in grid["steps"] for p in step["placements"]]
-    assert len(placed) == grid["progress"]["to_fill"] - grid["progress"]["entered"]  # steps start from the position
+    assert len(placed) == grid["progress"]["to_fill"] - grid["progress"]["entries"]  # steps start from the position
     assert all(grid["solution"][c] == str(d) and entries[c] == "." for c, d in placed)
     assert all(step["cells"] and step["text"] for step in grid["steps"])
     assert decode_jpeg(data["image"]).shape[:2] == (1600, 1200)  # 1728x2304 sent back at 1600 on the long side
@@ -190,7 +193,8 @@ def test_puzzle_string_hint_explain_and_mistake(client):
     entries = "." * cell + wrong + "." * (80 - cell)
     data = client.post("/api/solve", json={"puzzle": f"{givens} {entries}", "hint": True, "explain": True}).json()
     grid = data["grids"][0]
-    assert grid["mistakes"] == [{"cell": cell, "entered": int(wrong), "solution": int(solution[cell])}]
+    mistake = {"cell": cell, "entry": int(wrong), "solution": int(solution[cell])}
+    assert grid["mistakes"] == [dict(mistake, entered=int(wrong))]  # entered: the deprecated name of entry
     assert grid["hint"]["technique"] == "mistake" and grid["hint"]["cells"] == [cell]
     # As a form field too.
     form = client.post("/api/solve", data={"puzzle": givens, "explain": "true"}).json()
@@ -561,7 +565,8 @@ def test_phone_corrected_cell_keeps_its_kind(server, image1_read):
         assert givens[filled_printed] == solution[filled_printed] and entries[filled_printed] == "."
         assert givens[read_as_written] == solution[read_as_written] and entries[read_as_written] == "."
         resent = answer.value.json()["grids"][0]
-        assert resent["mistakes"] == [{"cell": wrote, "entered": wrong, "solution": int(solution[wrote])}]
+        mistake = {"cell": wrote, "entry": wrong, "solution": int(solution[wrote])}
+        assert resent["mistakes"] == [dict(mistake, entered=wrong)]  # entered: the deprecated name of entry
         page.wait_for_function("document.querySelector('#step-text').textContent.includes('mistakes')")
         # after solving again each cell shows the kind it was given
         assert "entry" in cell_box(page, filled).get_attribute("class")

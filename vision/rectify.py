@@ -395,3 +395,42 @@ def rotate_cells(values: np.ndarray, rotation: int) -> np.ndarray:
     """
     grid = values.reshape((9, 9) + values.shape[1:])
     return np.rot90(grid, k=(rotation // 90) % 4).reshape(values.shape)
+
+
+def cell_quads(corners: np.ndarray | list, rotation: int) -> np.ndarray:
+    """The 81 cells of an upright grid as quadrilaterals in the photo, through the homography of its corners.
+
+    Parameters
+    ----------
+    corners : array-like, shape (4, 2)
+        The grid's corners in the photo, pixels, TL TR BR BL as seen (the
+        ``corners`` of the JSON contract).
+    rotation : int
+        Degrees (0, 90, 180, 270) the photo was turned to read the grid upright.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (81, 4, 2) float64, pixels: indexed by upright cell
+        ``row * 9 + column``, each cell's upright top-left, top-right,
+        bottom-right and bottom-left corner as (x, y).
+
+    Notes
+    -----
+    The upright grid is ``np.rot90(seen, k=rotation // 90)`` (see
+    `rotate_cells`), so upright point (x, y) of the unit square is seen at
+    (1 - y, x) for each quarter turn. A straight homography ignores a bent
+    page; the drawn answers follow the ruling lattice instead.
+    """
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    h = cv2.getPerspectiveTransform(unit, np.array(corners, np.float32))
+    turns = (rotation // 90) % 4
+    steps = np.arange(10) / 9.0
+    ys, xs = np.meshgrid(steps, steps, indexing="ij")
+    u, v = xs, ys  # upright unit-square coordinates of the 10 x 10 lattice points
+    for _ in range(turns):
+        u, v = 1 - v, u
+    pts = np.stack([u, v], axis=-1).reshape(-1, 1, 2).astype(np.float64)
+    seen = cv2.perspectiveTransform(pts, h).reshape(10, 10, 2)
+    quads = np.stack([seen[:-1, :-1], seen[:-1, 1:], seen[1:, 1:], seen[1:, :-1]], axis=2)  # (9, 9, 4, 2)
+    return quads.reshape(81, 4, 2)

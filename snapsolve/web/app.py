@@ -7,7 +7,7 @@ Routes
 ``POST /api/solve``
     ``multipart/form-data`` with the photo in a file field (``image``) and
     optional fields ``hint``, ``explain``, ``photo`` (``true``/``1``); or
-    ``application/json`` ``{"puzzle": "81 givens [81 placed digits]",
+    ``application/json`` ``{"puzzle": "81 givens [81 entries]",
     "hint": false, "explain": false}``. Answers the ``snapsolve --json``
     object plus the annotated image (see `snapsolve.web.work`).
 ``GET /api/generate?level=medium&count=4``
@@ -336,7 +336,7 @@ SOLVE_DOC = {
                         "puzzle": {
                             "type": "string",
                             "description": "81 givens ('.' or '0' empty), optionally a "
-                            "space and 81 placed digits (a position)",
+                            "space and 81 entries (a position)",
                         },
                         "hint": {"type": "boolean"},
                         "explain": {"type": "boolean"},

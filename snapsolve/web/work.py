@@ -4,7 +4,9 @@ Every function here takes and returns plain picklable values (paths,
 strings, dicts, bytes) so that it runs in a ``spawn``-started worker of the
 server's process pool; none imports the web framework. A result is the JSON
 object of ``docs/DESIGN.md`` (as ``snapsolve --json`` prints it) with fields
-added for the page:
+added for the page; the JSON, the page's per-grid and per-step fields too, is
+made by `results.InputResult.to_json` (``with_cells``), and this module adds
+only the images:
 
 - ``image``: the annotated photo (the answers or the hint drawn, as on the
   command line) as base64 JPEG, at most IMAGE_SIDE pixels on its longer side;
@@ -13,7 +15,7 @@ added for the page:
   and ``cell_quads`` (the JPEGs are smaller: scale by their own size);
 - per grid ``cell_quads``: 81 quadrilaterals (4 x [x, y] pixels of the full
   photo), one per upright cell ``row * 9 + column``, for drawing steps on the
-  photo;
+  photo (`vision.rectify.cell_quads`);
 - per step (``steps``, ``hint``) ``cells``: the cells carrying the pattern.
 """
 
@@ -24,7 +26,6 @@ from pathlib import Path
 
 from ..errors import Failure, Kind
 from ..puzzle import Options, solve_text
-from ..results import InputResult
 
 #: Longest side, in pixels, of the JPEGs sent back (the phone shows them a few hundred pixels wide).
 IMAGE_SIDE = 1600
@@ -67,52 +68,6 @@ def ping() -> bool:
     return True
 
 
-def cell_quads(corners: list, rotation: int) -> list[list[list[float]]]:
-    """The 81 cells of an upright grid as quadrilaterals in the photo, through the homography of its corners.
-
-    Parameters
-    ----------
-    corners : list of 4 [x, y]
-        The grid's corners in the photo, pixels, TL TR BR BL as seen (the
-        ``corners`` of the JSON contract).
-    rotation : int
-        Degrees (0, 90, 180, 270) the photo was turned to read the grid upright.
-
-    Returns
-    -------
-    list
-        81 entries, indexed by upright cell ``row * 9 + column``; each 4
-        ``[x, y]`` points (pixels, rounded to 0.1) in the order of the
-        cell's upright top-left, top-right, bottom-right, bottom-left.
-
-    Notes
-    -----
-    The upright grid is ``np.rot90(seen, k=rotation // 90)`` (see
-    ``vision.rectify.rotate_cells``), so upright point (x, y) of the unit
-    square is seen at (1 - y, x) for each quarter turn. A straight homography
-    ignores a bent page; the drawn answers follow the ruling lattice instead.
-    """
-    import cv2
-    import numpy as np
-
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    h = cv2.getPerspectiveTransform(unit, np.array(corners, np.float32))
-    turns = (rotation // 90) % 4
-    steps = np.arange(10) / 9.0
-    ys, xs = np.meshgrid(steps, steps, indexing="ij")
-    u, v = xs, ys  # upright unit-square coordinates of the 10 x 10 lattice points
-    for _ in range(turns):
-        u, v = 1 - v, u
-    pts = np.stack([u, v], axis=-1).reshape(-1, 1, 2).astype(np.float64)
-    seen = cv2.perspectiveTransform(pts, h).reshape(10, 10, 2)
-    quads = []
-    for r in range(9):
-        for c in range(9):
-            quad = [seen[r, c], seen[r, c + 1], seen[r + 1, c + 1], seen[r + 1, c]]
-            quads.append([[round(float(x), 1), round(float(y), 1)] for x, y in quad])
-    return quads
-
-
 def _jpeg_base64(image) -> str:
     """A BGR uint8 image, shrunk to IMAGE_SIDE at most, as base64 JPEG text."""
     import cv2
@@ -133,17 +88,6 @@ def _read_small(path: Path):
     from ..vision.image_io import reduction_for
 
     return read_image(path, reduction_for(path, IMAGE_SIDE, longer=True))
-
-
-def _add_step_cells(result: InputResult, data: dict) -> None:
-    """Give each step and hint of the JSON object its ``cells`` (the pattern's cells, for drawing)."""
-    for grid, out in zip(result.grids, data["grids"]):
-        for step, step_json in zip(grid.steps or [], out.get("steps", [])):
-            step_json["cells"] = list(getattr(step, "cells", ()))
-        if out.get("hint") is not None:
-            hint = grid.hint  # a Step (its pattern's cells) or a Mistake (its one cell)
-            assert hint is not None  # the JSON has a hint only when the grid has one
-            out["hint"]["cells"] = list(hint.cells) if hasattr(hint, "cells") else [hint.cell]
 
 
 def check_upload(path: Path) -> tuple[int, int] | None:
@@ -218,8 +162,7 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
         if refusal is InputTooLarge:
             raise InputTooLarge(f"the image is over the limit: {reason}")
         raise NotAnImage(reason if reason.startswith("not a readable image") else f"not a readable image: {reason}")
-    data = result.to_json()
-    _add_step_cells(result, data)
+    data = result.to_json(with_cells=True)
     image = None
     try:
         plain = _read_small(file) if photo else None
@@ -231,16 +174,13 @@ def solve_upload(path: str, label: str, hint: bool = False, explain: bool = Fals
     if size is None:  # a format Pillow does not know: the decoded size
         full = _read_small(file) if plain is None else plain
         size = (full.shape[1], full.shape[0])
-    for grid in data["grids"]:
-        if "corners" in grid:
-            grid["cell_quads"] = cell_quads(grid["corners"], grid["rotation"])
     data["image"] = image
     data["image_size"] = list(size)
     return data
 
 
 def solve_puzzle_text(text: str, hint: bool = False, explain: bool = False) -> dict:
-    """Solve a puzzle string (81 givens, optionally whitespace and 81 placed digits); the ``--json`` object.
+    """Solve a puzzle string (81 givens, optionally whitespace and 81 entries); the ``--json`` object.
 
     The result's ``input`` is ``puzzle``; ``image`` is None. A readable
     puzzle without exactly one solution gives the object with its ``error``
@@ -258,8 +198,7 @@ def solve_puzzle_text(text: str, hint: bool = False, explain: bool = False) -> d
     except InvalidPuzzleError as exc:
         raise NotAPuzzle(f"not a puzzle: {exc}") from None
     result = solve_text("puzzle", text, Options(write_image=False, explain=explain, hint=hint))
-    data = result.to_json()
-    _add_step_cells(result, data)
+    data = result.to_json(with_cells=True)
     data["image"] = None
     return data
 

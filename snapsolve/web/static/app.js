@@ -136,7 +136,7 @@ function show(data, keepPhoto) {
     level.textContent = grid.level;
     summary.append(level, `, score ${grid.score}`, grid.needs_search ? " (finished by search)" : "");
     const p = grid.progress;
-    if (p && p.entered) summary.append(` · ${p.entered} of ${p.to_fill} cells filled in`);
+    if (p && p.entries) summary.append(` · ${p.entries} of ${p.to_fill} cells filled in`);
   } else {
     summary.textContent = `Not solved: ${grid.status.replace(/_/g, " ")}`;
   }
@@ -514,13 +514,13 @@ function checkEntries() {
   if (!grid) return;
   state.checking = true;
   const mistakes = grid.mistakes || [];
-  const p = grid.progress || { entered: 0, to_fill: 0 };
+  const p = grid.progress || { entries: 0, to_fill: 0 };
   let text;
   if (!grid.solution) text = "The puzzle is not solved yet, so the entries cannot be checked.";
-  else if (!p.entered && !state.unclear.size) text = "Nothing is written in this puzzle yet: no entries to check.";
-  else if (!mistakes.length) text = `${p.entered} of ${p.to_fill} cells filled in, no mistakes${state.unclear.size ? " among the digits read for sure" : ""}.`;
+  else if (!p.entries && !state.unclear.size) text = "Nothing is written in this puzzle yet: no entries to check.";
+  else if (!mistakes.length) text = `${p.entries} of ${p.to_fill} cells filled in, no mistakes${state.unclear.size ? " among the digits read for sure" : ""}.`;
   else text = `${mistakes.length} mistake${mistakes.length > 1 ? "s" : ""}: ` +
-    mistakes.map((m) => `${cellName(m.cell)} has ${m.entered}, the solution has ${m.solution}`).join("; ") + ".";
+    mistakes.map((m) => `${cellName(m.cell)} has ${m.entry}, the solution has ${m.solution}`).join("; ") + ".";
   if (grid.solution && state.unclear.size) text += " " + unclearQuestions();
   $("check-text").textContent = text;
   render();

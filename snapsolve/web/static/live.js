@@ -152,7 +152,7 @@ function liveDraw(grid, frameSize) {
   // accuse only when sure: an entry read without certainty gets an amber "?", never a red ring
   const unclear = new Set((grid.unclear_entries || []).map((u) => u.cell));
   for (let c = 0; c < 81; c++) {
-    const given = grid.givens[c] !== ".", entered = entries[c] && entries[c] !== ".";
+    const given = grid.givens[c] !== ".", hasEntry = entries[c] && entries[c] !== ".";
     if (given) continue;
     const [tl, tr, , bl] = grid.cell_quads[c].map(at);
     // unit cell (0..100) -> the cell as seen: x along the top edge, y along the left edge
@@ -181,7 +181,7 @@ function liveDraw(grid, frameSize) {
       live.unclear.push(c);
       continue;
     }
-    if (entered) continue;
+    if (hasEntry) continue;
     ctx.fillStyle = "rgba(29, 78, 216, 0.92)";
     ctx.font = "700 72px system-ui, sans-serif";
     ctx.textAlign = "center";
