@@ -199,15 +199,21 @@ def test_no_confident_wrong_answer_on_the_shared_photos(model):
     assert solved >= (150 + 75 if FULL else 10)
 
 
-def test_a_given_unlike_the_grids_print_is_taken_for_pen_unless_the_puzzle_needs_it():
-    """separate_written: a given of another height than the grid's print moves to the entries when the puzzle
-    keeps its one solution without it; a given the puzzle needs stays printed whatever its height."""
-    givens = parse_puzzle(read_collection("top1465.txt")[0])
+def _one_right_pen_digit(line):
+    """Puzzle `line` of top1465 with its first empty cell written right in pen and read as print:
+    (givens, solution, the pen's cell, the reading, each mark's height (all 0.6 of a cell))."""
+    givens = parse_puzzle(read_collection("top1465.txt")[line])
     solution = solve_unique(givens).solution
     pen = next(c for c in range(81) if not givens[c])
     with_pen = list(givens)
     with_pen[pen] = solution[pen]
-    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    return givens, solution, pen, with_pen, np.where(np.array(with_pen) > 0, 0.6, 0.0)
+
+
+def test_a_given_unlike_the_grids_print_is_taken_for_pen_unless_the_puzzle_needs_it():
+    """separate_written: a given of another height than the grid's print moves to the entries when the puzzle
+    keeps its one solution without it; a given the puzzle needs stays printed whatever its height."""
+    givens, solution, pen, with_pen, heights = _one_right_pen_digit(0)
     heights[pen] = 0.78  # 30% taller than the print
     decision = choose_reading(one_hot(with_pen))
     moved = separate_written(decision, heights)
@@ -369,12 +375,7 @@ def test_a_given_off_its_cells_centre_and_faint_is_taken_for_pen_though_neither_
     and shape, written off the cell's centre and fainter than the print, moves to the entries; the same
     offset alone, or the same faintness alone, leaves it a given (the puzzle already has one solution, so
     a mark must differ more to move)."""
-    givens = parse_puzzle(read_collection("top1465.txt")[3])
-    solution = solve_unique(givens).solution
-    pen = next(c for c in range(81) if not givens[c])
-    with_pen = list(givens)
-    with_pen[pen] = solution[pen]
-    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    givens, solution, pen, with_pen, heights = _one_right_pen_digit(3)
     centres, contrast = _looks(with_pen)
     off, faint = centres.copy(), contrast.copy()
     off[pen] = (0.61, 0.42)  # 0.11 of a cell right of the print's centre, a little high
@@ -390,12 +391,8 @@ def test_a_reading_left_without_solution_loses_its_next_most_unlike_givens():
     """A wrong pen digit that looks almost like the print (below the pen score's threshold) beside a right
     one that is plainly unlike it: taking out the plain one leaves no solution, so the next most unlike
     given, the wrong pen digit, is taken out too and the puzzle is solved from its print alone."""
-    givens = parse_puzzle(read_collection("top1465.txt")[5])
-    solution = solve_unique(givens).solution
-    empty = [c for c in range(81) if not givens[c]]
-    right, wrong = empty[0], empty[1]
-    reading = list(givens)
-    reading[right] = solution[right]
+    givens, solution, right, reading, _ = _one_right_pen_digit(5)
+    wrong = next(c for c in range(right + 1, 81) if not givens[c])
     row = wrong // 9
     reading[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks the row
     heights = np.where(np.array(reading) > 0, 0.6, 0.0)
