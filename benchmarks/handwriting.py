@@ -22,8 +22,9 @@ every printed and written cell: the classifier's most probable kind, and
 after the per-grid decision: a cell is printed when it is among the decided
 givens), photos with every printed given right (after consistency repair and
 the per-grid decision), and false mistakes (an entry
-that is the solution's digit, reported as a mistake), unclear entries, and the
-deliberate wrong digits caught (called a mistake or unclear).
+that is the solution's digit, reported as a mistake), unclear entries, the
+deliberate wrong digits caught (called a mistake or unclear) and those passed
+as right (a wrong digit shown as the solution's: a false statement too).
 
     python benchmarks/handwriting.py [--photos 60] [--seed 24] [--model FILE ...]
 
@@ -213,6 +214,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
                 totals["wrong_written"] += 1
                 totals["wrong_caught"] += mistake or cell in unclear
                 totals["wrong_called_mistake"] += mistake
+                totals["wrong_passed_as_right"] += entries.sure[cell] == solution[cell]
     return totals, confusions
 
 
@@ -262,7 +264,7 @@ def main() -> int:
         print(
             f"  false mistakes: {t['false_mistakes']}; right entries asked about (unclear): "
             f"{t['unclear_right_entries']}; wrong digits caught: {t['wrong_caught']}/{t['wrong_written']} "
-            f"({t['wrong_called_mistake']} called mistakes)"
+            f"({t['wrong_called_mistake']} called mistakes, {t['wrong_passed_as_right']} passed as right)"
         )
         print("  confusions: " + ", ".join(f"{k} x{v}" for k, v in confusions.most_common(10)), flush=True)
     return 0

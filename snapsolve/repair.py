@@ -413,16 +413,19 @@ def _off_centre(cells: list[int], centres: np.ndarray) -> np.ndarray:
     shifts that line's print alike, a hand places each digit its own way.
     """
     xy = centres[cells]
-    overall = np.median(xy, axis=0)
+    overall = np.nanmedian(xy, axis=0)
+    index = np.asarray(cells)
+    others = ~np.eye(len(cells), dtype=bool)
     off = np.zeros(len(cells))
-    for i, cell in enumerate(cells):
-        row, col = divmod(cell, 9)
-        for axis, same_line in (
-            (0, [j for j, c in enumerate(cells) if c % 9 == col and c != cell]),
-            (1, [j for j, c in enumerate(cells) if c // 9 == row and c != cell]),
-        ):
-            reference = np.median(xy[same_line, axis]) if len(same_line) >= 2 else overall[axis]
-            off[i] = max(off[i], abs(xy[i, axis] - reference))
+    for axis, line in ((0, index % 9), (1, index // 9)):  # x against the column, y against the row
+        same_line = (line[:, None] == line[None, :]) & others & np.isfinite(xy[None, :, axis])
+        ranked = np.sort(np.where(same_line, xy[None, :, axis], np.inf), axis=1)  # each row's line first
+        count = same_line.sum(axis=1)
+        rows = np.arange(len(cells))
+        low, high = ranked[rows, np.maximum(count - 1, 0) // 2], ranked[rows, count // 2]
+        with np.errstate(invalid="ignore"):
+            reference = np.where(count >= 2, (low + high) / 2, overall[axis])
+        off = np.fmax(off, np.abs(xy[:, axis] - reference))
     return off
 
 
@@ -727,11 +730,14 @@ def _alternatives_of(evidence: EntryEvidence, row: int, read: int, solution: int
 
 
 def _probabilities_only(probabilities: np.ndarray, cells: list[int]) -> EntryEvidence:
-    """What the cell probabilities alone say of some marks: P(digit | handwritten), and no distance or printed
-    reading, so that no reading is certain (every disagreement with the solution is unclear)."""
+    """What the cell probabilities alone say of some marks: P(digit | handwritten) (P(digit | printed) for a
+    mark with no handwritten share), and no distance or printed reading, so that no reading is certain
+    (every disagreement with the solution is unclear)."""
     from .vision.digits import EntryEvidence
 
-    handwritten = probabilities[cells, 10:19]
+    handwritten = np.array(probabilities[cells, 10:19], np.float64)
+    none = handwritten.sum(axis=1) <= 0
+    handwritten[none] = probabilities[np.asarray(cells)[none], 1:10]  # no handwritten share: the printed digit's
     handwritten = handwritten / np.maximum(handwritten.sum(axis=1, keepdims=True), 1e-12)
     return EntryEvidence(handwritten, np.ones_like(handwritten), np.zeros_like(handwritten))
 
@@ -760,8 +766,10 @@ def read_entries(
         entries that differ from the solution. Without it no reading is
         certain enough for a mistake: every such entry is unclear.
     written : list of int, optional
-        Cells read as printed digits that `separate_written` took for pen:
-        entries of the solution's digit.
+        Cells read as printed digits that `separate_written` (or `decide_givens`)
+        took for pen. They are read by the handwritten-digit model (through
+        `evidence`): one read as the solution's digit is right, one read as
+        another digit is unclear, never a mistake and never taken for right.
 
     Returns
     -------
@@ -773,11 +781,12 @@ def read_entries(
     entries = [0] * 81
     pencil = []
     kinds = {}
+    taken_out: list[int] = []
     for cell in range(81):
         if givens[cell]:
             continue
         if written and cell in written and solution:
-            entries[cell] = solution[cell]  # printed-looking, but unlike the grid's print: a right entry
+            taken_out.append(cell)
             continue
         p = probabilities[cell]
         handwritten = p[10:19]
@@ -787,8 +796,21 @@ def read_entries(
         elif kind == 1:
             entries[cell] = int(np.argmax(handwritten)) + 1
             kinds[cell] = float(handwritten.sum())
-    sure = list(entries)
     unclear = []
+    if taken_out:
+        # Marks read as print that the per-grid decision took for pen: read by the handwritten-digit model.
+        # One read as the solution's digit is right; one read otherwise is a question, never a mistake (the
+        # classifier did not even take the mark for handwriting, so no reading of it is certain).
+        assert solution is not None  # cells are taken out of the givens only for a reading with a solution
+        seen = evidence(taken_out) if evidence is not None else _probabilities_only(probabilities, taken_out)
+        for row, cell in enumerate(taken_out):
+            entries[cell] = int(np.argmax(seen.handwritten[row])) + 1
+            if entries[cell] != solution[cell]:
+                alternatives = _alternatives_of(seen, row, entries[cell], solution[cell])
+                unclear.append(UnclearEntry(cell, entries[cell], alternatives))
+    sure = list(entries)
+    for entry in unclear:
+        sure[entry.cell] = 0
     doubtful = [c for c in kinds if solution and entries[c] != solution[c]]
     if doubtful:
         assert solution is not None  # entries differ from a solution only when there is one
@@ -800,4 +822,5 @@ def read_entries(
             alternatives = _alternatives_of(seen, row, read, right)
             unclear.append(UnclearEntry(cell, read, tuple(int(d) for d in alternatives)))
             sure[cell] = 0
+    unclear.sort(key=lambda entry: entry.cell)
     return EntryReading(entries, sure, pencil, unclear)

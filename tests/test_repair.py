@@ -174,6 +174,30 @@ def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
     assert read.entries[close] == other[close] and read.unclear == []
 
 
+def test_a_mark_taken_out_of_the_givens_is_read_by_the_handwritten_model_and_never_accused():
+    """Cells that the per-grid decision took for pen (``written``) were read as print: the handwritten
+    model reads them again. Read as the solution's digit, the entry is right (whatever the printed model
+    read); read otherwise, it is a question with the solution's digit offered, never a mistake, however
+    sure the models are."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    right, wrong = [i for i, d in enumerate(givens) if not d][:2]
+    other = {c: solution[c] % 9 + 1 for c in (right, wrong)}
+    probs = twenty_classes(givens)
+    for cell in (right, wrong):  # read as print, with the other digit: the printed model misread the pen
+        probs[cell] = 0.0
+        probs[cell, other[cell]] = 1.0
+    far = [1.0 if d == other[wrong] else 3.0 for d in range(1, 10)]
+    reads = {
+        right: (_one_hot(solution[right], 0.9, 0.1 / 8), far, _one_hot(other[right])),
+        wrong: (_one_hot(other[wrong]), far, _one_hot(other[wrong])),  # both models sure of another digit
+    }
+    read = read_entries(probs, givens, solution, _evidence(reads), written=[right, wrong])
+    assert read.entries[right] == read.sure[right] == solution[right]
+    assert read.entries[wrong] == other[wrong] and read.sure[wrong] == 0
+    assert [(u.cell, u.read, u.alternatives) for u in read.unclear] == [(wrong, other[wrong], (solution[wrong],))]
+
+
 def test_unclear_entry_question_text():
     assert UnclearEntry(15, 8, (9,)).text == "r2c7: is this an 8 or a 9?"
     assert UnclearEntry(0, 1, (4, 7)).text == "r1c1: is this a 1, a 4 or a 7?"
@@ -403,3 +427,9 @@ def test_a_reading_left_without_solution_loses_its_next_most_unlike_givens():
     decision = decide_givens(one_hot(reading), heights, centres=centres, contrast=contrast)
     assert decision.status == SOLVED and decision.solution == solution and decision.givens == givens
     assert decision.written == sorted([right, wrong])
+    # the right pen digit is a right entry; the wrong one is a question (read by the printed model, which
+    # never saw pen), never shown as right and never an accusation
+    read = read_entries(one_hot_twenty(reading), decision.givens, decision.solution, written=decision.written)
+    assert read.sure[right] == solution[right] and read.entries[right] == solution[right]
+    assert read.sure[wrong] == 0 and read.entries[wrong] == reading[wrong]
+    assert [(u.cell, u.read, u.alternatives) for u in read.unclear] == [(wrong, reading[wrong], (solution[wrong],))]
