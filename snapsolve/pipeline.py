@@ -19,7 +19,7 @@ import numpy as np
 from .errors import Kind
 from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, place_output, solved_grid, wants_image
-from .repair import UNSURE, Decision, EntryReading, decide_givens, read_entries
+from .repair import UNSURE, Decision, EntryReading, MarkLooks, decide_givens, read_entries
 from .results import GridResult, InputResult, PencilMark, Repair
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
 from .vision import (
@@ -124,22 +124,22 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     pen where the puzzle does not need them, or where the reading has no one
     solution with them (`repair.decide_givens`).
     """
+    return decide_givens(reading.given_probabilities, mark_looks(reading, model), search=search)
+
+
+def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> MarkLooks:
+    """How a reading's marks look (`repair.MarkLooks`): heights, centres, contrast, inks and, with `model`, shapes."""
     features, present = reading.marks.features, reading.marks.present
-    heights = features[:, MARK_FEATURES.index("height")] * present
-    centres = features[:, [MARK_FEATURES.index("centre_x"), MARK_FEATURES.index("centre_y")]]
-    contrast = features[:, MARK_FEATURES.index("relative_contrast")]
     shapes = None
     if model is not None:
         shapes = lambda cells: model.print_shapes(reading.marks, cells, reading.shapes)  # noqa: E731
-    return decide_givens(
-        reading.given_probabilities,
-        heights,
-        search=search,
+    return MarkLooks(
+        heights=features[:, MARK_FEATURES.index("height")] * present,
         shapes=shapes,
+        centres=features[:, [MARK_FEATURES.index("centre_x"), MARK_FEATURES.index("centre_y")]],
+        contrast=features[:, MARK_FEATURES.index("relative_contrast")],
         inks=reading.inks,
         ruling=reading.ruling_ink,
-        centres=centres,
-        contrast=contrast,
     )
 
 

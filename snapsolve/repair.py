@@ -332,13 +332,38 @@ def _colour_outliers(cells: list[int], inks: np.ndarray | None, ruling: np.ndarr
 ShapesOf = Callable[[list[int]], np.ndarray]
 
 
-def pen_scores(
-    givens: list[int],
-    heights: np.ndarray,
-    shapes: ShapesOf | None = None,
-    centres: np.ndarray | None = None,
-    contrast: np.ndarray | None = None,
-) -> dict[int, float]:
+@dataclass(frozen=True)
+class MarkLooks:
+    """How the marks of a grid look, cell by cell: what tells the grid's own print from the player's pen.
+
+    Every array is indexed by upright cell (0..80) and measured on the
+    rectified grid (`vision.cells.MARK_FEATURES`, `vision.read.GridReading`).
+
+    Attributes
+    ----------
+    heights : np.ndarray
+        Shape (81,) float: each mark's height as a share of a cell (0 where there is no mark).
+    shapes : callable, optional
+        The marks' digit shapes in the printed-digit model's space (`ShapesOf`).
+    centres : np.ndarray, optional
+        Shape (81, 2) float: each mark's centre (x, y) as a share of its cell ("centre_x", "centre_y").
+    contrast : np.ndarray, optional
+        Shape (81,) float: each mark's stroke contrast ("relative_contrast").
+    inks : np.ndarray, optional
+        Shape (81, 2) float: each cell's ink colour on the chroma plane (`GridReading.inks`; NaN rows unmeasured).
+    ruling : np.ndarray, optional
+        Shape (2,) float: the ruled lines' ink colour (`GridReading.ruling_ink`).
+    """
+
+    heights: np.ndarray
+    shapes: ShapesOf | None = None
+    centres: np.ndarray | None = None
+    contrast: np.ndarray | None = None
+    inks: np.ndarray | None = None
+    ruling: np.ndarray | None = None
+
+
+def pen_scores(givens: list[int], looks: MarkLooks) -> dict[int, float]:
     """How unlike the grid's own print each given looks: its pen score (0 for a typical printed digit).
 
     The givens are measured against their own population (one typeface,
@@ -356,15 +381,9 @@ def pen_scores(
     ----------
     givens : list of int
         81 values, 0 where no digit is printed.
-    heights : np.ndarray
-        Shape (81,) float: each cell's mark height as a share of a cell.
-    shapes : callable, optional
-        The marks' digit shapes in the printed-digit model's space (`ShapesOf`).
-    centres : np.ndarray, optional
-        Shape (81, 2) float: each mark's centre (x, y) as a share of its cell
-        (`vision.cells.MARK_FEATURES` "centre_x", "centre_y").
-    contrast : np.ndarray, optional
-        Shape (81,) float: each mark's stroke contrast (`vision.cells.MARK_FEATURES` "relative_contrast").
+    looks : MarkLooks
+        The marks' heights and, where measured, shapes, centres and contrast
+        (the terms of what is not measured are left out; inks are not used here).
 
     Returns
     -------
@@ -376,20 +395,20 @@ def pen_scores(
     if len(cells) < MIN_POPULATION:
         return {}
     terms = np.zeros(len(cells))
-    h = np.asarray(heights, np.float64)[cells]
+    h = np.asarray(looks.heights, np.float64)[cells]
     median = float(np.median(h))
     if median > 0:
         terms += (np.abs(h / median - 1.0) / PEN_HEIGHT_SCALE) ** 2
-    if centres is not None:
-        off = _off_centre(cells, np.asarray(centres, np.float64))
+    if looks.centres is not None:
+        off = _off_centre(cells, np.asarray(looks.centres, np.float64))
         terms += (np.nan_to_num(off) / PEN_CENTRE_SCALE) ** 2
-    if contrast is not None:
-        k = np.asarray(contrast, np.float64)[cells]
+    if looks.contrast is not None:
+        k = np.asarray(looks.contrast, np.float64)[cells]
         middle = float(np.median(k))
         if middle > 0:
             terms += (np.nan_to_num(np.maximum(1.0 - k / middle, 0.0)) / PEN_FAINT_SCALE) ** 2
-    if shapes is not None:
-        points = np.asarray(shapes(cells), np.float64)
+    if looks.shapes is not None:
+        points = np.asarray(looks.shapes(cells), np.float64)
         distances = np.linalg.norm(points[:, None] - points[None], axis=2)
         digits = np.array([givens[c] for c in cells])
         same = (digits[:, None] == digits[None]) & ~np.eye(len(cells), dtype=bool)
@@ -429,19 +448,10 @@ def _off_centre(cells: list[int], centres: np.ndarray) -> np.ndarray:
     return off
 
 
-def unlike_the_print(
-    givens: list[int],
-    heights: np.ndarray,
-    shapes: ShapesOf | None = None,
-    threshold: float = PEN_SCORE,
-    inks: np.ndarray | None = None,
-    ruling: np.ndarray | None = None,
-    centres: np.ndarray | None = None,
-    contrast: np.ndarray | None = None,
-) -> list[int]:
+def unlike_the_print(givens: list[int], looks: MarkLooks, threshold: float = PEN_SCORE) -> list[int]:
     """Givens whose mark does not look like the grid's own print, the most unlike first.
 
-    A given is unlike the print by its ink's colour, when `inks` are given
+    A given is unlike the print by its ink's colour, when ``looks.inks`` are given
     (more than PEN_CHROMA from the print's), or by its pen score
     (`pen_scores`: height, centre, shape and faintness against the grid's
     givens) above `threshold`. Colour outliers come first (by how far off: a
@@ -449,56 +459,34 @@ def unlike_the_print(
 
     Parameters
     ----------
-    givens, heights, shapes, centres, contrast
-        As for `pen_scores`.
+    givens : list of int
+        81 values, 0 where no digit is printed.
+    looks : MarkLooks
+        The marks' looks (the inks and the ruling's ink for colour).
     threshold : float
         The least pen score of a given unlike the print (PEN_SCORE, or PEN_SCORE_SOLVED).
-    inks : np.ndarray, optional
-        Shape (81, 2) float: each cell's ink colour (`vision.read.GridReading.inks`; NaN rows unmeasured).
-    ruling : np.ndarray, optional
-        Shape (2,) float: the ruled lines' ink colour (`vision.read.GridReading.ruling_ink`).
 
     Returns
     -------
     list of int
         Cells (0..80); empty when the grid has fewer than MIN_POPULATION givens.
     """
-    return [
-        c for c, unlike in _by_unlikeness(givens, heights, shapes, threshold, inks, ruling, centres, contrast) if unlike
-    ]
+    return [c for c, unlike in _by_unlikeness(givens, looks, threshold) if unlike]
 
 
-def _by_unlikeness(
-    givens: list[int],
-    heights: np.ndarray,
-    shapes: ShapesOf | None,
-    threshold: float,
-    inks: np.ndarray | None,
-    ruling: np.ndarray | None,
-    centres: np.ndarray | None,
-    contrast: np.ndarray | None,
-) -> list[tuple[int, bool]]:
+def _by_unlikeness(givens: list[int], looks: MarkLooks, threshold: float) -> list[tuple[int, bool]]:
     """Every given, the most unlike the print first, each with whether it is unlike (above `threshold`)."""
     cells = [c for c in range(81) if givens[c]]
     if len(cells) < MIN_POPULATION:
         return []
-    by_colour = _colour_outliers(cells, inks, ruling)
-    scores = pen_scores(givens, heights, shapes, centres, contrast)
+    by_colour = _colour_outliers(cells, looks.inks, looks.ruling)
+    scores = pen_scores(givens, looks)
     first = sorted(by_colour, key=by_colour.__getitem__, reverse=True)
     rest = sorted((c for c in cells if c not in by_colour), key=lambda c: scores.get(c, 0.0), reverse=True)
     return [(c, True) for c in first] + [(c, scores.get(c, 0.0) > threshold) for c in rest]
 
 
-def separate_written(
-    decision: Decision,
-    heights: np.ndarray,
-    search: str = "bitmask",
-    shapes: ShapesOf | None = None,
-    inks: np.ndarray | None = None,
-    ruling: np.ndarray | None = None,
-    centres: np.ndarray | None = None,
-    contrast: np.ndarray | None = None,
-) -> Decision:
+def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmask") -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
     A printed digit is decided per grid, not cell by cell alone: a given
@@ -515,17 +503,10 @@ def separate_written(
     ----------
     decision : Decision
         A solved decision of `choose_reading`.
-    heights : np.ndarray
-        Shape (81,) float: each upright cell's mark height as a share of a
-        cell (`vision.cells.MARK_FEATURES` "height"; 0 where there is no mark).
+    looks : MarkLooks
+        How the upright cells' marks look.
     search : str
         The exact search's engine (``"bitmask"`` or ``"dlx"``, see `solver.exact.search_engine`).
-    shapes : callable, optional
-        The upright cells' digit shapes in the printed model's space (`ShapesOf`).
-    inks, ruling : np.ndarray, optional
-        The cells' and the ruling's ink colours, as for `unlike_the_print`.
-    centres, contrast : np.ndarray, optional
-        The upright marks' centres (81, 2) and stroke contrast (81,), as for `pen_scores`.
 
     Returns
     -------
@@ -538,7 +519,7 @@ def separate_written(
         return decision
     givens = list(decision.givens)
     moved, result = [], decision.count
-    for cell in unlike_the_print(givens, heights, shapes, PEN_SCORE_SOLVED, inks, ruling, centres, contrast):
+    for cell in unlike_the_print(givens, looks, PEN_SCORE_SOLVED):
         givens[cell] = 0
         count = solve_unique(givens, search=search)
         if count.status == SOLVED and count.solution == decision.solution:
@@ -552,16 +533,7 @@ def separate_written(
     return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
 
 
-def decide_givens(
-    probabilities: np.ndarray,
-    heights: np.ndarray,
-    search: str = "bitmask",
-    shapes: ShapesOf | None = None,
-    inks: np.ndarray | None = None,
-    ruling: np.ndarray | None = None,
-    centres: np.ndarray | None = None,
-    contrast: np.ndarray | None = None,
-) -> Decision:
+def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bitmask") -> Decision:
     """The printed puzzle of a grid: `choose_reading`, then the marks unlike the grid's print taken for pen.
 
     When the most probable reading has one solution, `separate_written` moves
@@ -582,31 +554,20 @@ def decide_givens(
     ----------
     probabilities : np.ndarray
         Shape (81, 10), float: as for `choose_reading`.
-    heights : np.ndarray
-        Shape (81,) float: as for `separate_written`.
+    looks : MarkLooks
+        How the upright cells' marks look; what is not measured (None) does not count.
     search : str
         The exact search's engine.
-    shapes : callable, optional
-        The marks' digit shapes (`ShapesOf`); without it only heights tell.
-    inks, ruling : np.ndarray, optional
-        The cells' and the ruling's ink colours, as for `unlike_the_print`.
-    centres, contrast : np.ndarray, optional
-        The marks' centres (81, 2) and stroke contrast (81,), as for `pen_scores`.
 
     Returns
     -------
     Decision
     """
 
-    def separate(solved: Decision) -> Decision:
-        return separate_written(
-            solved, heights, search, shapes=shapes, inks=inks, ruling=ruling, centres=centres, contrast=contrast
-        )
-
     decision = choose_reading(probabilities, search=search)
     if decision.status == SOLVED:
-        return separate(decision)
-    ranked = _by_unlikeness(decision.givens, heights, shapes, PEN_SCORE, inks, ruling, centres, contrast)
+        return separate_written(decision, looks, search)
+    ranked = _by_unlikeness(decision.givens, looks, PEN_SCORE)
     odd = [cell for cell, unlike in ranked if unlike]
     if not odd:
         return decision
@@ -646,7 +607,7 @@ def decide_givens(
         _log_probability(probabilities, second.givens),
         sorted(odd),
     )
-    return separate(again)
+    return separate_written(again, looks, search)
 
 
 def _breaks_rules(givens: list[int]) -> bool:

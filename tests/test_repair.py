@@ -3,7 +3,7 @@
 import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
-from snapsolve.repair import SOLVED, UNSURE, choose_reading, decide_givens, read_entries, separate_written
+from snapsolve.repair import SOLVED, UNSURE, MarkLooks, choose_reading, decide_givens, read_entries, separate_written
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.position import UnclearEntry
@@ -240,17 +240,17 @@ def test_a_given_unlike_the_grids_print_is_taken_for_pen_unless_the_puzzle_needs
     givens, solution, pen, with_pen, heights = _one_right_pen_digit(0)
     heights[pen] = 0.78  # 30% taller than the print
     decision = choose_reading(one_hot(with_pen))
-    moved = separate_written(decision, heights)
+    moved = separate_written(decision, MarkLooks(heights))
     assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
     read = read_entries(one_hot_twenty(with_pen), moved.givens, moved.solution, written=moved.written)
     assert read.entries[pen] == read.sure[pen] == solution[pen] and read.unclear == []
     # same height as the print: stays a given
-    assert separate_written(decision, np.where(np.array(with_pen) > 0, 0.6, 0.0)).written == []
+    assert separate_written(decision, MarkLooks(np.where(np.array(with_pen) > 0, 0.6, 0.0))).written == []
     # a given the puzzle needs (top1465 puzzles are minimal): stays, whatever its height
     needed = next(c for c in range(81) if givens[c])
     odd = np.where(np.array(givens) > 0, 0.6, 0.0)
     odd[needed] = 0.3
-    assert separate_written(choose_reading(one_hot(givens)), odd).written == []
+    assert separate_written(choose_reading(one_hot(givens)), MarkLooks(odd)).written == []
 
 
 def _shapes(reading, unlike, seed=0):
@@ -278,11 +278,11 @@ def test_pen_shaped_unlike_the_print_is_taken_for_an_entry_when_the_puzzle_has_o
     with_pen = list(givens)
     with_pen[pen] = solution[pen]
     heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
-    decision = decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, [pen]))
+    decision = decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, [pen])))
     assert decision.written == [pen] and decision.givens == givens and decision.solution == solution
-    assert decide_givens(one_hot(with_pen), heights).written == []
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights)).written == []
     # the same shapes, no outlier: nothing moves
-    assert decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, [])).written == []
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, []))).written == []
 
 
 def test_a_wrong_pen_digit_read_as_print_no_longer_sinks_the_puzzle():
@@ -297,10 +297,10 @@ def test_a_wrong_pen_digit_read_as_print_no_longer_sinks_the_puzzle():
     reading[pen] = wrong
     heights = np.where(np.array(reading) > 0, 0.6, 0.0)
     assert choose_reading(one_hot(reading)).status != SOLVED
-    decision = decide_givens(one_hot(reading), heights, shapes=_shapes(reading, [pen]))
+    decision = decide_givens(one_hot(reading), MarkLooks(heights, shapes=_shapes(reading, [pen])))
     assert decision.status == SOLVED and decision.solution == solution
     assert decision.written == [pen] and decision.givens == givens
-    assert decide_givens(one_hot(reading), heights).status != SOLVED  # heights alone cannot tell
+    assert decide_givens(one_hot(reading), MarkLooks(heights)).status != SOLVED  # heights alone cannot tell
 
 
 def test_a_needed_given_unlike_the_print_and_two_lone_copies_stay_printed():
@@ -317,7 +317,7 @@ def test_a_needed_given_unlike_the_print_and_two_lone_copies_stay_printed():
     )
     heights = np.where(np.array(givens) > 0, 0.6, 0.0)
     odd = next(c for c in range(81) if givens[c] and copies(givens, givens[c]) >= 3)
-    assert decide_givens(one_hot(givens), heights, shapes=_shapes(givens, [odd])).written == []
+    assert decide_givens(one_hot(givens), MarkLooks(heights, shapes=_shapes(givens, [odd]))).written == []
     solution = solve_unique(givens).solution
     lone = next(d for d in range(1, 10) if copies(givens, d) == 1)
     pen = next(c for c in range(81) if not givens[c] and solution[c] == lone)
@@ -325,7 +325,7 @@ def test_a_needed_given_unlike_the_print_and_two_lone_copies_stay_printed():
     with_pen[pen] = lone
     heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
     pair = [c for c in range(81) if with_pen[c] == lone]
-    assert decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, pair)).written == []
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, pair))).written == []
 
 
 def one_hot_twenty(givens):
@@ -358,14 +358,16 @@ def test_a_pen_of_another_colour_is_no_given_however_neat():
     with_pen[right] = solution[right]
     heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
     ruling = np.zeros(2)
-    decision = decide_givens(one_hot(with_pen), heights, inks=_inks(with_pen, [right]), ruling=ruling)
+    decision = decide_givens(one_hot(with_pen), MarkLooks(heights, inks=_inks(with_pen, [right]), ruling=ruling))
     assert decision.written == [right] and decision.givens == givens and decision.solution == solution
-    assert decide_givens(one_hot(with_pen), heights, shapes=_shapes(with_pen, [])).written == []
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, []))).written == []
     with_wrong = list(with_pen)
     row = wrong // 9
     with_wrong[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks the row
     heights = np.where(np.array(with_wrong) > 0, 0.6, 0.0)
-    decision = decide_givens(one_hot(with_wrong), heights, inks=_inks(with_wrong, [right, wrong]), ruling=ruling)
+    decision = decide_givens(
+        one_hot(with_wrong), MarkLooks(heights, inks=_inks(with_wrong, [right, wrong]), ruling=ruling)
+    )
     assert decision.status == SOLVED and decision.givens == givens and decision.written == sorted([right, wrong])
 
 
@@ -376,12 +378,12 @@ def test_print_of_one_colour_stays_print_whatever_the_ruling_or_the_pen():
     solution = solve_unique(givens).solution
     heights = np.where(np.array(givens) > 0, 0.6, 0.0)
     red = _inks(givens, [], print_ink=(30.0, 15.0))
-    assert decide_givens(one_hot(givens), heights, inks=red, ruling=np.zeros(2)).written == []
+    assert decide_givens(one_hot(givens), MarkLooks(heights, inks=red, ruling=np.zeros(2))).written == []
     # a nearly finished grid: every empty cell but four written in blue pen, read as print
     pen = [c for c in range(81) if not givens[c]][4:]
     filled = [solution[c] if c in pen else givens[c] for c in range(81)]
     heights = np.where(np.array(filled) > 0, 0.6, 0.0)
-    decision = decide_givens(one_hot(filled), heights, inks=_inks(filled, pen), ruling=np.zeros(2))
+    decision = decide_givens(one_hot(filled), MarkLooks(heights, inks=_inks(filled, pen), ruling=np.zeros(2)))
     assert decision.status == SOLVED and decision.givens == givens and decision.written == sorted(pen)
 
 
@@ -404,11 +406,11 @@ def test_a_given_off_its_cells_centre_and_faint_is_taken_for_pen_though_neither_
     off, faint = centres.copy(), contrast.copy()
     off[pen] = (0.61, 0.42)  # 0.11 of a cell right of the print's centre, a little high
     faint[pen] = 0.7  # 30% fainter
-    both = decide_givens(one_hot(with_pen), heights, centres=off, contrast=faint)
+    both = decide_givens(one_hot(with_pen), MarkLooks(heights, centres=off, contrast=faint))
     assert both.written == [pen] and both.givens == givens and both.solution == solution
-    assert decide_givens(one_hot(with_pen), heights, centres=off, contrast=contrast).written == []
-    assert decide_givens(one_hot(with_pen), heights, centres=centres, contrast=faint).written == []
-    assert decide_givens(one_hot(with_pen), heights, centres=centres, contrast=contrast).written == []
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights, centres=off, contrast=contrast)).written == []
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights, centres=centres, contrast=faint)).written == []
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights, centres=centres, contrast=contrast)).written == []
 
 
 def test_a_reading_left_without_solution_loses_its_next_most_unlike_givens():
@@ -424,7 +426,7 @@ def test_a_reading_left_without_solution_loses_its_next_most_unlike_givens():
     centres, contrast = _looks(reading)
     centres[wrong] = (0.57, 0.5)  # a little off centre, not enough alone
     assert choose_reading(one_hot(reading)).status != SOLVED
-    decision = decide_givens(one_hot(reading), heights, centres=centres, contrast=contrast)
+    decision = decide_givens(one_hot(reading), MarkLooks(heights, centres=centres, contrast=contrast))
     assert decision.status == SOLVED and decision.solution == solution and decision.givens == givens
     assert decision.written == sorted([right, wrong])
     # the right pen digit is a right entry; the wrong one is a question (read by the printed model, which
