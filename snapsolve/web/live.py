@@ -61,8 +61,11 @@ ink amounts correlate), and the answer is the locked reading at the new
 corners (``followed``: true). Only a full reading of exactly the locked givens
 starts following (its corners and cells' ink are the anchor). A frame that
 cannot be followed (the outline lost or moved too far, a cell changed: a new
-entry, another puzzle) is read in full at once, in the same task, and the
-frames after it are read in full until one reads the locked givens again; and
+entry, another puzzle) is read in full at once, in the same task; when that
+reading shows another puzzle, or the locked one with more than FOLLOW_CELLS
+cells read differently, the frames after it are read in full until one reads
+the locked givens again (a frame with no grid, or the locked puzzle blurred,
+lets the next frame try to follow again from the last corners); and
 every FULL_READ_EVERY followed frames, one is read in full anyway (new
 entries, the player's mistakes and a misread lock are found within about
 1.5 s).
@@ -167,12 +170,15 @@ class LiveLock:
     def follow_from(self) -> dict | None:
         """The anchor to follow the next frame from (`frames.follow_frame`), or None: read it in full.
 
+        The anchor is the answer's ``anchor`` (``corners``, ``ink``) and the
+        ``rotation`` the locked grid is read at.
+
         The next frame is followed while the lock holds, the last frame was
         read in full as exactly the locked givens or followed from such a
         reading, and fewer than FULL_READ_EVERY frames were followed since the
         last full reading.
         """
-        if self.locked is None or self.anchor is None or self.rotation is None:
+        if self.locked is None or self.anchor is None:
             return None
         return self.anchor if self.since_read < FULL_READ_EVERY else None
 
@@ -190,8 +196,13 @@ class LiveLock:
             locked puzzle, whose reading it is given.
         anchor : dict, optional
             The answer's ``anchor``: what the next frame may be followed from.
-            Kept after a followed frame and after a full reading of exactly
-            the locked givens; any other frame drops it (the next is read in full).
+            A followed frame and a full reading of exactly the locked givens
+            set it (the latter also starts the count to the next full
+            reading); a reading that follows the lock only within
+            FOLLOW_CELLS moves it to its corners and keeps the cells' ink of
+            the last exact reading; a frame with no grid keeps it; any other
+            frame drops it (the next frames are read in full). Frames with no
+            grid count towards the next full reading as followed ones do.
 
         Returns
         -------
@@ -205,7 +216,7 @@ class LiveLock:
             if self.locked is None or grid is None:
                 raise ValueError("only a locked view follows a grid")
             self.since_read += 1
-            self.anchor = anchor
+            self.anchor = dict(anchor, rotation=grid["rotation"]) if anchor is not None else None
             return {
                 "grid": dict(grid, status="solved", **self.locked),
                 "locked": True,
@@ -213,8 +224,10 @@ class LiveLock:
                 "follows": True,
                 "lock_frames": self.frames,
             }
-        self.since_read = 0
-        self.anchor = None
+        previous, self.anchor = self.anchor, None
+        if grid is None:  # nothing read: the grid may come back where it was (counted towards the next full reading)
+            self.anchor = previous
+            self.since_read += previous is not None
         if grid is None or grid.get("status") != "solved":
             self._candidate, self.streak = None, 0
         else:
@@ -235,10 +248,13 @@ class LiveLock:
                     progress=grid.get("progress"),
                 )
                 follows = True
-                self.anchor = anchor  # a clean reading of the locked puzzle: the next frames may follow it
+                if anchor is not None:  # a clean reading of the locked puzzle: follow it
+                    self.anchor, self.since_read = dict(anchor, rotation=grid["rotation"]), 0
             elif _differing(grid["givens"], locked["givens"]) <= FOLLOW_CELLS:
                 grid = dict(grid, status="solved", **locked)  # the frame's corners, the locked reading
                 follows = True
+                if previous is not None and anchor is not None:  # blurred: its corners, the clean reading's ink
+                    self.anchor = dict(previous, corners=anchor["corners"], rotation=grid["rotation"])
         if follows and grid is not None:
             self.rotation = grid.get("rotation")
         return {
@@ -296,7 +312,10 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                 number, data = item
                 error = None
                 anchor = lock.follow_from()
-                task, args = (follow_task, (data, anchor, lock.hint())) if anchor else (frame_task, (data, lock.hint()))
+                if anchor is not None:
+                    task, args = follow_task, (data, anchor, anchor["rotation"])
+                else:
+                    task, args = frame_task, (data, lock.hint())
                 try:
                     answer = await asyncio.wrap_future(pool.schedule(task, args=args, timeout=frame_timeout))
                 except concurrent.futures.TimeoutError:
