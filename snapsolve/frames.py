@@ -70,7 +70,7 @@ def decode_frame(data: bytes) -> np.ndarray:
     return gray
 
 
-def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dict:
+def read_frame(gray: np.ndarray, model=None, rotation: int | None = None, candidates: list | None = None) -> dict:
     """Locate, read and solve the main grid of one frame.
 
     Parameters
@@ -84,6 +84,9 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
         deciding its orientation from the marks (which classifies the cells
         up to three times): the live view passes the locked grid's rotation
         while the frames follow it.
+    candidates : list of GridCandidate, optional
+        ``vision.locate_grids(gray, max_grids=1)`` when already known (not
+        located again).
 
     Returns
     -------
@@ -105,7 +108,8 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
     start, cpu = time.perf_counter(), time.process_time()
     model = model or default_model()
     answer: dict[str, Any] = {"frame_size": [int(gray.shape[1]), int(gray.shape[0])], "grid": None}
-    candidates = locate_grids(gray, max_grids=1)
+    if candidates is None:
+        candidates = locate_grids(gray, max_grids=1)
     if candidates:
         reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
         grid, _ = read_puzzle(reading, FRAME_OPTIONS, model)
@@ -152,21 +156,29 @@ def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> d
     -------
     dict
         Followed (``followed`` true): the grid's outline was found within
-        `vision.follow.FOLLOW_SHIFT` of a side from the anchor's corners and
-        its cells' ink matches the anchor's (`vision.follow.same_cells`);
+        `vision.follow.FOLLOW_SHIFT` of a side from the anchor's corners (by
+        `vision.follow.follow_grid`, else by `vision.locate_grids`: a frame
+        blurred by motion) and its cells' ink matches the anchor's
+        (`vision.follow.same_cells`);
         ``grid`` holds only the frame's ``corners``, ``rotation`` and
         ``cell_quads`` (the caller adds the locked reading), ``anchor`` the
         new corners with the anchor's ink. Otherwise (``followed`` false) the
-        frame is read in full: `read_frame`'s answer, ``seconds`` and
+        frame is read in full (the grid `vision.locate_grids` found, if any):
+        `read_frame`'s answer, ``seconds`` and
         ``cpu_seconds`` counting the attempt to follow. Both carry
         ``frame_size``, ``seconds`` and ``cpu_seconds`` as `read_frame`.
     """
     from .results import _round_pixels
-    from .vision.follow import cell_ink, follow_grid, same_cells
+    from .vision import locate_grids
+    from .vision.follow import cell_ink, follow_grid, near, same_cells
     from .vision.rectify import cell_quads
 
     start, cpu = time.perf_counter(), time.process_time()
-    found = follow_grid(gray, np.asarray(anchor["corners"], np.float32))
+    previous = np.asarray(anchor["corners"], np.float32)
+    found, located = follow_grid(gray, previous), None
+    if found is None:  # lost, or blurred so that its outline breaks: the full search, still near?
+        located = locate_grids(gray, max_grids=1)
+        found = located[0] if located and near(located[0].corners, previous) else None
     if found is not None and same_cells(cell_ink(gray, found.corners), anchor["ink"]):
         corners = _round_pixels(found.corners)
         answer: dict[str, Any] = {
@@ -176,7 +188,7 @@ def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> d
             "anchor": _anchor(gray, corners, anchor["ink"]),
         }
     else:
-        answer = read_frame(gray, model, rotation=rotation)
+        answer = read_frame(gray, model, rotation=rotation, candidates=located)
         answer["followed"] = False
     answer["seconds"] = round(time.perf_counter() - start, 4)
     answer["cpu_seconds"] = round(time.process_time() - cpu, 4)

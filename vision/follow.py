@@ -32,6 +32,21 @@ def _side(corners: np.ndarray) -> float:
     return float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
 
 
+def near(corners: np.ndarray, previous: np.ndarray, max_shift: float = FOLLOW_SHIFT) -> bool:
+    """Whether every corner moved at most `max_shift` of the grid's longest side from `previous`.
+
+    Parameters
+    ----------
+    corners, previous : array-like
+        Shape (4, 2), float, pixels, TL TR BR BL as seen: the grid now and before.
+    max_shift : float
+        Share of `previous`'s longest side.
+    """
+    corners = np.asarray(corners, np.float32).reshape(4, 2)
+    previous = np.asarray(previous, np.float32).reshape(4, 2)
+    return bool(np.linalg.norm(corners - previous, axis=1).max() <= max_shift * _side(previous))
+
+
 def follow_grid(image: np.ndarray, previous: np.ndarray, max_shift: float = FOLLOW_SHIFT) -> GridCandidate | None:
     """The grid near `previous` in a new frame: its outline within a window around the old one.
 
