@@ -130,7 +130,7 @@ def _anchor(gray: np.ndarray, corners: list, ink: list | None = None) -> dict:
 
 
 def _quads(quads: np.ndarray) -> list:
-    """Cell quadrilaterals (81, 4, 2) as nested lists rounded to `results.PIXEL_DECIMALS` (NumPy's rounding, at once)."""
+    """Cell quadrilaterals (81, 4, 2) as nested lists rounded to `results.PIXEL_DECIMALS` (NumPy rounding: fast)."""
     from .results import PIXEL_DECIMALS
 
     return np.round(quads, PIXEL_DECIMALS).tolist()

@@ -24,7 +24,11 @@ locked ``givens`` and ``solution`` whenever the frame shows the same puzzle
 (``follows``), however blurred the frame's own digits are. ``followed`` says
 how the answer was made: true when the frame was only followed (its grid
 found again near the frame before and its cells' ink checked, see "Follow"
-below), false when it was read in full.
+below), false when it was read in full. A followed frame's ``grid`` has the
+frame's ``corners``, ``rotation`` and ``cell_quads`` and the locked
+reading's ``givens``, ``solution``, ``status``, ``level``, ``score``,
+``needs_search``, ``entries``, ``mistakes``, ``unclear_entries`` and
+``progress`` (those of its last full reading), nothing else.
 
 Flow
 ----
@@ -86,7 +90,7 @@ from ..frames import follow_task, frame_task
 LOCK_FRAMES = 3
 #: Cells whose printed digit may differ from the locked puzzle in a frame that still shows it.
 FOLLOW_CELLS = 4
-#: Frames followed (`frames.follow_frame`) at most between two full readings of a locked grid (about 1.5 s at 30 a second).
+#: Frames followed (`frames.follow_frame`) at most between two full readings of a locked grid (1.5 s at 30 a second).
 FULL_READ_EVERY = 45
 #: Largest frame accepted, in bytes (a 640 px JPEG is some 30 to 80 KB).
 MAX_FRAME_BYTES = 2 * 1024 * 1024
@@ -173,10 +177,10 @@ class LiveLock:
         The anchor is the answer's ``anchor`` (``corners``, ``ink``) and the
         ``rotation`` the locked grid is read at.
 
-        The next frame is followed while the lock holds, the last frame was
-        read in full as exactly the locked givens or followed from such a
-        reading, and fewer than FULL_READ_EVERY frames were followed since the
-        last full reading.
+        The next frame is followed while the lock holds and an anchor is
+        kept (`update` says which frames keep it), until FULL_READ_EVERY
+        frames were followed (or showed no grid) since the last full reading
+        of exactly the locked givens.
         """
         if self.locked is None or self.anchor is None:
             return None
@@ -211,6 +215,11 @@ class LiveLock:
             solution and grade when it follows it), ``locked`` (bool),
             ``streak`` (frames in a row read the same, solved), ``follows``
             (the frame shows the locked puzzle).
+
+        Raises
+        ------
+        ValueError
+            `followed` without a lock, or with no grid.
         """
         if followed:
             if self.locked is None or grid is None:
