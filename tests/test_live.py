@@ -93,6 +93,11 @@ def test_latest_frame_wins():
         slot.close()
         assert await slot.get() == (6, b"6")  # what is left still comes out, then the end
         assert await slot.get() is None
+        gone = LatestFrame()  # the client left: its unread frame is dropped, not read for nobody
+        gone.put(b"1")
+        gone.discard()
+        gone.close()
+        assert await gone.get() is None and gone.dropped == 1
 
     asyncio.run(scenario())
 

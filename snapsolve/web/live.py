@@ -70,9 +70,10 @@ reading shows another puzzle, or the locked one with more than FOLLOW_CELLS
 cells read differently, the frames after it are read in full until one reads
 the locked givens again (a frame with no grid, or the locked puzzle blurred,
 lets the next frame try to follow again from the last corners); and
-every FULL_READ_EVERY followed frames, one is read in full anyway (new
-entries, the player's mistakes and a misread lock are found within about
-1.5 s).
+every FULL_READ_EVERY followed frames, one is read in full anyway (what the
+cells' ink misses, such as pencil marks or an entry written over, and a
+misread lock are found within about 3 s; each full reading holds the
+connection's next frame up, so it is not done more often).
 """
 
 from __future__ import annotations
@@ -90,8 +91,8 @@ from ..frames import follow_task, frame_task
 LOCK_FRAMES = 3
 #: Cells whose printed digit may differ from the locked puzzle in a frame that still shows it.
 FOLLOW_CELLS = 4
-#: Frames followed (`frames.follow_frame`) at most between two full readings of a locked grid (1.5 s at 30 a second).
-FULL_READ_EVERY = 45
+#: Frames followed (`frames.follow_frame`) at most between two full readings of a locked grid (3 s at 30 a second).
+FULL_READ_EVERY = 90
 #: Largest frame accepted, in bytes (a 640 px JPEG is some 30 to 80 KB).
 MAX_FRAME_BYTES = 2 * 1024 * 1024
 #: Seconds one frame may take in a worker before it is stopped.
@@ -139,6 +140,12 @@ class LatestFrame:
         """No more frames: `get` returns what is left, then None."""
         self._closed = True
         self._ready.set()
+
+    def discard(self) -> None:
+        """Drop the frame not yet taken, if any (counted in `dropped`): its answer has nobody to go to."""
+        if self._frame is not None:
+            self._frame = None
+            self.dropped += 1
 
 
 def _differing(a: str, b: str) -> int:
@@ -289,6 +296,7 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                 while True:
                     message = await websocket.receive()
                     if message["type"] == "websocket.disconnect":
+                        slot.discard()  # the client is gone: no worker time on a frame nobody will see
                         return
                     data, text = message.get("bytes"), message.get("text")
                     if data is not None:
@@ -310,6 +318,7 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                         if isinstance(command, dict) and command.get("reset"):
                             lock.reset()
             except (WebSocketDisconnect, RuntimeError):
+                slot.discard()
                 return
             finally:
                 slot.close()
