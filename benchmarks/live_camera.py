@@ -15,6 +15,11 @@ the latest; stale ones are dropped and counted). For each client:
 - frames the server dropped;
 - the worker's own time per frame (p50) and its processor time, which
   other programs' load does not inflate as much;
+- the share of answers that were followed (``"followed": true``: the locked
+  grid found again and its cells' ink checked, see ``snapsolve/web/live.py``)
+  rather than read in full, and the worker's processor time per frame (p50)
+  of each kind (the frames read in full include those with no grid, which
+  cost little);
 - time to the first locked, correct overlay (answer ``locked`` with the
   solution of image1's givens), in seconds of clip from its start (the first
   4 frames show no grid).
@@ -52,6 +57,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0f} ms"
+
+
 def expected_solution(givens: str) -> str:
     from snapsolve.solver import solve_puzzle
 
@@ -66,6 +75,7 @@ async def client(url: str, frames: list[bytes], seconds: float, solution: str) -
     latencies: list[float] = []
     work: list[float] = []  # the worker's own wall and processor seconds per frame
     cpu: list[float] = []
+    cpu_by_kind: dict[bool, list[float]] = {True: [], False: []}  # followed or read in full
     state = {"answered": 0, "last": 0, "dropped": 0, "first_lock": None}
     async with websockets.connect(url, max_size=2**22) as ws:
         start = time.perf_counter()
@@ -80,6 +90,7 @@ async def client(url: str, frames: list[bytes], seconds: float, solution: str) -
                 if answer.get("seconds") is not None:
                     work.append(answer["seconds"])
                     cpu.append(answer["cpu_seconds"])
+                    cpu_by_kind[bool(answer.get("followed"))].append(answer["cpu_seconds"])
                 state["answered"] += 1
                 state["last"] = answer["frame"]
                 state["dropped"] = answer["dropped"]
@@ -109,6 +120,9 @@ async def client(url: str, frames: list[bytes], seconds: float, solution: str) -
         "first_lock_s": state["first_lock"],
         "worker_ms": 1000 * statistics.median(work) if work else None,
         "cpu_ms": 1000 * statistics.median(cpu) if cpu else None,
+        "followed": len(cpu_by_kind[True]) / len(cpu) if cpu else 0.0,
+        "cpu_followed_ms": 1000 * statistics.median(cpu_by_kind[True]) if cpu_by_kind[True] else None,
+        "cpu_read_ms": 1000 * statistics.median(cpu_by_kind[False]) if cpu_by_kind[False] else None,
     }
 
 
@@ -161,7 +175,9 @@ def main() -> int:
                     f"{n} client(s), client {i}: {r['fps']:.1f} frames/s answered ({r['answered']} of "
                     f"{r['sent']} sent, {r['dropped']} dropped), latency p50 {r['p50_ms']:.0f} ms, "
                     f"p95 {r['p95_ms']:.0f} ms, first locked correct overlay {lock}; in the worker p50 "
-                    f"{r['worker_ms']:.0f} ms, of which {r['cpu_ms']:.0f} ms processor time"
+                    f"{r['worker_ms']:.0f} ms, of which {r['cpu_ms']:.0f} ms processor time; "
+                    f"{100 * r['followed']:.0f}% followed ({ms(r['cpu_followed_ms'])} processor time), "
+                    f"the rest read in full ({ms(r['cpu_read_ms'])})"
                 )
     finally:
         server.terminate()

@@ -6,6 +6,14 @@ size (no colour, no full-size copy), only the main grid is located and read
 (`vision.locate_grids`, `vision.read_grid`), and `pipeline.read_puzzle`
 decides, solves and checks it with the warm model, without steps or hints and
 without an annotated image.
+
+Once the live view is locked on a puzzle, most frames are only followed
+(`follow_frame`, some 10 to 20 ms instead of 100 to 200): the grid's outline
+is found again near where it was (`vision.follow.follow_grid`), the ink of its
+81 cells is checked against the frame last read in full
+(`vision.follow.same_cells`), and the grid's cell quadrilaterals are made for
+the new corners; the answer itself is the locked one. A frame that cannot be
+followed is read in full at once.
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ def decode_frame(data: bytes) -> np.ndarray:
     return gray
 
 
-def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dict:
+def read_frame(gray: np.ndarray, model=None, rotation: int | None = None, candidates: list | None = None) -> dict:
     """Locate, read and solve the main grid of one frame.
 
     Parameters
@@ -76,6 +84,9 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
         deciding its orientation from the marks (which classifies the cells
         up to three times): the live view passes the locked grid's rotation
         while the frames follow it.
+    candidates : list of GridCandidate, optional
+        ``vision.locate_grids(gray, max_grids=1)`` when already known (not
+        located again).
 
     Returns
     -------
@@ -97,14 +108,102 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
     start, cpu = time.perf_counter(), time.process_time()
     model = model or default_model()
     answer: dict[str, Any] = {"frame_size": [int(gray.shape[1]), int(gray.shape[0])], "grid": None}
-    candidates = locate_grids(gray, max_grids=1)
+    if candidates is None:
+        candidates = locate_grids(gray, max_grids=1)
     if candidates:
         reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
         grid, _ = read_puzzle(reading, FRAME_OPTIONS, model)
         answer["grid"] = grid.to_json(with_cells=True, cell_confidence=False)  # 81 numbers the view does not use
+        answer["anchor"] = _anchor(gray, answer["grid"]["corners"])
     answer["seconds"] = round(time.perf_counter() - start, 4)
     answer["cpu_seconds"] = round(time.process_time() - cpu, 4)
     return answer
+
+
+def _anchor(gray: np.ndarray, corners: list, ink: list | None = None) -> dict:
+    """What later frames are followed from: the grid's corners and its cells' ink (measured here unless given)."""
+    from .vision.follow import cell_ink
+
+    if ink is None:
+        ink = np.round(cell_ink(gray, np.asarray(corners, np.float32)), 3).tolist()
+    return {"corners": corners, "ink": ink}
+
+
+def _quads(quads: np.ndarray) -> list:
+    """Cell quadrilaterals (81, 4, 2) as nested lists rounded to `results.PIXEL_DECIMALS` (NumPy rounding: fast)."""
+    from .results import PIXEL_DECIMALS
+
+    return np.round(quads, PIXEL_DECIMALS).tolist()
+
+
+def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> dict:
+    """Follow a locked grid into a new frame, or read the frame in full when it cannot be followed.
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8: the frame (see `decode_frame`).
+    anchor : dict
+        ``corners`` (4 x [x, y] pixels, TL TR BR BL as seen) of the grid in
+        the frame before, and ``ink`` (81 floats) of its cells in the frame
+        last read in full (a `read_frame` or `follow_frame` answer's ``anchor``).
+    rotation : int
+        Degrees (0, 90, 180, 270) the locked grid is read at.
+    model : CellClassifier, optional
+        For the full reading, as in `read_frame`.
+
+    Returns
+    -------
+    dict
+        Followed (``followed`` true): the grid's outline was found within
+        `vision.follow.FOLLOW_SHIFT` of a side from the anchor's corners (by
+        `vision.follow.follow_grid`, else by `vision.locate_grids`: a frame
+        blurred by motion) and its cells' ink matches the anchor's
+        (`vision.follow.same_cells`);
+        ``grid`` holds only the frame's ``corners``, ``rotation`` and
+        ``cell_quads`` (the caller adds the locked reading), ``anchor`` the
+        new corners with the anchor's ink. Otherwise (``followed`` false) the
+        frame is read in full (the grid `vision.locate_grids` found, if any):
+        `read_frame`'s answer, ``seconds`` and
+        ``cpu_seconds`` counting the attempt to follow. Both carry
+        ``frame_size``, ``seconds`` and ``cpu_seconds`` as `read_frame`.
+    """
+    from .results import _round_pixels
+    from .vision import locate_grids
+    from .vision.follow import cell_ink, follow_grid, near, same_cells
+    from .vision.rectify import cell_quads
+
+    start, cpu = time.perf_counter(), time.process_time()
+    previous = np.asarray(anchor["corners"], np.float32)
+    found, located = follow_grid(gray, previous), None
+    if found is None:  # lost, or blurred so that its outline breaks: the full search, still near?
+        located = locate_grids(gray, max_grids=1)
+        found = located[0] if located and near(located[0].corners, previous) else None
+    if found is not None and same_cells(cell_ink(gray, found.corners), anchor["ink"]):
+        corners = _round_pixels(found.corners)
+        answer: dict[str, Any] = {
+            "frame_size": [int(gray.shape[1]), int(gray.shape[0])],
+            "followed": True,
+            "grid": {"corners": corners, "rotation": rotation, "cell_quads": _quads(cell_quads(corners, rotation))},
+            "anchor": _anchor(gray, corners, anchor["ink"]),
+        }
+    else:
+        answer = read_frame(gray, model, rotation=rotation, candidates=located)
+        answer["followed"] = False
+    answer["seconds"] = round(time.perf_counter() - start, 4)
+    answer["cpu_seconds"] = round(time.process_time() - cpu, 4)
+    return answer
+
+
+def follow_task(data: bytes, anchor: dict, rotation: int) -> dict:
+    """`follow_frame` of an encoded frame: the task the server's workers run for a locked ``/api/live`` connection.
+
+    Raises
+    ------
+    BadFrame
+        The bytes are not an image.
+    """
+    return follow_frame(decode_frame(data), anchor, rotation)
 
 
 def frame_task(data: bytes, rotation: int | None = None) -> dict:

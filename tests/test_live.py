@@ -33,7 +33,7 @@ from starlette.testclient import WebSocketDenialResponse  # noqa: E402
 import snapsolve.web as web  # noqa: E402
 from snapsolve.cli import build_parser  # noqa: E402
 from snapsolve.web.app import Settings, create_app  # noqa: E402
-from snapsolve.web.live import LOCK_FRAMES, LatestFrame, LiveLock  # noqa: E402
+from snapsolve.web.live import FULL_READ_EVERY, LOCK_FRAMES, LatestFrame, LiveLock  # noqa: E402
 
 from .conftest import SAMPLES  # noqa: E402
 from .live_clip import BLURRED, FRAMES, NO_GRID, jpeg, make_frames, write_mjpeg  # noqa: E402
@@ -41,6 +41,8 @@ from .test_web import CHROMIUM, dat_givens, free_port, valid_solution  # noqa: E
 
 IMAGE1 = SAMPLES / "image1.jpg"
 GIVENS = dat_givens(SAMPLES / "image1.dat")
+#: Another puzzle, seen through the same hand motion.
+OTHER = SAMPLES / "image1040.jpg"
 
 
 #: Polled by the browser test: pause the video; true once an answer to a frame sent after the pause drew digits
@@ -91,6 +93,11 @@ def test_latest_frame_wins():
         slot.close()
         assert await slot.get() == (6, b"6")  # what is left still comes out, then the end
         assert await slot.get() is None
+        gone = LatestFrame()  # the client left: its unread frame is dropped, not read for nobody
+        gone.put(b"1")
+        gone.discard()
+        gone.close()
+        assert await gone.get() is None and gone.dropped == 1
 
     asyncio.run(scenario())
 
@@ -136,6 +143,113 @@ def test_lock_after_k_equal_readings_then_follow(solution):
     assert lock.locked["givens"] == far
     lock.reset()
     assert not lock.update(_grid(GIVENS, solution))["locked"]
+
+
+def test_follow_from_a_clean_reading_until_the_next_full_read(solution):
+    """Following starts from a reading of exactly the locked givens, is renewed by each, and stops every
+    FULL_READ_EVERY frames, on another puzzle, and after a reading that differs too much."""
+    lock = LiveLock()
+    anchor = {"corners": [[1, 1], [9, 1], [9, 9], [1, 9]], "ink": [0.0] * 81}
+    for _ in range(LOCK_FRAMES - 1):
+        lock.update(_grid(GIVENS, solution), anchor=anchor)
+        assert lock.follow_from() is None  # not locked yet: every frame is read
+    lock.update(_grid(GIVENS, solution), anchor=anchor)
+    assert lock.follow_from() == dict(anchor, rotation=90)
+    moved = {"corners": [[2, 1], [10, 1], [10, 9], [2, 9]], "ink": anchor["ink"]}
+    geometry = {"corners": moved["corners"], "rotation": 90, "cell_quads": []}
+    answer = lock.update(geometry, followed=True, anchor=moved)
+    assert answer["follows"] and answer["locked"] and answer["grid"]["solution"] == solution
+    assert answer["grid"]["givens"] == GIVENS and answer["grid"]["corners"] == moved["corners"]
+    assert lock.follow_from()["corners"] == moved["corners"]  # the next frame is looked for where this one was
+    for _ in range(FULL_READ_EVERY - 1):
+        assert lock.follow_from() is not None
+        lock.update(geometry, followed=True, anchor=moved)
+    assert lock.follow_from() is None  # time for a full reading
+    lock.update(_grid(GIVENS, solution), anchor=anchor)
+    assert lock.follow_from() is not None  # the full reading renews the anchor and the count
+    assert lock.update(None)["locked"] and lock.follow_from() is not None  # no grid: may come back where it was
+    blurred = "".join("." if i == 3 and ch != "." else ch for i, ch in enumerate(GIVENS))
+    lock.update(_grid(blurred, None, "multiple_solutions"), anchor=moved)
+    assert lock.follow_from()["corners"] == moved["corners"]  # the locked puzzle, blurred: its corners,
+    assert lock.follow_from()["ink"] == anchor["ink"]  # the clean reading's ink
+    far = "".join(ch if i % 2 else "." for i, ch in enumerate("123456789" * 9))
+    lock.update(_grid(far, "y" * 81), anchor=anchor)
+    assert lock.follow_from() is None  # another puzzle: read in full until the locked one is read again
+    with pytest.raises(ValueError):
+        LiveLock().update(geometry, followed=True, anchor=moved)  # nothing locked: nothing to follow
+
+
+# ---- following a locked grid ----------------------------------------------------------------------------------------
+
+
+def test_follow_grid_finds_the_clip_grid_again_and_its_cells_ink_is_a_fingerprint(clip):
+    import cv2
+    import numpy as np
+
+    from snapsolve.frames import decode_frame
+    from snapsolve.vision import locate_grids
+    from snapsolve.vision.follow import cell_ink, follow_grid, same_cells
+
+    frames = [decode_frame(jpeg(f)) for f in clip]
+    corners = locate_grids(frames[6], max_grids=1)[0].corners
+    reference = cell_ink(frames[6], corners)
+    marked = np.array([ch != "." for ch in GIVENS])
+    assert (reference[marked] > 0.15).all() and (reference[~marked] < 0.05).all()  # upright as seen: the givens
+    for n in range(7, 20):  # frame to frame, as the live view follows it
+        followed = follow_grid(frames[n], corners)
+        located = locate_grids(frames[n], max_grids=1)[0].corners
+        assert followed is not None and np.abs(followed.corners - located).max() <= 3  # pixels
+        corners = followed.corners
+        assert same_cells(cell_ink(frames[n], corners), reference)
+    assert follow_grid(frames[min(NO_GRID)], corners) is None  # the table: nothing to follow
+    assert follow_grid(frames[20], corners) is None  # blurred beyond its lines
+    # a cell written in since: no longer the same cells
+    written = frames[19].copy()
+    cell = next(i for i, ch in enumerate(GIVENS) if ch == ".")
+    quad = cv2.getPerspectiveTransform(np.float32([[0, 0], [9, 0], [9, 9], [0, 9]]), corners)
+    centre = cv2.perspectiveTransform(np.float32([[[cell % 9 + 0.5, cell // 9 + 0.5]]]), quad)[0, 0]
+    cv2.putText(written, "7", (int(centre[0]) - 8, int(centre[1]) + 10), cv2.FONT_HERSHEY_SIMPLEX, 1, 0, 3)
+    assert not same_cells(cell_ink(written, corners), reference)
+    # the same grid named from another corner (turned a quarter), and another puzzle: not the same cells
+    turned = np.roll(corners, 1, axis=0)
+    assert not same_cells(cell_ink(frames[19], turned), reference)
+    other = decode_frame(jpeg(make_frames(OTHER, 8)[6]))
+    assert not same_cells(cell_ink(other, locate_grids(other, max_grids=1)[0].corners), reference)
+
+
+def test_live_socket_follows_the_locked_grid_and_reads_in_full_when_it_cannot(clip, solution):
+    """Locked, the clip's frames are followed (``followed``) with the right solution at their own corners; a frame
+    of another puzzle is read in full and shown as it is, and the next frames are read until the lock's own
+    puzzle is read again."""
+    import numpy as np
+
+    from snapsolve.frames import decode_frame, read_frame
+
+    other = make_frames(OTHER, 8)[6]
+    with TestClient(create_app(Settings(workers=1))) as client, client.websocket_connect("/api/live") as ws:
+
+        def send(frame):
+            ws.send_bytes(jpeg(frame))
+            return ws.receive_json()
+
+        answers = [send(clip[n]) for n in range(4, 4 + LOCK_FRAMES)]
+        assert answers[-1]["locked"] and not any(a["followed"] for a in answers)
+        for n in range(4 + LOCK_FRAMES, 20):
+            answer = send(clip[n])
+            grid = answer["grid"]
+            assert answer["followed"] and answer["follows"] and answer["locked"]
+            assert grid["givens"] == GIVENS and grid["solution"] == solution and grid["status"] == "solved"
+            full = read_frame(decode_frame(jpeg(clip[n])))["grid"]  # where a full reading puts the cells
+            assert np.abs(np.array(grid["cell_quads"]) - np.array(full["cell_quads"])).max() <= 3  # pixels
+        assert answer["cpu_seconds"] < 0.5 * min(a["cpu_seconds"] for a in answers)  # far less work than a reading
+        answer = send(clip[20])  # blurred beyond reading: tried, read in full, no grid; the lock stays
+        assert not answer["followed"] and answer["grid"] is None and answer["locked"]
+        assert send(clip[22])["followed"]  # back where it was: followed again
+        answer = send(other)  # another puzzle in the same place: the cells' ink differs, read in full
+        assert not answer["followed"] and not answer["follows"] and answer["grid"]["givens"] != GIVENS
+        answer = send(clip[23])  # read in full until the locked puzzle is read exactly again
+        assert not answer["followed"] and answer["follows"] and answer["grid"]["solution"] == solution
+        assert send(clip[24])["followed"]
 
 
 # ---- the plan off the loopback: HTTPS, certificate, token ------------------------------------------------------------

@@ -12,7 +12,7 @@ with one JSON text message::
      "frame_size": [640, 480], "error": null,
      "grid": null | {"corners", "rotation", "cell_quads", "givens", "status",
                      "solution", "entries", "mistakes", "unclear_entries", ...},
-     "locked": true, "streak": 5, "lock_frames": 3, "follows": true}
+     "locked": true, "streak": 5, "lock_frames": 3, "follows": true, "followed": true}
 
 ``frame`` is the number of the frame answered, ``received`` how many came in
 so far, ``dropped`` how many were skipped in all (stale), ``seconds`` the
@@ -21,7 +21,14 @@ is the frame's main grid (the grid object of ``docs/DESIGN.md`` with
 ``cell_quads``, coordinates in the frame's pixels) or null when none is in
 view. Once locked, ``grid`` carries the
 locked ``givens`` and ``solution`` whenever the frame shows the same puzzle
-(``follows``), however blurred the frame's own digits are.
+(``follows``), however blurred the frame's own digits are. ``followed`` says
+how the answer was made: true when the frame was only followed (its grid
+found again near the frame before and its cells' ink checked, see "Follow"
+below), false when it was read in full. A followed frame's ``grid`` has the
+frame's ``corners``, ``rotation`` and ``cell_quads`` and the locked
+reading's ``givens``, ``solution``, ``status``, ``level``, ``score``,
+``needs_search``, ``entries``, ``mistakes``, ``unclear_entries`` and
+``progress`` (those of its last full reading), nothing else.
 
 Flow
 ----
@@ -46,6 +53,27 @@ LOCK_FRAMES times in a row takes the lock over; frames with no grid keep it.
 While the frames follow the lock, the next one is read at the locked grid's
 rotation (no orientation search: about half of a frame's reading); a frame
 that does not follow sends the next one back to deciding it.
+
+Follow
+------
+A full reading takes 100 to 200 ms of a worker; a locked grid is followed
+instead (`frames.follow_frame`, some 10 to 15 ms): its outline is found again
+within `vision.follow.FOLLOW_SHIFT` of a side of where it was in the frame
+before, the ink in the middle of its 81 cells must match the last full
+reading's (`vision.follow.same_cells`: no cell gained or lost a mark, and the
+ink amounts correlate), and the answer is the locked reading at the new
+corners (``followed``: true). Only a full reading of exactly the locked givens
+starts following (its corners and cells' ink are the anchor). A frame that
+cannot be followed (the outline lost or moved too far, a cell changed: a new
+entry, another puzzle) is read in full at once, in the same task; when that
+reading shows another puzzle, or the locked one with more than FOLLOW_CELLS
+cells read differently, the frames after it are read in full until one reads
+the locked givens again (a frame with no grid, or the locked puzzle blurred,
+lets the next frame try to follow again from the last corners); and
+every FULL_READ_EVERY followed frames, one is read in full anyway (what the
+cells' ink misses, such as pencil marks or an entry written over, and a
+misread lock are found within about 3 s; each full reading holds the
+connection's next frame up, so it is not done more often).
 """
 
 from __future__ import annotations
@@ -57,12 +85,14 @@ import json
 from fastapi import WebSocket, WebSocketDisconnect
 
 from ..errors import kind_of
-from ..frames import frame_task
+from ..frames import follow_task, frame_task
 
 #: Frames in a row with the same solved givens that lock the reading.
 LOCK_FRAMES = 3
 #: Cells whose printed digit may differ from the locked puzzle in a frame that still shows it.
 FOLLOW_CELLS = 4
+#: Frames followed (`frames.follow_frame`) at most between two full readings of a locked grid (3 s at 30 a second).
+FULL_READ_EVERY = 90
 #: Largest frame accepted, in bytes (a 640 px JPEG is some 30 to 80 KB).
 MAX_FRAME_BYTES = 2 * 1024 * 1024
 #: Seconds one frame may take in a worker before it is stopped.
@@ -111,6 +141,12 @@ class LatestFrame:
         self._closed = True
         self._ready.set()
 
+    def discard(self) -> None:
+        """Drop the frame not yet taken, if any (counted in `dropped`): its answer has nobody to go to."""
+        if self._frame is not None:
+            self._frame = None
+            self.dropped += 1
+
 
 def _differing(a: str, b: str) -> int:
     return sum(x != y for x, y in zip(a, b))
@@ -130,23 +166,54 @@ class LiveLock:
         self.reset()
 
     def reset(self) -> None:
-        """Forget the lock and the streak."""
+        """Forget the lock, the streak and what frames are followed from."""
         self.locked: dict | None = None  # givens, solution, level, score, entries, mistakes, progress
         self._candidate: str | None = None
         self.streak = 0
         self.rotation: int | None = None  # of the last frame that followed the lock
+        self.anchor: dict | None = None  # corners and cells' ink the next frame is followed from
+        self.since_read = 0  # frames followed since the last full reading
 
     def hint(self) -> int | None:
         """The rotation to read the next frame at: the locked grid's while the frames follow it, else None (decide)."""
         return self.rotation
 
-    def update(self, grid: dict | None) -> dict:
+    def follow_from(self) -> dict | None:
+        """The anchor to follow the next frame from (`frames.follow_frame`), or None: read it in full.
+
+        The anchor is the answer's ``anchor`` (``corners``, ``ink``) and the
+        ``rotation`` the locked grid is read at.
+
+        The next frame is followed while the lock holds and an anchor is
+        kept (`update` says which frames keep it), until FULL_READ_EVERY
+        frames were followed (or showed no grid) since the last full reading
+        of exactly the locked givens.
+        """
+        if self.locked is None or self.anchor is None:
+            return None
+        return self.anchor if self.since_read < FULL_READ_EVERY else None
+
+    def update(self, grid: dict | None, followed: bool = False, anchor: dict | None = None) -> dict:
         """Take one frame's grid (or None); the answer's ``grid``, ``locked``, ``streak``, ``follows``.
 
         Parameters
         ----------
         grid : dict or None
-            The frame's grid object (`frames.read_frame`).
+            The frame's grid object (`frames.read_frame`), or with `followed`
+            the followed frame's ``corners``, ``rotation``, ``cell_quads``
+            (`frames.follow_frame`).
+        followed : bool
+            The frame was followed from the anchor, not read: it shows the
+            locked puzzle, whose reading it is given.
+        anchor : dict, optional
+            The answer's ``anchor``: what the next frame may be followed from.
+            A followed frame and a full reading of exactly the locked givens
+            set it (the latter also starts the count to the next full
+            reading); a reading that follows the lock only within
+            FOLLOW_CELLS moves it to its corners and keeps the cells' ink of
+            the last exact reading; a frame with no grid keeps it; any other
+            frame drops it (the next frames are read in full). Frames with no
+            grid count towards the next full reading as followed ones do.
 
         Returns
         -------
@@ -155,7 +222,28 @@ class LiveLock:
             solution and grade when it follows it), ``locked`` (bool),
             ``streak`` (frames in a row read the same, solved), ``follows``
             (the frame shows the locked puzzle).
+
+        Raises
+        ------
+        ValueError
+            `followed` without a lock, or with no grid.
         """
+        if followed:
+            if self.locked is None or grid is None:
+                raise ValueError("only a locked view follows a grid")
+            self.since_read += 1
+            self.anchor = dict(anchor, rotation=grid["rotation"]) if anchor is not None else None
+            return {
+                "grid": dict(grid, status="solved", **self.locked),
+                "locked": True,
+                "streak": self.streak,
+                "follows": True,
+                "lock_frames": self.frames,
+            }
+        previous, self.anchor = self.anchor, None
+        if grid is None:  # nothing read: the grid may come back where it was (counted towards the next full reading)
+            self.anchor = previous
+            self.since_read += previous is not None
         if grid is None or grid.get("status") != "solved":
             self._candidate, self.streak = None, 0
         else:
@@ -176,9 +264,13 @@ class LiveLock:
                     progress=grid.get("progress"),
                 )
                 follows = True
+                if anchor is not None:  # a clean reading of the locked puzzle: follow it
+                    self.anchor, self.since_read = dict(anchor, rotation=grid["rotation"]), 0
             elif _differing(grid["givens"], locked["givens"]) <= FOLLOW_CELLS:
                 grid = dict(grid, status="solved", **locked)  # the frame's corners, the locked reading
                 follows = True
+                if previous is not None and anchor is not None:  # blurred: its corners, the clean reading's ink
+                    self.anchor = dict(previous, corners=anchor["corners"], rotation=grid["rotation"])
         if follows and grid is not None:
             self.rotation = grid.get("rotation")
         return {
@@ -204,6 +296,7 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                 while True:
                     message = await websocket.receive()
                     if message["type"] == "websocket.disconnect":
+                        slot.discard()  # the client is gone: no worker time on a frame nobody will see
                         return
                     data, text = message.get("bytes"), message.get("text")
                     if data is not None:
@@ -225,6 +318,7 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                         if isinstance(command, dict) and command.get("reset"):
                             lock.reset()
             except (WebSocketDisconnect, RuntimeError):
+                slot.discard()
                 return
             finally:
                 slot.close()
@@ -235,10 +329,13 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
             while (item := await slot.get()) is not None:
                 number, data = item
                 error = None
+                anchor = lock.follow_from()
+                if anchor is not None:
+                    task, args = follow_task, (data, anchor, anchor["rotation"])
+                else:
+                    task, args = frame_task, (data, lock.hint())
                 try:
-                    answer = await asyncio.wrap_future(
-                        pool.schedule(frame_task, args=(data, lock.hint()), timeout=frame_timeout)
-                    )
+                    answer = await asyncio.wrap_future(pool.schedule(task, args=args, timeout=frame_timeout))
                 except concurrent.futures.TimeoutError:
                     answer, error = {"grid": None}, f"the frame took longer than {frame_timeout:g} s and was skipped"
                 except Exception as exc:
@@ -257,8 +354,9 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                     "cpu_seconds": answer.get("cpu_seconds"),
                     "frame_size": answer.get("frame_size"),
                     "error": error,
+                    "followed": bool(answer.get("followed")),
                 }
-                reply.update(lock.update(answer.get("grid")))
+                reply.update(lock.update(answer.get("grid"), reply["followed"], answer.get("anchor")))
                 await websocket.send_json(reply)
         except (WebSocketDisconnect, RuntimeError):
             pass
