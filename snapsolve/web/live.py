@@ -81,6 +81,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+from collections.abc import Callable
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -330,6 +331,8 @@ def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
                 number, data = item
                 error = None
                 anchor = lock.follow_from()
+                task: Callable[..., dict]
+                args: tuple
                 if anchor is not None:
                     task, args = follow_task, (data, anchor, anchor["rotation"])
                 else:
