@@ -211,11 +211,14 @@ def warm_worker(load_model: bool) -> None:
     """Start of a worker process (the local pool's, the server's, a Dask worker's first task).
 
     Starts a daemon thread that exits the process when its parent is gone
-    (checked every `PARENT_CHECK` seconds), limits NumPy and scikit-learn to
-    one thread (the processes are the parallelism), and, with `load_model`,
+    (checked every `PARENT_CHECK` seconds), limits NumPy, scikit-learn and
+    OpenCV to one thread each (the processes are the parallelism: two
+    workers on two cores with two OpenCV threads each would fight over
+    them), and, with `load_model`,
     loads the cell model now rather than on the first photo. A model that
     cannot be loaded is reported per input by `process_item`; never raises.
     """
+    import cv2
     from threadpoolctl import threadpool_limits
 
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
@@ -224,6 +227,7 @@ def warm_worker(load_model: bool) -> None:
 
         prepare_model()
     threadpool_limits(1)  # after the model: scikit-learn loads its own OpenMP library
+    cv2.setNumThreads(1)
 
 
 #: The signals that stop a batch cleanly.
