@@ -61,7 +61,9 @@ def test_a_mistake_has_the_new_key_and_the_deprecated_one_and_old_json_reads_bac
     line, cell, wrong, right = _position_with_a_mistake()
     result = solve_text("puzzle", line, Options(write_image=False, hint=True))
     grid = result.grids[0]
-    assert grid.mistakes == [Mistake(cell, wrong, right)] and grid.mistakes[0].entered == wrong
+    assert grid.mistakes == [Mistake(cell, wrong, right)]
+    with pytest.warns(DeprecationWarning, match="Mistake.entry"):
+        assert grid.mistakes[0].entered == wrong
     data = result.to_json()
     out = data["grids"][0]
     assert out["mistakes"] == [{"cell": cell, "entry": wrong, "entered": wrong, "solution": right}]
