@@ -11,12 +11,12 @@ without an annotated image.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import numpy as np
 
 from .errors import Failure, Kind
 from .puzzle import Options
+from .results import FrameResult
 
 #: Longer side, in pixels, frames are read at (larger ones are reduced first).
 FRAME_SIDE = 640
@@ -62,7 +62,7 @@ def decode_frame(data: bytes) -> np.ndarray:
     return gray
 
 
-def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dict:
+def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> FrameResult:
     """Locate, read and solve the main grid of one frame.
 
     Parameters
@@ -79,40 +79,41 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None) -> dic
 
     Returns
     -------
-    dict
-        ``frame_size`` ``[width, height]`` (pixels, the frame of every
-        coordinate), ``seconds`` (time to read), ``cpu_seconds`` (processor
-        time this process spent on it: the cost without other programs'
-        load), and ``grid``: None when no
-        grid is in view, else the grid object of the JSON contract
-        (``docs/DESIGN.md``: ``corners``, ``rotation``, ``givens``,
-        ``status``, ``solution``, ``entries``, ``mistakes``,
-        ``unclear_entries``, ...; no steps)
-        plus ``cell_quads`` (81 quadrilaterals, see `vision.rectify.cell_quads`), without
-        ``cell_confidence``: `results.GridResult.to_json` with ``with_cells``.
+    FrameResult
+        The frame's size (pixels, the frame of every coordinate), its main
+        grid (None when no grid is in view; no steps, no hint), the time to
+        read it and the processor time this process spent on it (the cost
+        without other programs' load), unrounded: `FrameResult.to_json`
+        makes its JSON.
     """
     from .pipeline import default_model, read_puzzle
     from .vision import locate_grids, read_grid
 
     start, cpu = time.perf_counter(), time.process_time()
     model = model or default_model()
-    answer: dict[str, Any] = {"frame_size": [int(gray.shape[1]), int(gray.shape[0])], "grid": None}
+    grid = None
     candidates = locate_grids(gray, max_grids=1)
     if candidates:
         reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
         grid, _ = read_puzzle(reading, FRAME_OPTIONS, model)
-        answer["grid"] = grid.to_json(with_cells=True, cell_confidence=False)  # 81 numbers the view does not use
-    answer["seconds"] = round(time.perf_counter() - start, 4)
-    answer["cpu_seconds"] = round(time.process_time() - cpu, 4)
-    return answer
+    return FrameResult(
+        (int(gray.shape[1]), int(gray.shape[0])), grid, time.perf_counter() - start, time.process_time() - cpu
+    )
 
 
 def frame_task(data: bytes, rotation: int | None = None) -> dict:
     """`read_frame` of an encoded frame (`rotation` as there): the task the server's workers run for ``/api/live``.
+
+    Returns
+    -------
+    dict
+        The frame's JSON (`results.FrameResult.to_json`): ``frame_size``
+        ``[width, height]``, ``grid`` (the grid object with ``cell_quads``,
+        without ``cell_confidence``, or None), ``seconds``, ``cpu_seconds``.
 
     Raises
     ------
     BadFrame
         The bytes are not an image.
     """
-    return read_frame(decode_frame(data), rotation=rotation)
+    return read_frame(decode_frame(data), rotation=rotation).to_json()

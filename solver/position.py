@@ -69,10 +69,6 @@ class Mistake:
         """The mistake in words, without giving the right digit away: ``r3c5: the 7 is wrong``."""
         return f"{cell_name(self.cell)}: the {self.entry} is wrong"
 
-    def to_json(self) -> dict:
-        """``{"cell", "entered", "solution", "entry"}`` as in `docs/DESIGN.md` (``entered``: deprecated ``entry``)."""
-        return {"cell": self.cell, "entered": self.entry, "solution": self.solution, "entry": self.entry}
-
 
 def _article(digit: int) -> str:
     return f"an {digit}" if digit == 8 else f"a {digit}"
@@ -102,10 +98,6 @@ class UnclearEntry:
         options = [_article(d) for d in (self.read, *self.alternatives)]
         choice = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
         return f"{cell_name(self.cell)}: is this {choice}?"
-
-    def to_json(self) -> dict:
-        """``{"cell", "read", "alternatives"}`` as in `docs/DESIGN.md`."""
-        return {"cell": self.cell, "read": self.read, "alternatives": list(self.alternatives)}
 
 
 @dataclass(frozen=True)
