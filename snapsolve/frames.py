@@ -25,6 +25,7 @@ import numpy as np
 
 from .errors import Failure, Kind
 from .puzzle import Options
+from .results import FrameResult
 
 #: Longer side, in pixels, frames are read at (larger ones are reduced first).
 FRAME_SIDE = 640
@@ -70,7 +71,9 @@ def decode_frame(data: bytes) -> np.ndarray:
     return gray
 
 
-def read_frame(gray: np.ndarray, model=None, rotation: int | None = None, candidates: list | None = None) -> dict:
+def read_frame(
+    gray: np.ndarray, model=None, rotation: int | None = None, candidates: list | None = None
+) -> FrameResult:
     """Locate, read and solve the main grid of one frame.
 
     Parameters
@@ -90,34 +93,35 @@ def read_frame(gray: np.ndarray, model=None, rotation: int | None = None, candid
 
     Returns
     -------
-    dict
-        ``frame_size`` ``[width, height]`` (pixels, the frame of every
-        coordinate), ``seconds`` (time to read), ``cpu_seconds`` (processor
-        time this process spent on it: the cost without other programs'
-        load), and ``grid``: None when no
-        grid is in view, else the grid object of the JSON contract
-        (``docs/DESIGN.md``: ``corners``, ``rotation``, ``givens``,
-        ``status``, ``solution``, ``entries``, ``mistakes``,
-        ``unclear_entries``, ...; no steps)
-        plus ``cell_quads`` (81 quadrilaterals, see `vision.rectify.cell_quads`), without
-        ``cell_confidence``: `results.GridResult.to_json` with ``with_cells``.
+    FrameResult
+        The frame's size (pixels, the frame of every coordinate), its main
+        grid (None when no grid is in view; no steps, no hint), what later
+        frames are followed from (``anchor``: the grid's corners as in its
+        JSON and its cells' ink), the time to read it and the processor time
+        this process spent on it (the cost without other programs' load),
+        unrounded: `results.FrameResult.to_json` makes its JSON.
     """
     from .pipeline import default_model, read_puzzle
+    from .results import _round_pixels
     from .vision import locate_grids, read_grid
 
     start, cpu = time.perf_counter(), time.process_time()
     model = model or default_model()
-    answer: dict[str, Any] = {"frame_size": [int(gray.shape[1]), int(gray.shape[0])], "grid": None}
+    grid = anchor = None
     if candidates is None:
         candidates = locate_grids(gray, max_grids=1)
     if candidates:
         reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
         grid, _ = read_puzzle(reading, FRAME_OPTIONS, model)
-        answer["grid"] = grid.to_json(with_cells=True, cell_confidence=False)  # 81 numbers the view does not use
-        answer["anchor"] = _anchor(gray, answer["grid"]["corners"])
-    answer["seconds"] = round(time.perf_counter() - start, 4)
-    answer["cpu_seconds"] = round(time.process_time() - cpu, 4)
-    return answer
+        if grid.corners is not None:
+            anchor = _anchor(gray, _round_pixels(grid.corners))
+    return FrameResult(
+        (int(gray.shape[1]), int(gray.shape[0])),
+        grid,
+        time.perf_counter() - start,
+        time.process_time() - cpu,
+        anchor,
+    )
 
 
 def _anchor(gray: np.ndarray, corners: list, ink: list | None = None) -> dict:
@@ -188,7 +192,7 @@ def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> d
             "anchor": _anchor(gray, corners, anchor["ink"]),
         }
     else:
-        answer = read_frame(gray, model, rotation=rotation, candidates=located)
+        answer = read_frame(gray, model, rotation=rotation, candidates=located).to_json()
         answer["followed"] = False
     answer["seconds"] = round(time.perf_counter() - start, 4)
     answer["cpu_seconds"] = round(time.process_time() - cpu, 4)
@@ -209,9 +213,17 @@ def follow_task(data: bytes, anchor: dict, rotation: int) -> dict:
 def frame_task(data: bytes, rotation: int | None = None) -> dict:
     """`read_frame` of an encoded frame (`rotation` as there): the task the server's workers run for ``/api/live``.
 
+    Returns
+    -------
+    dict
+        The frame's JSON (`results.FrameResult.to_json`): ``frame_size``
+        ``[width, height]``, ``grid`` (the grid object with ``cell_quads``,
+        without ``cell_confidence``, or None), ``anchor`` (when a grid was
+        read), ``seconds``, ``cpu_seconds``.
+
     Raises
     ------
     BadFrame
         The bytes are not an image.
     """
-    return read_frame(decode_frame(data), rotation=rotation)
+    return read_frame(decode_frame(data), rotation=rotation).to_json()

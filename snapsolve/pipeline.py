@@ -206,7 +206,7 @@ def read_puzzle(
             decision.givens, decision.status, entries=read.entries, hint_requested=options.hint, **photo_fields
         )
         return grid, None
-    solution = solve_puzzle(decision.givens, known=decision.count, placed=read.sure, search=options.search)
+    solution = solve_puzzle(decision.givens, known=decision.count, entries=read.sure, search=options.search)
     return solved_grid(solution, options, read.unclear, **photo_fields), solution
 
 

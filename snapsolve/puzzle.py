@@ -64,12 +64,12 @@ def solved_grid(
     Parameters
     ----------
     solution : Solution
-        The solver's result; its ``placed`` digits are the player's sure entries (the solver's name for them).
+        The solver's result; its ``entries`` are the player's sure entries.
     options : Options
         ``explain`` and ``hint`` say whether steps or a hint are wanted.
     unclear : list of UnclearEntry, optional
         Entries read from a photo whose digit is not certain (their cells are
-        empty in ``solution.placed``). They are never mistakes; a hint whose
+        empty in ``solution.entries``). They are never mistakes; a hint whose
         step would fill one of their cells asks about it instead.
     **fields
         Further `GridResult` fields (the photo's corners, confidence, ...).
@@ -91,7 +91,7 @@ def solved_grid(
         solution.score,
         solution.techniques,
         solution.needs_search,
-        entries=list(solution.placed),
+        entries=list(solution.entries),
         mistakes=list(solution.mistakes),
         hint_requested=options.hint,
         unclear_entries=unclear,
@@ -118,7 +118,7 @@ def next_hint(solution: Solution, unclear: list[UnclearEntry]) -> Step | Mistake
         return asked[touched[0]] if touched else step
     if unclear:
         return unclear[0]
-    if all(g or p for g, p in zip(solution.givens, solution.placed)):
+    if all(g or e for g, e in zip(solution.givens, solution.entries)):
         return Finished()
     return None
 
@@ -144,7 +144,7 @@ def solve_text(label: str, line: str, options: Options) -> InputResult:
         givens, entries = parse_position(line)
     except InvalidPuzzleError as exc:
         return InputResult.failed(label, str(exc), time.perf_counter() - start, exc.kind)
-    grid = solved_grid(solve_puzzle(givens, placed=entries, search=options.search), options)
+    grid = solved_grid(solve_puzzle(givens, entries=entries, search=options.search), options)
     error = None if grid.solved else grid.status.replace("_", " ")
     kind = None if grid.solved else Kind.NO_SOLUTION
     return InputResult(label, error, time.perf_counter() - start, [grid], kind=kind)

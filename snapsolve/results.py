@@ -7,7 +7,8 @@ module alone makes their JSON: `to_json` gives the object of the contract in
 ``docs/DESIGN.md`` (fields may be added, never renamed), rounding numbers
 there, for the command line, the cluster and the web API (which asks for
 ``with_cells``: per grid ``cell_quads``, per step and hint ``cells``);
-`from_json` reads it back (results stored by ``--db``).
+`from_json` reads it back (results stored by ``--db``). A camera frame of
+the live view is a `FrameResult`, its JSON made here too.
 
 Renamed JSON keys keep their old key beside the new one until snapsolve 0.3
 (``docs/DESIGN.md``, "JSON changes"): ``mistakes[].entered`` is
@@ -17,6 +18,7 @@ Renamed JSON keys keep their old key beside the new one until snapsolve 0.3
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +26,8 @@ from .errors import Kind
 from .solver import SOLVED, Finished, Level, Mistake, Status, Step, UnclearEntry
 from .solver.grid import format_puzzle
 
-#: Decimals kept in the JSON: corners and cell quadrilaterals (pixels), confidence, per-cell confidence, seconds.
+#: Decimals kept in the JSON: corners and cell quadrilaterals (pixels), confidence, per-cell confidence, seconds
+#: (an input's and a frame's times alike).
 PIXEL_DECIMALS, CONFIDENCE_DECIMALS, CELL_CONFIDENCE_DECIMALS, SECONDS_DECIMALS = 1, 4, 3, 4
 
 
@@ -110,6 +113,30 @@ def _quads_json(corners: list, rotation: int) -> list:
         [[round(float(x), PIXEL_DECIMALS), round(float(y), PIXEL_DECIMALS)] for x, y in quad]
         for quad in cell_quads(corners, rotation)
     ]
+
+
+def step_json(step: Step) -> dict:
+    """A step's JSON object (`docs/DESIGN.md`): ``{"technique", "placements", "eliminations", "text"}``.
+
+    Placements and eliminations are lists of ``[cell, digit]`` (cell 0..80,
+    digit 1..9); ``text`` is the step's words (`Step.text`).
+    """
+    return {
+        "technique": step.technique,
+        "placements": [list(p) for p in step.placements],
+        "eliminations": [list(e) for e in step.eliminations],
+        "text": step.text,
+    }
+
+
+def _mistake_json(mistake: Mistake) -> dict:
+    """``{"cell", "entered", "solution", "entry"}`` as in `docs/DESIGN.md` (``entered``: deprecated ``entry``)."""
+    return {"cell": mistake.cell, "entered": mistake.entry, "solution": mistake.solution, "entry": mistake.entry}
+
+
+def _unclear_json(unclear: UnclearEntry) -> dict:
+    """``{"cell", "read", "alternatives"}`` as in `docs/DESIGN.md`."""
+    return {"cell": unclear.cell, "read": unclear.read, "alternatives": list(unclear.alternatives)}
 
 
 def _cells(item: Step | Mistake | UnclearEntry | Finished) -> list[int]:
@@ -233,8 +260,8 @@ class GridResult:
                 "needs_search": self.needs_search,
                 "entries": format_puzzle(self.entries),
                 "pencil_marks": [m.to_json() for m in self.pencil_marks],
-                "mistakes": [m.to_json() for m in self.mistakes],
-                "unclear_entries": [u.to_json() for u in self.unclear_entries],
+                "mistakes": [_mistake_json(m) for m in self.mistakes],
+                "unclear_entries": [_unclear_json(u) for u in self.unclear_entries],
                 "progress": self.progress.to_json(),
             }
         )
@@ -249,7 +276,7 @@ class GridResult:
             out["repaired"] = [r.to_json() for r in self.repaired]
             out["warning"] = self.warning
         if self.steps is not None:
-            out["steps"] = [dict(s.to_json(), cells=_cells(s)) if with_cells else s.to_json() for s in self.steps]
+            out["steps"] = [dict(step_json(s), cells=_cells(s)) if with_cells else step_json(s) for s in self.steps]
         if self.hint_requested:
             out["hint"] = _hint_json(self.hint, with_cells)
         if self.output:
@@ -324,11 +351,11 @@ def _hint_json(hint: Step | Mistake | UnclearEntry | Finished | None, with_cells
             "text": hint.text,
         }
     elif isinstance(hint, UnclearEntry):
-        out = {"technique": "question", "placements": [], "eliminations": [], "text": hint.text, **hint.to_json()}
+        out = {"technique": "question", "placements": [], "eliminations": [], "text": hint.text, **_unclear_json(hint)}
     elif isinstance(hint, Finished):
         out = {"technique": "solved", "placements": [], "eliminations": [], "text": hint.text}
     else:
-        out = hint.to_json()
+        out = step_json(hint)
     if with_cells:
         out["cells"] = _cells(hint)
     return out
@@ -408,3 +435,49 @@ class InputResult:
             data.get("warnings", []),
             data.get("cached", False),
         )
+
+
+@dataclass
+class FrameResult:
+    """One camera frame of the live view, read (`frames.read_frame`).
+
+    Attributes
+    ----------
+    frame_size : tuple of int
+        ``(width, height)`` of the frame, pixels: the frame of every coordinate.
+    grid : GridResult or None
+        The main grid in view (no steps, no hint), None when there is none.
+    seconds : float
+        Time spent reading it (unrounded; the JSON keeps SECONDS_DECIMALS).
+    cpu_seconds : float
+        Processor time the reading process spent on it (its cost without other
+        programs' load), unrounded like `seconds`.
+    anchor : dict or None
+        What later frames of a locked live view are followed from
+        (`frames.follow_frame`): ``corners`` (as in the grid's JSON) and
+        ``ink`` (81 floats, its cells' ink); None without a grid.
+    """
+
+    frame_size: tuple[int, int]
+    grid: GridResult | None = None
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    anchor: dict | None = None
+
+    def to_json(self) -> dict:
+        """``{"frame_size", "grid", "anchor", "seconds", "cpu_seconds"}``: the frame's part of a ``/api/live`` answer
+        (``anchor`` only with a grid).
+
+        ``grid`` is the grid object of `docs/DESIGN.md` with the page's fields
+        (`GridResult.to_json` with ``with_cells``) but without
+        ``cell_confidence`` (81 numbers the live view does not use), or None.
+        """
+        answer: dict[str, Any] = {
+            "frame_size": list(self.frame_size),
+            "grid": None if self.grid is None else self.grid.to_json(with_cells=True, cell_confidence=False),
+        }
+        if self.anchor is not None:
+            answer["anchor"] = self.anchor
+        answer["seconds"] = round(self.seconds, SECONDS_DECIMALS)
+        answer["cpu_seconds"] = round(self.cpu_seconds, SECONDS_DECIMALS)
+        return answer

@@ -67,27 +67,17 @@ def _simple_colors_steps(board: Board, d: int) -> Iterator[Step]:
         members = bits[0] | bits[1]
         if members.bit_count() < 4:
             continue
-        cluster = tuple(set_bits(members))
-        for k in (0, 1):  # wrap: two cells of one colour see each other
-            if sight[k] & bits[k]:
-                g = set_bits(bits[k])
-                yield Step(
-                    Technique.SIMPLE_COLORS,
-                    eliminations=tuple((c, d) for c in g),
-                    cells=cluster,
-                    digits=(d,),
-                    variant="wrap",
-                )
-                return
-        trapped = set_bits(sight[0] & sight[1] & ~(bits[0] | bits[1]) & board.digit_cells(d))
-        if trapped:
-            yield Step(
-                Technique.SIMPLE_COLORS,
-                eliminations=tuple((c, d) for c in trapped),
-                cells=cluster,
-                digits=(d,),
-                variant="trap",
-            )
+        # the cells that lose d (81-bit set): in a wrap (two cells of one colour see each other) that colour's,
+        # else in a trap the candidates that see both colours
+        wrapped = [k for k in (0, 1) if sight[k] & bits[k]]
+        if wrapped:
+            losing, variant = bits[wrapped[0]], "wrap"
+        else:
+            losing, variant = sight[0] & sight[1] & ~members & board.digit_cells(d), "trap"
+        if losing:
+            eliminations = tuple((c, d) for c in set_bits(losing))
+            cluster = tuple(set_bits(members))
+            yield Step(Technique.SIMPLE_COLORS, eliminations=eliminations, cells=cluster, digits=(d,), variant=variant)
             return
 
 

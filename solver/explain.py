@@ -137,19 +137,13 @@ def _fish(step: Step) -> str:
     )
 
 
-def _xy_wing(step: Step) -> str:
+def _wing(step: Step) -> str:
+    """An xy-wing or xyz-wing: the pivot with its digits, the pincers, and which of them holds the digit eliminated."""
     pivot, a, b = step.cells
+    holder = "one pincer" if step.technique == Technique.XY_WING else "one of the three"
     return (
         f"{title(step.technique)}: pivot {cell_name(pivot)} ({_digits(step.digits)}) with pincers {cell_name(a)} "
-        f"and {cell_name(b)}; one pincer is {step.eliminations[0][1]}"
-    )
-
-
-def _xyz_wing(step: Step) -> str:
-    pivot, a, b = step.cells
-    return (
-        f"{title(step.technique)}: pivot {cell_name(pivot)} ({_digits(step.digits)}) with pincers {cell_name(a)} "
-        f"and {cell_name(b)}; one of the three is {step.eliminations[0][1]}"
+        f"and {cell_name(b)}; {holder} is {step.eliminations[0][1]}"
     )
 
 
@@ -162,27 +156,19 @@ def _w_wing(step: Step) -> str:
     )
 
 
-def _skyscraper(step: Step) -> str:
-    d, (h1, h2), (base1, top1, base2, top2) = step.digits[0], step.houses, step.cells
+def _two_houses(step: Step) -> str:
+    """A skyscraper, two-string kite or turbot fish: the digit in its two houses (a kite's row and column), how
+    they are joined, and the two far ends of which one holds the digit."""
+    d, c = step.digits[0], step.cells
+    if step.technique == Technique.SKYSCRAPER:  # cells: base, top, base, top
+        joined, far = f" stands on {cell_name(c[0])} and {cell_name(c[2])}; ", (c[1], c[3])
+    elif step.technique == Technique.TWO_STRING_KITE:  # cells: row end in the box, far row end, column end, far
+        joined, far = f", joined in {house_name(step.houses[2])}; ", (c[1], c[3])
+    else:  # turbot fish; cells: far, near, near, far
+        joined, far = f"; {cell_name(c[1])} sees {cell_name(c[2])}, so ", (c[0], c[3])
     return (
-        f"{title(step.technique)}: {d} in {house_name(h1)} and {house_name(h2)} stands on {cell_name(base1)} and "
-        f"{cell_name(base2)}; one of {cell_name(top1)}, {cell_name(top2)} is {d}"
-    )
-
-
-def _two_string_kite(step: Step) -> str:
-    d, (row, column, box), (_, row_far, _, column_far) = step.digits[0], step.houses, step.cells
-    return (
-        f"{title(step.technique)}: {d} in {house_name(row)} and {house_name(column)}, joined in {house_name(box)}; "
-        f"one of {cell_name(row_far)}, {cell_name(column_far)} is {d}"
-    )
-
-
-def _turbot_fish(step: Step) -> str:
-    d, (h1, h2), (far1, near1, near2, far2) = step.digits[0], step.houses, step.cells
-    return (
-        f"{title(step.technique)}: {d} in {house_name(h1)} and {house_name(h2)}; {cell_name(near1)} sees "
-        f"{cell_name(near2)}, so one of {cell_name(far1)}, {cell_name(far2)} is {d}"
+        f"{title(step.technique)}: {d} in {_houses(step.houses[:2], ' and ')}{joined}"
+        f"one of {cell_name(far[0])}, {cell_name(far[1])} is {d}"
     )
 
 
@@ -392,12 +378,9 @@ RENDERERS: dict[str, Callable[[Step], str]] = {
         ),
         _fish,
     ),
-    _T.XY_WING: _xy_wing,
-    _T.XYZ_WING: _xyz_wing,
+    **dict.fromkeys((_T.XY_WING, _T.XYZ_WING), _wing),
     _T.W_WING: _w_wing,
-    _T.SKYSCRAPER: _skyscraper,
-    _T.TWO_STRING_KITE: _two_string_kite,
-    _T.TURBOT_FISH: _turbot_fish,
+    **dict.fromkeys((_T.SKYSCRAPER, _T.TWO_STRING_KITE, _T.TURBOT_FISH), _two_houses),
     _T.EMPTY_RECTANGLE: _empty_rectangle,
     _T.SIMPLE_COLORS: _simple_colors,
     _T.MULTI_COLORS: _multi_colors,

@@ -16,12 +16,22 @@ nothing is entered)::
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .grid import InvalidPuzzleError, cell_name, parse_puzzle
 from .logic import solve_logically
 from .steps import Step
+
+
+def warn_deprecated(old: str, new: str) -> None:
+    """Warn that `old`, a name of the player's digits before ``entries`` (issue 26), is deprecated for `new`.
+
+    The old names go in snapsolve 0.3.0 (README, "JSON changes"). Warns a
+    `DeprecationWarning` pointing at the caller of the deprecated name.
+    """
+    warnings.warn(f"{old} is deprecated, use {new} (removed in snapsolve 0.3.0)", DeprecationWarning, stacklevel=3)
 
 
 @dataclass(frozen=True)
@@ -44,17 +54,20 @@ class Mistake:
 
     @property
     def entered(self) -> int:
-        """Deprecated name of `entry` (the JSON key ``entered`` until snapsolve 0.3, see `docs/DESIGN.md`)."""
+        """Deprecated name of `entry` (the JSON key ``entered`` until snapsolve 0.3, see `docs/DESIGN.md`).
+
+        Warns
+        -----
+        DeprecationWarning
+            Always: read `entry`.
+        """
+        warn_deprecated("Mistake.entered", "Mistake.entry")
         return self.entry
 
     @property
     def text(self) -> str:
         """The mistake in words, without giving the right digit away: ``r3c5: the 7 is wrong``."""
         return f"{cell_name(self.cell)}: the {self.entry} is wrong"
-
-    def to_json(self) -> dict:
-        """``{"cell", "entered", "solution", "entry"}`` as in `docs/DESIGN.md` (``entered``: deprecated ``entry``)."""
-        return {"cell": self.cell, "entered": self.entry, "solution": self.solution, "entry": self.entry}
 
 
 def _article(digit: int) -> str:
@@ -85,10 +98,6 @@ class UnclearEntry:
         options = [_article(d) for d in (self.read, *self.alternatives)]
         choice = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
         return f"{cell_name(self.cell)}: is this {choice}?"
-
-    def to_json(self) -> dict:
-        """``{"cell", "read", "alternatives"}`` as in `docs/DESIGN.md`."""
-        return {"cell": self.cell, "read": self.read, "alternatives": list(self.alternatives)}
 
 
 @dataclass(frozen=True)
@@ -126,7 +135,7 @@ def parse_position(text: str) -> tuple[list[int], list[int]]:
         entries = [0 if ch in ".0" else int(ch) for ch in fields[1]]
         clash = [cell_name(i) for i in range(81) if entries[i] and givens[i]]
         if clash:
-            raise InvalidPuzzleError(f"placed digits on given cells: {', '.join(clash[:5])}")
+            raise InvalidPuzzleError(f"entries on given cells: {', '.join(clash[:5])}")
     return givens, entries
 
 

@@ -18,7 +18,7 @@ from .exact import DEFAULT_SEARCH, NO_SOLUTION, SOLVED, SearchResult, solve_uniq
 from .grading import grade, technique_counts
 from .grid import InvalidPuzzleError, cell_name, check_givens, is_valid_solution
 from .logic import solve_logically
-from .position import Mistake, find_mistakes, remaining_steps
+from .position import Mistake, find_mistakes, remaining_steps, warn_deprecated
 from .status import Status
 from .steps import Step
 from .techniques import Level
@@ -48,14 +48,14 @@ class Solution:
         HoDoKu level (easy .. extreme) when solved.
     score : int or None
         HoDoKu score when solved.
-    placed : list of int
-        81 values: digits the player placed by hand (0 elsewhere).
+    entries : list of int
+        81 values: the player's entries, digits written in by hand (0 elsewhere).
     mistakes : list of Mistake
-        Placed digits that differ from the solution (empty unless solved).
+        Entries that differ from the solution (empty unless solved).
     remaining : list of Step
-        Logical steps from the player's position (givens plus placed digits)
-        to the end: the same as `steps` when nothing is placed, empty when a
-        placed digit is a mistake.
+        Logical steps from the player's position (givens plus entries)
+        to the end: the same as `steps` when nothing is entered, empty when an
+        entry is a mistake.
     budget_exhausted : int
         How many chain searches of the logical solve gave up on running out
         of their budget (`Board.budget_exhausted`); 0 when none did. Such a
@@ -70,7 +70,7 @@ class Solution:
     needs_search: bool = False
     level: Level | None = None
     score: int | None = None
-    placed: list[int] = field(default_factory=lambda: [0] * 81)
+    entries: list[int] = field(default_factory=lambda: [0] * 81)
     mistakes: list[Mistake] = field(default_factory=list)
     remaining: list[Step] = field(default_factory=list)
     budget_exhausted: int = 0
@@ -80,9 +80,26 @@ class Solution:
         """Technique name -> number of steps that used it."""
         return technique_counts(self.steps)
 
+    @property
+    def placed(self) -> list[int]:
+        """Deprecated name of `entries` (removed in snapsolve 0.3.0; README, "JSON changes").
+
+        Warns
+        -----
+        DeprecationWarning
+            Always: read `entries`.
+        """
+        warn_deprecated("Solution.placed", "Solution.entries")
+        return self.entries
+
 
 def solve_puzzle(
-    givens: list[int], known: SearchResult | None = None, placed: list[int] | None = None, search: str = DEFAULT_SEARCH
+    givens: list[int],
+    known: SearchResult | None = None,
+    entries: list[int] | None = None,
+    search: str = DEFAULT_SEARCH,
+    *,
+    placed: list[int] | None = None,
 ) -> Solution:
     """Solve logically, counting solutions by exact search only when needed, with search fallback.
 
@@ -93,14 +110,16 @@ def solve_puzzle(
         (`grid.check_givens` says which digits conflict).
     known : SearchResult, optional
         The exact search's count of these givens, when the caller has it.
-    placed : list of int, optional
-        81 values: digits a player placed by hand (0 elsewhere). They never
-        change the puzzle, its status or its grade; they are checked against
-        the solution (`Solution.mistakes`) and the `remaining` steps start
-        from them.
+    entries : list of int, optional
+        81 values: the player's entries, digits written in by hand (0
+        elsewhere). They never change the puzzle, its status or its grade;
+        they are checked against the solution (`Solution.mistakes`) and the
+        `remaining` steps start from them.
     search : str
         The exact search's engine, ``"bitmask"`` or ``"dlx"`` (see
         `exact.search_engine`); the result is the same with either.
+    placed : list of int, optional
+        Deprecated name of `entries` (keyword only; removed in snapsolve 0.3.0).
 
     Returns
     -------
@@ -108,18 +127,30 @@ def solve_puzzle(
 
     Raises
     ------
+    TypeError
+        Both `entries` and its deprecated name `placed` are given.
     ValueError
         `search` names no engine.
     LogicError
         A logical step contradicted the unique solution (a finder's bug):
         see `check_steps`. The exact search's solution never replaces a
         logical path that breaks the rules.
+
+    Warns
+    -----
+    DeprecationWarning
+        `placed` is given (use `entries`).
     """
-    placed = list(placed) if placed is not None else [0] * 81
+    if placed is not None:
+        if entries is not None:
+            raise TypeError("solve_puzzle() takes entries or its deprecated name placed, not both")
+        warn_deprecated("solve_puzzle(placed=...)", "solve_puzzle(entries=...)")
+        entries = placed
+    entries = list(entries) if entries is not None else [0] * 81
     try:
         check_givens(givens)
     except InvalidPuzzleError:
-        return Solution(list(givens), NO_SOLUTION, placed=placed)
+        return Solution(list(givens), NO_SOLUTION, entries=entries)
     counted: list[SearchResult] = [known] if known is not None else []
 
     def count() -> SearchResult:
@@ -136,7 +167,7 @@ def solve_puzzle(
     else:
         exact = count()
         if exact.status != SOLVED:
-            return Solution(list(givens), exact.status, placed=placed, budget_exhausted=logic.board.budget_exhausted)
+            return Solution(list(givens), exact.status, entries=entries, budget_exhausted=logic.board.budget_exhausted)
         assert exact.solution is not None  # a solved search carries its solution
         solution = exact.solution
         check_steps(logic.steps, solution)  # names the first false step
@@ -144,13 +175,13 @@ def solve_puzzle(
             raise LogicError(f"logical steps broke the grid ({_last_techniques(logic.steps)})")
     needs_search = not logic.solved
     level, score = grade(logic.steps, needs_search)
-    mistakes = find_mistakes(placed, solution)
-    if not any(placed):
+    mistakes = find_mistakes(entries, solution)
+    if not any(entries):
         remaining = logic.steps
     elif mistakes:
         remaining = []
     else:
-        remaining = remaining_steps(givens, placed, unique=lambda: True)
+        remaining = remaining_steps(givens, entries, unique=lambda: True)
         check_steps(remaining, solution)
     return Solution(
         list(givens),
@@ -160,7 +191,7 @@ def solve_puzzle(
         needs_search,
         level,
         score,
-        placed,
+        entries,
         mistakes,
         remaining,
         logic.board.budget_exhausted,

@@ -87,12 +87,3 @@ class Step(NamedTuple):
     def title(self) -> str:
         """The technique's display title, from `techniques.TECHNIQUES` (``"X-Wing"``)."""
         return title(self.technique)
-
-    def to_json(self) -> dict:
-        """The JSON form of `docs/DESIGN.md`: technique, placements, eliminations, text."""
-        return {
-            "technique": self.technique,
-            "placements": [list(p) for p in self.placements],
-            "eliminations": [list(e) for e in self.eliminations],
-            "text": self.text,
-        }

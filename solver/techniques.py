@@ -12,7 +12,8 @@ Source: HoDoKu 2.2 (Bernhard Hobiger), ``Options.solverSteps`` - its
 ``StepConfig`` table, as transcribed by hodoku-py 0.2 in
 ``hodoku/core/scoring.py``. Rows are in HoDoKu's solving order (its ``index``),
 with its base score per step and its difficulty level; ``hodoku`` names the
-``SolutionType`` each row corresponds to (tests/test_technique_table.py checks
+``SolutionType`` each row corresponds to (the technique's name in capitals
+unless `HODOKU_NAMES` says otherwise; tests/test_technique_table.py checks
 every row against hodoku-py when it is installed). Titles are HoDoKu's
 ``SolutionType`` display names; technique names are the snake-case forms of
 the HoDoKu/SudokuWiki terms.
@@ -145,104 +146,91 @@ class StepConfig:
     unique: bool = False
 
 
-#: All techniques in HoDoKu's solving order, one row per `Technique` member.
+_T = Technique
+
+#: HoDoKu's ``SolutionType`` names that are not the technique's name in capitals (``x_wing`` is ``X_WING``).
+HODOKU_NAMES: dict[Technique, str] = {
+    _T.LOCKED_CANDIDATES_POINTING: "LOCKED_CANDIDATES_1",
+    _T.LOCKED_CANDIDATES_CLAIMING: "LOCKED_CANDIDATES_2",
+    _T.NAKED_QUAD: "NAKED_QUADRUPLE",
+    _T.HIDDEN_QUAD: "HIDDEN_QUADRUPLE",
+    _T.UNIQUE_RECTANGLE_1: "UNIQUENESS_1",
+    _T.UNIQUE_RECTANGLE_2: "UNIQUENESS_2",
+    _T.UNIQUE_RECTANGLE_3: "UNIQUENESS_3",
+    _T.UNIQUE_RECTANGLE_4: "UNIQUENESS_4",
+    _T.UNIQUE_RECTANGLE_5: "UNIQUENESS_5",
+    _T.UNIQUE_RECTANGLE_6: "UNIQUENESS_6",
+    _T.SIMPLE_COLORS: "SIMPLE_COLORS_TRAP",
+    _T.MULTI_COLORS: "MULTI_COLORS_1",
+    _T.FORCING_CHAIN: "FORCING_CHAIN_CONTRADICTION",
+    _T.FORCING_NET: "FORCING_NET_CONTRADICTION",
+}
+
+
+def _row(name: Technique, title: str, score: int, level: Level, unique: bool) -> StepConfig:
+    """One `StepConfig` row, its HoDoKu name from `HODOKU_NAMES` or else the technique's name in capitals."""
+    return StepConfig(name, title, score, level, HODOKU_NAMES.get(name, name.upper()), unique)
+
+
+#: All techniques in HoDoKu's solving order, one row per `Technique` member: name, title, base score, level,
+#: and whether the technique is sound only on a puzzle with one solution.
 TECHNIQUES: tuple[StepConfig, ...] = (
-    StepConfig(Technique.FULL_HOUSE, "Full House", 4, Level.EASY, "FULL_HOUSE"),
-    StepConfig(Technique.NAKED_SINGLE, "Naked Single", 4, Level.EASY, "NAKED_SINGLE"),
-    StepConfig(Technique.HIDDEN_SINGLE, "Hidden Single", 14, Level.EASY, "HIDDEN_SINGLE"),
-    StepConfig(Technique.LOCKED_PAIR, "Locked Pair", 40, Level.MEDIUM, "LOCKED_PAIR"),
-    StepConfig(Technique.LOCKED_TRIPLE, "Locked Triple", 60, Level.MEDIUM, "LOCKED_TRIPLE"),
-    StepConfig(
-        Technique.LOCKED_CANDIDATES_POINTING,
-        "Locked Candidates Type 1 (Pointing)",
-        50,
-        Level.MEDIUM,
-        "LOCKED_CANDIDATES_1",
-    ),
-    StepConfig(
-        Technique.LOCKED_CANDIDATES_CLAIMING,
-        "Locked Candidates Type 2 (Claiming)",
-        50,
-        Level.MEDIUM,
-        "LOCKED_CANDIDATES_2",
-    ),
-    StepConfig(Technique.NAKED_PAIR, "Naked Pair", 60, Level.MEDIUM, "NAKED_PAIR"),
-    StepConfig(Technique.NAKED_TRIPLE, "Naked Triple", 80, Level.MEDIUM, "NAKED_TRIPLE"),
-    StepConfig(Technique.HIDDEN_PAIR, "Hidden Pair", 70, Level.MEDIUM, "HIDDEN_PAIR"),
-    StepConfig(Technique.HIDDEN_TRIPLE, "Hidden Triple", 100, Level.MEDIUM, "HIDDEN_TRIPLE"),
-    StepConfig(Technique.NAKED_QUAD, "Naked Quadruple", 120, Level.HARD, "NAKED_QUADRUPLE"),
-    StepConfig(Technique.HIDDEN_QUAD, "Hidden Quadruple", 150, Level.HARD, "HIDDEN_QUADRUPLE"),
-    StepConfig(Technique.X_WING, "X-Wing", 140, Level.HARD, "X_WING"),
-    StepConfig(Technique.SWORDFISH, "Swordfish", 150, Level.HARD, "SWORDFISH"),
-    StepConfig(Technique.JELLYFISH, "Jellyfish", 160, Level.HARD, "JELLYFISH"),
-    StepConfig(Technique.REMOTE_PAIR, "Remote Pair", 110, Level.HARD, "REMOTE_PAIR"),
-    StepConfig(Technique.BUG_PLUS_1, "Bivalue Universal Grave + 1", 100, Level.HARD, "BUG_PLUS_1", unique=True),
-    StepConfig(Technique.SKYSCRAPER, "Skyscraper", 130, Level.HARD, "SKYSCRAPER"),
-    StepConfig(Technique.TWO_STRING_KITE, "2-String Kite", 150, Level.HARD, "TWO_STRING_KITE"),
-    StepConfig(Technique.TURBOT_FISH, "Turbot Fish", 120, Level.HARD, "TURBOT_FISH"),
-    StepConfig(Technique.EMPTY_RECTANGLE, "Empty Rectangle", 120, Level.HARD, "EMPTY_RECTANGLE"),
-    StepConfig(Technique.W_WING, "W-Wing", 150, Level.HARD, "W_WING"),
-    StepConfig(Technique.XY_WING, "XY-Wing", 160, Level.HARD, "XY_WING"),
-    StepConfig(Technique.XYZ_WING, "XYZ-Wing", 180, Level.HARD, "XYZ_WING"),
-    StepConfig(Technique.UNIQUE_RECTANGLE_1, "Uniqueness Test 1", 100, Level.HARD, "UNIQUENESS_1", unique=True),
-    StepConfig(Technique.UNIQUE_RECTANGLE_2, "Uniqueness Test 2", 100, Level.HARD, "UNIQUENESS_2", unique=True),
-    StepConfig(Technique.UNIQUE_RECTANGLE_3, "Uniqueness Test 3", 100, Level.HARD, "UNIQUENESS_3", unique=True),
-    StepConfig(Technique.UNIQUE_RECTANGLE_4, "Uniqueness Test 4", 100, Level.HARD, "UNIQUENESS_4", unique=True),
-    StepConfig(Technique.UNIQUE_RECTANGLE_5, "Uniqueness Test 5", 100, Level.HARD, "UNIQUENESS_5", unique=True),
-    StepConfig(Technique.UNIQUE_RECTANGLE_6, "Uniqueness Test 6", 100, Level.HARD, "UNIQUENESS_6", unique=True),
-    StepConfig(Technique.HIDDEN_RECTANGLE, "Hidden Rectangle", 100, Level.HARD, "HIDDEN_RECTANGLE", unique=True),
-    StepConfig(
-        Technique.AVOIDABLE_RECTANGLE_1,
-        "Avoidable Rectangle Type 1",
-        100,
-        Level.HARD,
-        "AVOIDABLE_RECTANGLE_1",
-        unique=True,
-    ),
-    StepConfig(
-        Technique.AVOIDABLE_RECTANGLE_2,
-        "Avoidable Rectangle Type 2",
-        100,
-        Level.HARD,
-        "AVOIDABLE_RECTANGLE_2",
-        unique=True,
-    ),
-    StepConfig(Technique.FINNED_X_WING, "Finned X-Wing", 130, Level.HARD, "FINNED_X_WING"),
-    StepConfig(Technique.SASHIMI_X_WING, "Sashimi X-Wing", 150, Level.HARD, "SASHIMI_X_WING"),
-    StepConfig(Technique.FINNED_SWORDFISH, "Finned Swordfish", 200, Level.UNFAIR, "FINNED_SWORDFISH"),
-    StepConfig(Technique.SASHIMI_SWORDFISH, "Sashimi Swordfish", 240, Level.UNFAIR, "SASHIMI_SWORDFISH"),
-    StepConfig(Technique.FINNED_JELLYFISH, "Finned Jellyfish", 250, Level.UNFAIR, "FINNED_JELLYFISH"),
-    StepConfig(Technique.SASHIMI_JELLYFISH, "Sashimi Jellyfish", 260, Level.UNFAIR, "SASHIMI_JELLYFISH"),
-    StepConfig(Technique.SUE_DE_COQ, "Sue de Coq", 250, Level.UNFAIR, "SUE_DE_COQ"),
-    StepConfig(Technique.SIMPLE_COLORS, "Simple Colors", 150, Level.HARD, "SIMPLE_COLORS_TRAP"),
-    StepConfig(Technique.MULTI_COLORS, "Multi-Colors", 200, Level.HARD, "MULTI_COLORS_1"),
-    StepConfig(Technique.X_CHAIN, "X-Chain", 260, Level.UNFAIR, "X_CHAIN"),
-    StepConfig(Technique.XY_CHAIN, "XY-Chain", 260, Level.UNFAIR, "XY_CHAIN"),
-    StepConfig(Technique.CONTINUOUS_NICE_LOOP, "Continuous Nice Loop", 280, Level.UNFAIR, "CONTINUOUS_NICE_LOOP"),
-    StepConfig(
-        Technique.DISCONTINUOUS_NICE_LOOP, "Discontinuous Nice Loop", 280, Level.UNFAIR, "DISCONTINUOUS_NICE_LOOP"
-    ),
-    StepConfig(Technique.AIC, "AIC", 280, Level.UNFAIR, "AIC"),
-    StepConfig(
-        Technique.GROUPED_CONTINUOUS_NICE_LOOP,
-        "Grouped Continuous Nice Loop",
-        300,
-        Level.UNFAIR,
-        "GROUPED_CONTINUOUS_NICE_LOOP",
-    ),
-    StepConfig(
-        Technique.GROUPED_DISCONTINUOUS_NICE_LOOP,
-        "Grouped Discontinuous Nice Loop",
-        300,
-        Level.UNFAIR,
-        "GROUPED_DISCONTINUOUS_NICE_LOOP",
-    ),
-    StepConfig(Technique.GROUPED_AIC, "Grouped AIC", 300, Level.UNFAIR, "GROUPED_AIC"),
-    StepConfig(Technique.ALS_XZ, "Almost Locked Set XZ-Rule", 300, Level.UNFAIR, "ALS_XZ"),
-    StepConfig(Technique.ALS_XY_WING, "Almost Locked Set XY-Wing", 320, Level.UNFAIR, "ALS_XY_WING"),
-    StepConfig(Technique.FORCING_CHAIN, "Forcing Chain", 500, Level.EXTREME, "FORCING_CHAIN_CONTRADICTION"),
-    StepConfig(Technique.FORCING_NET, "Forcing Net", 700, Level.EXTREME, "FORCING_NET_CONTRADICTION"),
-    StepConfig(Technique.BRUTE_FORCE, "Brute Force", 10000, Level.EXTREME, "BRUTE_FORCE"),
+    _row(_T.FULL_HOUSE, "Full House", 4, Level.EASY, unique=False),
+    _row(_T.NAKED_SINGLE, "Naked Single", 4, Level.EASY, unique=False),
+    _row(_T.HIDDEN_SINGLE, "Hidden Single", 14, Level.EASY, unique=False),
+    _row(_T.LOCKED_PAIR, "Locked Pair", 40, Level.MEDIUM, unique=False),
+    _row(_T.LOCKED_TRIPLE, "Locked Triple", 60, Level.MEDIUM, unique=False),
+    _row(_T.LOCKED_CANDIDATES_POINTING, "Locked Candidates Type 1 (Pointing)", 50, Level.MEDIUM, unique=False),
+    _row(_T.LOCKED_CANDIDATES_CLAIMING, "Locked Candidates Type 2 (Claiming)", 50, Level.MEDIUM, unique=False),
+    _row(_T.NAKED_PAIR, "Naked Pair", 60, Level.MEDIUM, unique=False),
+    _row(_T.NAKED_TRIPLE, "Naked Triple", 80, Level.MEDIUM, unique=False),
+    _row(_T.HIDDEN_PAIR, "Hidden Pair", 70, Level.MEDIUM, unique=False),
+    _row(_T.HIDDEN_TRIPLE, "Hidden Triple", 100, Level.MEDIUM, unique=False),
+    _row(_T.NAKED_QUAD, "Naked Quadruple", 120, Level.HARD, unique=False),
+    _row(_T.HIDDEN_QUAD, "Hidden Quadruple", 150, Level.HARD, unique=False),
+    _row(_T.X_WING, "X-Wing", 140, Level.HARD, unique=False),
+    _row(_T.SWORDFISH, "Swordfish", 150, Level.HARD, unique=False),
+    _row(_T.JELLYFISH, "Jellyfish", 160, Level.HARD, unique=False),
+    _row(_T.REMOTE_PAIR, "Remote Pair", 110, Level.HARD, unique=False),
+    _row(_T.BUG_PLUS_1, "Bivalue Universal Grave + 1", 100, Level.HARD, unique=True),
+    _row(_T.SKYSCRAPER, "Skyscraper", 130, Level.HARD, unique=False),
+    _row(_T.TWO_STRING_KITE, "2-String Kite", 150, Level.HARD, unique=False),
+    _row(_T.TURBOT_FISH, "Turbot Fish", 120, Level.HARD, unique=False),
+    _row(_T.EMPTY_RECTANGLE, "Empty Rectangle", 120, Level.HARD, unique=False),
+    _row(_T.W_WING, "W-Wing", 150, Level.HARD, unique=False),
+    _row(_T.XY_WING, "XY-Wing", 160, Level.HARD, unique=False),
+    _row(_T.XYZ_WING, "XYZ-Wing", 180, Level.HARD, unique=False),
+    _row(_T.UNIQUE_RECTANGLE_1, "Uniqueness Test 1", 100, Level.HARD, unique=True),
+    _row(_T.UNIQUE_RECTANGLE_2, "Uniqueness Test 2", 100, Level.HARD, unique=True),
+    _row(_T.UNIQUE_RECTANGLE_3, "Uniqueness Test 3", 100, Level.HARD, unique=True),
+    _row(_T.UNIQUE_RECTANGLE_4, "Uniqueness Test 4", 100, Level.HARD, unique=True),
+    _row(_T.UNIQUE_RECTANGLE_5, "Uniqueness Test 5", 100, Level.HARD, unique=True),
+    _row(_T.UNIQUE_RECTANGLE_6, "Uniqueness Test 6", 100, Level.HARD, unique=True),
+    _row(_T.HIDDEN_RECTANGLE, "Hidden Rectangle", 100, Level.HARD, unique=True),
+    _row(_T.AVOIDABLE_RECTANGLE_1, "Avoidable Rectangle Type 1", 100, Level.HARD, unique=True),
+    _row(_T.AVOIDABLE_RECTANGLE_2, "Avoidable Rectangle Type 2", 100, Level.HARD, unique=True),
+    _row(_T.FINNED_X_WING, "Finned X-Wing", 130, Level.HARD, unique=False),
+    _row(_T.SASHIMI_X_WING, "Sashimi X-Wing", 150, Level.HARD, unique=False),
+    _row(_T.FINNED_SWORDFISH, "Finned Swordfish", 200, Level.UNFAIR, unique=False),
+    _row(_T.SASHIMI_SWORDFISH, "Sashimi Swordfish", 240, Level.UNFAIR, unique=False),
+    _row(_T.FINNED_JELLYFISH, "Finned Jellyfish", 250, Level.UNFAIR, unique=False),
+    _row(_T.SASHIMI_JELLYFISH, "Sashimi Jellyfish", 260, Level.UNFAIR, unique=False),
+    _row(_T.SUE_DE_COQ, "Sue de Coq", 250, Level.UNFAIR, unique=False),
+    _row(_T.SIMPLE_COLORS, "Simple Colors", 150, Level.HARD, unique=False),
+    _row(_T.MULTI_COLORS, "Multi-Colors", 200, Level.HARD, unique=False),
+    _row(_T.X_CHAIN, "X-Chain", 260, Level.UNFAIR, unique=False),
+    _row(_T.XY_CHAIN, "XY-Chain", 260, Level.UNFAIR, unique=False),
+    _row(_T.CONTINUOUS_NICE_LOOP, "Continuous Nice Loop", 280, Level.UNFAIR, unique=False),
+    _row(_T.DISCONTINUOUS_NICE_LOOP, "Discontinuous Nice Loop", 280, Level.UNFAIR, unique=False),
+    _row(_T.AIC, "AIC", 280, Level.UNFAIR, unique=False),
+    _row(_T.GROUPED_CONTINUOUS_NICE_LOOP, "Grouped Continuous Nice Loop", 300, Level.UNFAIR, unique=False),
+    _row(_T.GROUPED_DISCONTINUOUS_NICE_LOOP, "Grouped Discontinuous Nice Loop", 300, Level.UNFAIR, unique=False),
+    _row(_T.GROUPED_AIC, "Grouped AIC", 300, Level.UNFAIR, unique=False),
+    _row(_T.ALS_XZ, "Almost Locked Set XZ-Rule", 300, Level.UNFAIR, unique=False),
+    _row(_T.ALS_XY_WING, "Almost Locked Set XY-Wing", 320, Level.UNFAIR, unique=False),
+    _row(_T.FORCING_CHAIN, "Forcing Chain", 500, Level.EXTREME, unique=False),
+    _row(_T.FORCING_NET, "Forcing Net", 700, Level.EXTREME, unique=False),
+    _row(_T.BRUTE_FORCE, "Brute Force", 10000, Level.EXTREME, unique=False),
 )
 
 #: Technique (or its name) -> its row.

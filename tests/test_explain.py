@@ -2,6 +2,7 @@
 
 import pytest
 
+from snapsolve.results import step_json
 from snapsolve.solver.explain import RENDERERS, explain
 from snapsolve.solver.grid import box_of, parse_puzzle
 from snapsolve.solver.ladder import FINDERS
@@ -97,7 +98,7 @@ def test_explain_renders_a_real_step_as_before(puzzle, number, technique, text):
     step = solve_logically(parse_puzzle(puzzle)).steps[number - 1]
     assert step.technique == technique and step.technique is Technique(technique)
     assert step.fixed_text == "", "the finder wrote the text itself"
-    assert explain(step) == step.text == step.to_json()["text"] == text
+    assert explain(step) == step.text == step_json(step)["text"] == text
 
 
 def test_fish_fields_carry_the_pattern():

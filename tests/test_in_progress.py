@@ -78,7 +78,7 @@ def test_mistakes_api(position):
     (mistake,) = find_mistakes(with_mistake, solution)
     assert (mistake.cell, mistake.entry, mistake.solution) == (wrong_cell, wrong, solution[wrong_cell])
     assert mistake.text == f"{cell_name(wrong_cell)}: the {wrong} is wrong"
-    result = solve_puzzle(givens, placed=with_mistake)
+    result = solve_puzzle(givens, entries=with_mistake)
     assert result.mistakes == [mistake] and result.remaining == []
     # the puzzle, its grade and its steps are the printed puzzle's, whatever was entered
     plain = solve_puzzle(givens)
@@ -90,13 +90,25 @@ def test_steps_continue_from_the_players_position(position):
     steps = remaining_steps(givens, entries)
     filled = {c for c in range(81) if givens[c] or entries[c]}
     assert steps and all(c not in filled for step in steps for c, _ in step.placements)
-    values = [g or p for g, p in zip(givens, entries)]
+    values = [g or e for g, e in zip(givens, entries)]
     for step in steps:
         for c, d in step.placements:
             assert solution[c] == d
             values[c] = d
     assert values == solution
-    assert solve_puzzle(givens, placed=entries).remaining == steps
+    assert solve_puzzle(givens, entries=entries).remaining == steps
+
+
+def test_placed_is_the_deprecated_name_of_entries(position):
+    """`solve_puzzle(placed=...)` and `Solution.placed` still work until 0.3.0, each with a DeprecationWarning."""
+    line, givens, solution, entries, _, _ = position
+    with pytest.warns(DeprecationWarning, match="use solve_puzzle\\(entries"):
+        old = solve_puzzle(givens, placed=entries)
+    assert old == solve_puzzle(givens, entries=entries) and old.entries == entries
+    with pytest.warns(DeprecationWarning, match="Solution.placed"):
+        assert old.placed == entries
+    with pytest.raises(TypeError, match="not both"):
+        solve_puzzle(givens, entries=entries, placed=entries)
 
 
 def test_position_text_form_hint_and_explain(position, capsys, monkeypatch):
@@ -177,7 +189,7 @@ def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, cap
     (unclear,) = grid.unclear_entries
     assert (unclear.cell, unclear.read) == (entry, wrong) and right in unclear.alternatives
     assert unclear.text.startswith(f"{cell_name(entry)}: is this ") and unclear.text.endswith("?")
-    assert grid.entries[entry] == wrong and solution.placed[entry] == 0
+    assert grid.entries[entry] == wrong and solution.entries[entry] == 0
     assert grid.hint is not None and "wrong" not in grid.hint.text
     out = tmp_path / "solved.jpg"
     cv2.imwrite(str(out), annotate(image, reading, grid, Options()))

@@ -239,7 +239,7 @@ def test_live_socket_follows_the_locked_grid_and_reads_in_full_when_it_cannot(cl
             grid = answer["grid"]
             assert answer["followed"] and answer["follows"] and answer["locked"]
             assert grid["givens"] == GIVENS and grid["solution"] == solution and grid["status"] == "solved"
-            full = read_frame(decode_frame(jpeg(clip[n])))["grid"]  # where a full reading puts the cells
+            full = read_frame(decode_frame(jpeg(clip[n]))).to_json()["grid"]  # where a full reading puts the cells
             assert np.abs(np.array(grid["cell_quads"]) - np.array(full["cell_quads"])).max() <= 3  # pixels
         assert answer["cpu_seconds"] < 0.5 * min(a["cpu_seconds"] for a in answers)  # far less work than a reading
         answer = send(clip[20])  # blurred beyond reading: tried, read in full, no grid; the lock stays
@@ -522,7 +522,8 @@ def test_live_camera_in_chromium(secure_server, tmp_path, solution):
             with page.expect_response("**/api/solve") as answer:
                 page.click("#live-freeze")
             assert answer.value.status == 200  # the still went up with the token in its header
-            page.wait_for_selector("#result:not([hidden]), #error:not([hidden])", timeout=60000)
+            # on a loaded machine the still may catch the clip's table stretch: the page then says "no grid"
+            page.wait_for_selector("#result:not([hidden]), #error:not([hidden]), #no-grid:not([hidden])", timeout=60000)
             assert page.is_hidden("#live")
             data = answer.value.json()
             if data["grids"]:  # a still of the grid (not of the table): photo mode with steps

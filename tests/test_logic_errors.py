@@ -61,9 +61,9 @@ def test_false_elimination_on_a_puzzle_that_needs_search_raises(monkeypatch):
 def test_false_step_in_the_remaining_steps_from_a_position_raises(monkeypatch):
     givens = parse_puzzle(EASY)
     truth = solve_unique(givens).solution
-    placed = [0] * 81
+    entries = [0] * 81
     first_empty = next(c for c in range(81) if not givens[c])
-    placed[first_empty] = truth[first_empty]
+    entries[first_empty] = truth[first_empty]
     target = next(c for c in range(81) if not givens[c] and c != first_empty)
     calls = []
     real = logic.solve_logically
@@ -81,7 +81,7 @@ def test_false_step_in_the_remaining_steps_from_a_position_raises(monkeypatch):
     monkeypatch.setattr(solve, "solve_logically", solve_then_break)
     monkeypatch.setattr(position, "solve_logically", solve_then_break)
     with pytest.raises(LogicError):
-        solve_puzzle(givens, placed=placed)
+        solve_puzzle(givens, entries=entries)
 
 
 def _allowed(givens, cell, digit):

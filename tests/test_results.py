@@ -9,7 +9,7 @@ import pytest
 
 from snapsolve.pipeline import solve_and_draw, solve_image
 from snapsolve.puzzle import Options, solve_text
-from snapsolve.results import GridResult, InputResult, PencilMark, Progress, Repair
+from snapsolve.results import FrameResult, GridResult, InputResult, PencilMark, Progress, Repair
 from snapsolve.solver import Mistake
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
@@ -61,7 +61,9 @@ def test_a_mistake_has_the_new_key_and_the_deprecated_one_and_old_json_reads_bac
     line, cell, wrong, right = _position_with_a_mistake()
     result = solve_text("puzzle", line, Options(write_image=False, hint=True))
     grid = result.grids[0]
-    assert grid.mistakes == [Mistake(cell, wrong, right)] and grid.mistakes[0].entered == wrong
+    assert grid.mistakes == [Mistake(cell, wrong, right)]
+    with pytest.warns(DeprecationWarning, match="Mistake.entry"):
+        assert grid.mistakes[0].entered == wrong
     data = result.to_json()
     out = data["grids"][0]
     assert out["mistakes"] == [{"cell": cell, "entry": wrong, "entered": wrong, "solution": right}]
@@ -98,3 +100,24 @@ def test_a_hint_carries_its_cells_with_cells():
     assert "cell_quads" not in grid  # a puzzle string has no photo
     grid_result = GridResult.from_json(grid)
     assert grid_result.to_json(with_cells=True)["hint"]["cells"] == [cell]
+
+
+def test_a_frame_result_stays_typed_and_is_rounded_in_its_json():
+    """`frames.read_frame` hands back a `FrameResult` with unrounded times; its JSON rounds them and leaves out
+    the grid's ``cell_confidence``."""
+    from snapsolve.frames import decode_frame, read_frame
+
+    frame = read_frame(decode_frame(IN_PROGRESS.read_bytes()))
+    assert isinstance(frame, FrameResult) and isinstance(frame.grid, GridResult)
+    data = frame.to_json()
+    assert list(data) == ["frame_size", "grid", "anchor", "seconds", "cpu_seconds"]
+    assert data["anchor"]["corners"] == data["grid"]["corners"] and len(data["anchor"]["ink"]) == 81
+    assert data["frame_size"] == list(frame.frame_size) and data["seconds"] == round(frame.seconds, 4)
+    assert data["grid"] == frame.grid.to_json(with_cells=True, cell_confidence=False)
+    assert "cell_quads" in data["grid"] and "cell_confidence" not in data["grid"]
+    assert FrameResult((640, 480), None, 0.123456, 0.1).to_json() == {
+        "frame_size": [640, 480],
+        "grid": None,
+        "seconds": 0.1235,
+        "cpu_seconds": 0.1,
+    }
