@@ -123,7 +123,10 @@ def connect(address: str, log: Callable[[str], None] | None = None) -> Iterator:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=":0",
-                    silence_logs=logging.ERROR,
+                    # Dask's own log lines are no part of snapsolve's output: what goes wrong on a worker
+                    # is said per input (a lost worker included), and a worker's heartbeat that meets the
+                    # closing scheduler logs a traceback at ERROR level (seen on a loaded machine).
+                    silence_logs=logging.CRITICAL,
                 )
                 client = Client(cluster, timeout=CONNECT_TIMEOUT)
             except Exception as exc:
