@@ -25,7 +25,7 @@ import numpy as np
 
 from .errors import Failure, Kind
 from .puzzle import Options
-from .results import FrameResult
+from .results import SECONDS_DECIMALS, FrameResult
 
 #: Longer side, in pixels, frames are read at (larger ones are reduced first).
 FRAME_SIDE = 640
@@ -194,8 +194,8 @@ def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> d
     else:
         answer = read_frame(gray, model, rotation=rotation, candidates=located).to_json()
         answer["followed"] = False
-    answer["seconds"] = round(time.perf_counter() - start, 4)
-    answer["cpu_seconds"] = round(time.process_time() - cpu, 4)
+    answer["seconds"] = round(time.perf_counter() - start, SECONDS_DECIMALS)
+    answer["cpu_seconds"] = round(time.process_time() - cpu, SECONDS_DECIMALS)
     return answer
 
 

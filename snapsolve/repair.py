@@ -757,13 +757,17 @@ def read_entries(
         elif kind == 1:
             entries[cell] = int(np.argmax(handwritten)) + 1
             kinds[cell] = float(handwritten.sum())
+
+    def ask(cells: list[int]) -> EntryEvidence:
+        return evidence(cells) if evidence is not None else _probabilities_only(probabilities, cells)
+
     unclear = []
     if taken_out:
         # Marks read as print that the per-grid decision took for pen: read by the handwritten-digit model.
         # One read as the solution's digit is right; one read otherwise is a question, never a mistake (the
         # classifier did not even take the mark for handwriting, so no reading of it is certain).
         assert solution is not None  # cells are taken out of the givens only for a reading with a solution
-        seen = evidence(taken_out) if evidence is not None else _probabilities_only(probabilities, taken_out)
+        seen = ask(taken_out)
         for row, cell in enumerate(taken_out):
             entries[cell] = int(np.argmax(seen.handwritten[row])) + 1
             if entries[cell] != solution[cell]:
@@ -775,7 +779,7 @@ def read_entries(
     doubtful = [c for c in kinds if solution and entries[c] != solution[c]]
     if doubtful:
         assert solution is not None  # entries differ from a solution only when there is one
-        seen = evidence(doubtful) if evidence is not None else _probabilities_only(probabilities, doubtful)
+        seen = ask(doubtful)
         for row, cell in enumerate(doubtful):
             read, right = entries[cell], solution[cell]
             if _certain(seen, row, kinds[cell], read, right):
