@@ -19,13 +19,13 @@ followed is read in full at once.
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import replace
 
 import numpy as np
 
 from .errors import Failure, Kind
 from .puzzle import Options
-from .results import SECONDS_DECIMALS, FrameResult
+from .results import FollowedFrame, FrameResult
 
 #: Longer side, in pixels, frames are read at (larger ones are reduced first).
 FRAME_SIDE = 640
@@ -133,14 +133,7 @@ def _anchor(gray: np.ndarray, corners: list, ink: list | None = None) -> dict:
     return {"corners": corners, "ink": ink}
 
 
-def _quads(quads: np.ndarray) -> list:
-    """Cell quadrilaterals (81, 4, 2) as nested lists rounded to `results.PIXEL_DECIMALS` (NumPy rounding: fast)."""
-    from .results import PIXEL_DECIMALS
-
-    return np.round(quads, PIXEL_DECIMALS).tolist()
-
-
-def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> dict:
+def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> FollowedFrame | FrameResult:
     """Follow a locked grid into a new frame, or read the frame in full when it cannot be followed.
 
     Parameters
@@ -158,24 +151,17 @@ def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> d
 
     Returns
     -------
-    dict
-        Followed (``followed`` true): the grid's outline was found within
+    FollowedFrame or FrameResult
+        A `results.FollowedFrame` when the grid's outline was found within
         `vision.follow.FOLLOW_SHIFT` of a side from the anchor's corners (by
         `vision.follow.follow_grid`, else by `vision.locate_grids`: a frame
         blurred by motion) and its cells' ink matches the anchor's
-        (`vision.follow.same_cells`);
-        ``grid`` holds only the frame's ``corners``, ``rotation`` and
-        ``cell_quads`` (the caller adds the locked reading), ``anchor`` the
-        new corners with the anchor's ink. Otherwise (``followed`` false) the
-        frame is read in full (the grid `vision.locate_grids` found, if any):
-        `read_frame`'s answer, ``seconds`` and
-        ``cpu_seconds`` counting the attempt to follow. Both carry
-        ``frame_size``, ``seconds`` and ``cpu_seconds`` as `read_frame`.
+        (`vision.follow.same_cells`). Otherwise the frame read in full (the
+        grid `vision.locate_grids` found, if any): `read_frame`'s answer with
+        ``followed`` False. The times of both count the attempt to follow.
     """
-    from .results import _round_pixels
     from .vision import locate_grids
     from .vision.follow import cell_ink, follow_grid, near, same_cells
-    from .vision.rectify import cell_quads
 
     start, cpu = time.perf_counter(), time.process_time()
     previous = np.asarray(anchor["corners"], np.float32)
@@ -184,19 +170,16 @@ def follow_frame(gray: np.ndarray, anchor: dict, rotation: int, model=None) -> d
         located = locate_grids(gray, max_grids=1)
         found = located[0] if located and near(located[0].corners, previous) else None
     if found is not None and same_cells(cell_ink(gray, found.corners), anchor["ink"]):
-        corners = _round_pixels(found.corners)
-        answer: dict[str, Any] = {
-            "frame_size": [int(gray.shape[1]), int(gray.shape[0])],
-            "followed": True,
-            "grid": {"corners": corners, "rotation": rotation, "cell_quads": _quads(cell_quads(corners, rotation))},
-            "anchor": _anchor(gray, corners, anchor["ink"]),
-        }
-    else:
-        answer = read_frame(gray, model, rotation=rotation, candidates=located).to_json()
-        answer["followed"] = False
-    answer["seconds"] = round(time.perf_counter() - start, SECONDS_DECIMALS)
-    answer["cpu_seconds"] = round(time.process_time() - cpu, SECONDS_DECIMALS)
-    return answer
+        return FollowedFrame(
+            (int(gray.shape[1]), int(gray.shape[0])),
+            found.corners,
+            rotation,
+            anchor["ink"],
+            time.perf_counter() - start,
+            time.process_time() - cpu,
+        )
+    read = read_frame(gray, model, rotation=rotation, candidates=located)
+    return replace(read, followed=False, seconds=time.perf_counter() - start, cpu_seconds=time.process_time() - cpu)
 
 
 def follow_task(data: bytes, anchor: dict, rotation: int) -> dict:
@@ -207,7 +190,7 @@ def follow_task(data: bytes, anchor: dict, rotation: int) -> dict:
     BadFrame
         The bytes are not an image.
     """
-    return follow_frame(decode_frame(data), anchor, rotation)
+    return follow_frame(decode_frame(data), anchor, rotation).to_json()
 
 
 def frame_task(data: bytes, rotation: int | None = None) -> dict:

@@ -106,13 +106,13 @@ def _round_pixels(points) -> list:
 
 
 def _quads_json(corners: list, rotation: int) -> list:
-    """The 81 cell quadrilaterals (`vision.rectify.cell_quads`) of the JSON's rounded `corners`, rounded too."""
+    """The 81 cell quadrilaterals (`vision.rectify.cell_quads`) of the JSON's rounded `corners`, rounded too.
+
+    The one place that makes ``cell_quads`` for a grid read in full and for a followed frame alike.
+    """
     from .vision.rectify import cell_quads  # OpenCV: only for the page's JSON
 
-    return [
-        [[round(float(x), PIXEL_DECIMALS), round(float(y), PIXEL_DECIMALS)] for x, y in quad]
-        for quad in cell_quads(corners, rotation)
-    ]
+    return _round_pixels(cell_quads(corners, rotation))
 
 
 def step_json(step: Step) -> dict:
@@ -456,6 +456,10 @@ class FrameResult:
         What later frames of a locked live view are followed from
         (`frames.follow_frame`): ``corners`` (as in the grid's JSON) and
         ``ink`` (81 floats, its cells' ink); None without a grid.
+    followed : bool or None
+        False for a frame of a locked view that could not be followed and
+        was read in full (`frames.follow_frame`); None (no JSON field) for a
+        frame read without a lock.
     """
 
     frame_size: tuple[int, int]
@@ -463,6 +467,7 @@ class FrameResult:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     anchor: dict | None = None
+    followed: bool | None = None
 
     def to_json(self) -> dict:
         """``{"frame_size", "grid", "anchor", "seconds", "cpu_seconds"}``: the frame's part of a ``/api/live`` answer
@@ -478,6 +483,52 @@ class FrameResult:
         }
         if self.anchor is not None:
             answer["anchor"] = self.anchor
+        if self.followed is not None:
+            answer["followed"] = self.followed
         answer["seconds"] = round(self.seconds, SECONDS_DECIMALS)
         answer["cpu_seconds"] = round(self.cpu_seconds, SECONDS_DECIMALS)
         return answer
+
+
+@dataclass
+class FollowedFrame:
+    """One camera frame of a locked live view, followed (`frames.follow_frame`): the locked grid found again, not read.
+
+    Attributes
+    ----------
+    frame_size : tuple of int
+        ``(width, height)`` of the frame, pixels.
+    corners : np.ndarray
+        Shape (4, 2), float, pixels: the grid's corners in this frame, TL TR BR BL as seen.
+    rotation : int
+        Degrees (0, 90, 180, 270) the locked grid is read at.
+    ink : list of float
+        The anchor's 81 cell inks (kept from the frame last read in full).
+    seconds, cpu_seconds : float
+        Time and processor time spent following it (unrounded, as `FrameResult`'s).
+    """
+
+    frame_size: tuple[int, int]
+    corners: np.ndarray
+    rotation: int
+    ink: list
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        """``{"frame_size", "followed": true, "grid", "anchor", "seconds", "cpu_seconds"}``.
+
+        ``grid`` holds only the frame's ``corners``, ``rotation`` and
+        ``cell_quads`` (as in the grid object; the live view adds the locked
+        reading); ``anchor`` is these corners with the kept ink: what the next
+        frame is followed from.
+        """
+        corners = _round_pixels(self.corners)
+        return {
+            "frame_size": list(self.frame_size),
+            "followed": True,
+            "grid": {"corners": corners, "rotation": self.rotation, "cell_quads": _quads_json(corners, self.rotation)},
+            "anchor": {"corners": corners, "ink": self.ink},
+            "seconds": round(self.seconds, SECONDS_DECIMALS),
+            "cpu_seconds": round(self.cpu_seconds, SECONDS_DECIMALS),
+        }

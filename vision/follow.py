@@ -86,14 +86,14 @@ def follow_grid(image: np.ndarray, previous: np.ndarray, max_shift: float = FOLL
     # The outlines of the ink's outermost pieces first (the grid's is one, unless a frame or a shadow encloses it),
     # then every outline.
     for mode in (cv2.RETR_EXTERNAL, cv2.RETR_LIST):
-        best = _best_outline(ink, local, limit, area, cv2.findContours(ink, mode, cv2.CHAIN_APPROX_SIMPLE)[0])
+        best = _best_outline(ink, local, max_shift, area, cv2.findContours(ink, mode, cv2.CHAIN_APPROX_SIMPLE)[0])
         if best is not None:
             return GridCandidate(best.corners + origin, best.score)
     return None
 
 
-def _best_outline(ink: np.ndarray, local: np.ndarray, limit: float, area: float, contours) -> GridCandidate | None:
-    """The best-scored grid outline among `contours` near `local` (see `follow_grid`), in `ink`'s pixels."""
+def _best_outline(ink: np.ndarray, local: np.ndarray, max_shift: float, area: float, contours) -> GridCandidate | None:
+    """The best-scored grid outline among `contours` `near` `local` (see `follow_grid`), in `ink`'s pixels."""
     best: GridCandidate | None = None
     for contour in contours:
         if not area / FOLLOW_AREA <= cv2.contourArea(contour) <= area * FOLLOW_AREA:
@@ -102,7 +102,7 @@ def _best_outline(ink: np.ndarray, local: np.ndarray, limit: float, area: float,
         if quad is None:
             continue
         quad = order_corners(quad)
-        if np.linalg.norm(quad - local, axis=1).max() > limit:
+        if not near(quad, local, max_shift):
             continue
         if not area / FOLLOW_AREA <= cv2.contourArea(quad) <= area * FOLLOW_AREA:
             continue
