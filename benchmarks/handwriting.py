@@ -21,8 +21,10 @@ is "handwritten d" for a cell written d), the handwritten-digit model alone
 every printed and written cell: the classifier's most probable kind, and
 after the per-grid decision: a cell is printed when it is among the decided
 givens), photos with every printed given right (after consistency repair and
-the per-grid decision), and false mistakes (an entry
-that is the solution's digit, reported as a mistake), unclear entries, the
+the per-grid decision), photos solved wrong (a solution other than the
+puzzle's: a pen digit kept as a given can make another puzzle), and false
+mistakes (an entry that is the puzzle's solution's digit, reported as a
+mistake), unclear entries, the
 deliberate wrong digits caught (called a mistake or unclear) and those passed
 as right (a wrong digit shown as the solution's: a false statement too).
 
@@ -203,11 +205,12 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
             lambda cells, reading=reading: model.entry_evidence(reading.marks, cells),
             decision.written,
         )
-        solution = decision.solution
+        solution, truth = decision.solution, photo["solution"]
+        totals["solved_wrong"] += solution != truth
         unclear = {u.cell for u in entries.unclear}
         for cell, digit in written.items():
             mistake = bool(entries.sure[cell]) and entries.sure[cell] != solution[cell]
-            if digit == solution[cell]:
+            if digit == truth[cell]:
                 totals["false_mistakes"] += mistake
                 totals["unclear_right_entries"] += cell in unclear
             else:
@@ -259,7 +262,7 @@ def main() -> int:
         )
         print(
             f"  every printed given right: {t['givens_right']}/{t['photos']} photos "
-            f"(no grid {t['no_grid']}, not solved {t['unsolved']})"
+            f"(no grid {t['no_grid']}, not solved {t['unsolved']}, solved wrong {t['solved_wrong']})"
         )
         print(
             f"  false mistakes: {t['false_mistakes']}; right entries asked about (unclear): "

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .solver import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
+from .solver import NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
 from .solver.exact import SearchResult, solve_unique
 from .solver.grid import check_givens
 from .solver.position import UnclearEntry
@@ -486,6 +486,13 @@ def _by_unlikeness(givens: list[int], looks: MarkLooks, threshold: float) -> lis
     return [(c, True) for c in first] + [(c, scores.get(c, 0.0) > threshold) for c in rest]
 
 
+#: Rounds of `separate_written`: the pen moved in one round leaves the grid's
+#: print a cleaner reference (its median height and place, its shapes' spread)
+#: for the next, so pen that scored just below PEN_SCORE_SOLVED among many
+#: other pen digits stands out once they are out.
+SEPARATION_ROUNDS = 3
+
+
 def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmask") -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
@@ -519,14 +526,19 @@ def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmas
         return decision
     givens = list(decision.givens)
     moved, result = [], decision.count
-    for cell in unlike_the_print(givens, looks, PEN_SCORE_SOLVED):
-        givens[cell] = 0
-        count = solve_unique(givens, search=search)
-        if count.status == SOLVED and count.solution == decision.solution:
-            moved.append(cell)
-            result = count
-        else:
-            givens[cell] = decision.givens[cell]
+    for _ in range(SEPARATION_ROUNDS):
+        moved_now = 0
+        for cell in unlike_the_print(givens, looks, PEN_SCORE_SOLVED):
+            givens[cell] = 0
+            count = solve_unique(givens, search=search)
+            if count.status == SOLVED and count.solution == decision.solution:
+                moved.append(cell)
+                moved_now += 1
+                result = count
+            else:
+                givens[cell] = decision.givens[cell]
+        if not moved_now:
+            break
     if not moved:
         return decision
     written = sorted(set(decision.written) | set(moved))
@@ -538,15 +550,19 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
 
     When the most probable reading has one solution, `separate_written` moves
     the givens unlike the print that the puzzle does not need. When it has
-    none (or several), the pen that the cell classifier took for print may be
-    the cause (a wrong entry contradicts the givens; many right ones leave a
-    repair too dear): the marks unlike the print (`unlike_the_print`) are
-    taken out and the reading chosen again; if that has one solution, they
-    are the player's entries (``written``). When it still has none (a pen
+    none (or several, or is unsure), the pen that the cell classifier took for
+    print may be the cause (a wrong entry contradicts the givens; many right
+    ones leave a repair too dear): the marks of the most probable reading
+    unlike the print (`unlike_the_print`, also those a repair would take out)
+    are taken out and the reading chosen again; if that has one solution,
+    they are the player's entries (``written``). When it still has none, or
+    one only by a dear repair that takes a mark read as print out (a pen
     digit misread, or one scoring just below PEN_SCORE), the next most unlike
-    givens are taken out one at a time (at most MAX_EXTRA_UNLIKE). When it has
-    several, those the puzzle needs are put back one at a time, the least
-    unlike first. Else the first decision stands.
+    givens are taken out one at a time (at most MAX_EXTRA_UNLIKE). When it
+    has several, is unsure, or has one only by taking marks read as no
+    printed digit for givens (the repair putting pen in place of print taken
+    out), those the puzzle needs are put back one at a time, the least unlike
+    first. Else the first decision stands.
     The log probability stays that of the classifier's own probabilities, so
     the confidence counts every mark taken out against the reading.
 
@@ -567,7 +583,9 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     decision = choose_reading(probabilities, search=search)
     if decision.status == SOLVED:
         return separate_written(decision, looks, search)
-    ranked = _by_unlikeness(decision.givens, looks, PEN_SCORE)
+    # every mark read as print, also those a repair took out (a wrong pen digit that the givens contradict)
+    most_probable = [int(v) for v in np.asarray(probabilities).argmax(axis=1)]
+    ranked = _by_unlikeness(most_probable, looks, PEN_SCORE)
     odd = [cell for cell, unlike in ranked if unlike]
     if not odd:
         return decision
@@ -575,18 +593,20 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     without[odd] = 0.0
     without[odd, 0] = 1.0
     second = choose_reading(without, search=search)
-    # Still no solution: take out the next most unlike givens, one at a time.
+    # Still no solution, or one only by a dear repair that takes a mark read as print out: take out the next
+    # most unlike givens, one at a time.
     for cell in [cell for cell, unlike in ranked if not unlike][:MAX_EXTRA_UNLIKE]:
-        if second.status != NO_SOLUTION:
+        if second.status != NO_SOLUTION and not (second.status == UNSURE and _takes_out_givens(second)):
             break
         without[cell] = 0.0
         without[cell, 0] = 1.0
         odd.append(cell)
         second = choose_reading(without, search=search)
-    # Several solutions: a given the puzzle needs was among them. Put them back, the least unlike first,
-    # keeping each that does not leave the reading without a solution, until one solution is left.
+    # Several solutions, an unsure reading, or one solution only by taking marks read as no printed digit for
+    # givens: a given the puzzle needs was among them. Put them back, the least unlike first, keeping each that
+    # does not leave the reading without a solution, until one solution is left without such additions.
     for cell in reversed(odd):
-        if second.status != MULTIPLE_SOLUTIONS:
+        if second.status == NO_SOLUTION or (second.status == SOLVED and not _adds_givens(second)):
             break
         without[cell] = probabilities[cell]
         again = choose_reading(without, search=search)
@@ -608,6 +628,16 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         sorted(odd),
     )
     return separate_written(again, looks, search)
+
+
+def _adds_givens(decision: Decision) -> bool:
+    """Whether the repair took a mark read as no printed digit for a given."""
+    return any(read == 0 and used for _, read, used in decision.changes)
+
+
+def _takes_out_givens(decision: Decision) -> bool:
+    """Whether the repair took a mark read as a printed digit for no printed digit."""
+    return any(read and not used for _, read, used in decision.changes)
 
 
 def _breaks_rules(givens: list[int]) -> bool:

@@ -435,3 +435,83 @@ def test_a_reading_left_without_solution_loses_its_next_most_unlike_givens():
     assert read.sure[right] == solution[right] and read.entries[right] == solution[right]
     assert read.sure[wrong] == 0 and read.entries[wrong] == reading[wrong]
     assert [(u.cell, u.read, u.alternatives) for u in read.unclear] == [(wrong, reading[wrong], (solution[wrong],))]
+
+
+def test_pen_that_stands_out_only_once_the_other_pen_is_out_moves_in_a_second_round():
+    """separate_written measures again after moving pen: three right pen digits in one column, read as
+    print; two are written plainly right of the cells' centres, the third less so. Against a column whose
+    median lies between the print and the two plain ones, the third looks in place; once they are out,
+    it stands out from the print and moves too."""
+    for line in range(40):
+        givens = parse_puzzle(read_collection("top1465.txt")[line])
+        column = next((k for k in range(9) if sum(1 for r in range(9) if givens[r * 9 + k]) == 2), None)
+        if column is not None:
+            break
+    solution = solve_unique(givens).solution
+    a, b, c = [r * 9 + column for r in range(9) if not givens[r * 9 + column]][:3]
+    reading = list(givens)
+    for cell in (a, b, c):
+        reading[cell] = solution[cell]
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    centres, contrast = _looks(reading)
+    centres[[a, b], 0] = 0.75  # a quarter of a cell right: plainly unlike the print
+    centres[c, 0] = 0.63  # 0.13 right of the print, but near the column's median while a and b count
+    decision = separate_written(
+        choose_reading(one_hot(reading)), MarkLooks(heights, centres=centres, contrast=contrast)
+    )
+    assert decision.written == sorted([a, b, c]) and decision.givens == givens and decision.solution == solution
+
+
+def test_print_taken_out_is_put_back_rather_than_pen_taken_in():
+    """decide_givens: a wrong pen digit breaks the reading and a needed printed given looks unlike the print
+    (both taken out). The repair could then give the puzzle one solution by taking a right pen digit, read
+    as no printed digit, for a given; the printed given is put back instead, and the givens are the print.
+    (Puzzle 0 of top1465 has such a pair: a given whose place one right digit elsewhere can take.)"""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    needed, pen = next(
+        (g, e)
+        for g in range(81)
+        if givens[g]
+        for e in range(81)
+        if not givens[e]
+        and solve_unique([0 if i == g else solution[e] if i == e else d for i, d in enumerate(givens)]).status == SOLVED
+    )
+    wrong = next(c for c in range(81) if not givens[c] and c != pen)
+    row = wrong // 9
+    reading = list(givens)
+    reading[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks the row
+    probs = one_hot(reading)
+    probs[pen] = 0.0
+    probs[pen, 0], probs[pen, solution[pen]] = 0.6, 0.4  # pen, read as no printed digit (doubtfully)
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[[needed, wrong]] = 0.85  # both plainly unlike the print by height
+    assert choose_reading(probs).status != SOLVED
+    decision = decide_givens(probs, MarkLooks(heights))
+    assert decision.status == SOLVED and decision.solution == solution
+    assert decision.givens == givens and decision.written == [wrong]
+
+
+def test_a_dear_repair_taking_a_print_like_mark_out_takes_the_next_most_unlike_givens_out():
+    """A wrong pen digit read as print with probability 0.91 and nearly like the print: taking it out is a
+    dear repair (unsure). Beside a right pen digit plainly unlike the print, the reading stays unsure after
+    that one is out; so the next most unlike given, the wrong digit, is taken out too, and the puzzle is
+    solved from its print."""
+    givens, solution, right, reading, _ = _one_right_pen_digit(5)
+    wrong = next(c for c in range(right + 1, 81) if not givens[c])
+    row = wrong // 9
+    reading[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks the row
+    probs = one_hot(reading)
+    probs[wrong] = 0.01
+    probs[wrong, reading[wrong]] = 0.91
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[right] = 0.85
+    centres, contrast = _looks(reading)
+    centres[wrong] = (0.57, 0.5)  # a little off centre, not enough alone
+    without_right = probs.copy()
+    without_right[right] = 0.0
+    without_right[right, 0] = 1.0
+    assert choose_reading(without_right).status == UNSURE  # the repair taking the wrong digit out is dear
+    decision = decide_givens(probs, MarkLooks(heights, centres=centres, contrast=contrast))
+    assert decision.status == SOLVED and decision.solution == solution and decision.givens == givens
+    assert decision.written == sorted([right, wrong])
