@@ -303,9 +303,11 @@ def test_a_wrong_pen_digit_read_as_print_no_longer_sinks_the_puzzle():
     assert decide_givens(one_hot(reading), MarkLooks(heights)).status != SOLVED  # heights alone cannot tell
 
 
-def test_a_needed_given_unlike_the_print_and_two_lone_copies_stay_printed():
+def test_a_needed_given_unlike_the_print_stays_and_of_two_lone_copies_the_puzzle_tells_the_pen():
     """Shape outliers move only when the puzzle keeps its one solution without them (top1465 puzzles are
-    minimal); and of two lone copies of a digit far apart, neither is taken for pen (no print to be unlike)."""
+    minimal). Of two lone copies of a digit far apart (no print to be unlike), the shapes cannot say which
+    is print: when the puzzle needs both, both stay; when it needs one, the other is the pen, if it is also
+    plainly more unlike the print (here 20% taller: not enough alone)."""
 
     def copies(givens, d):
         return sum(g == d for g in givens)
@@ -326,6 +328,15 @@ def test_a_needed_given_unlike_the_print_and_two_lone_copies_stay_printed():
     heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
     pair = [c for c in range(81) if with_pen[c] == lone]
     assert decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, pair))).written == []
+    heights[pen] = 0.72
+    decision = decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, pair)))
+    assert decision.written == [pen] and decision.givens == givens and decision.solution == solution
+    assert decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, []))).written == []
+    # two printed copies far apart (the puzzle needs both): neither moves
+    two = next(d for d in range(1, 10) if copies(givens, d) == 2)
+    both = [c for c in range(81) if givens[c] == two]
+    heights = np.where(np.array(givens) > 0, 0.6, 0.0)
+    assert decide_givens(one_hot(givens), MarkLooks(heights, shapes=_shapes(givens, both))).written == []
 
 
 def one_hot_twenty(givens):
