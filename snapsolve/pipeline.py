@@ -128,11 +128,13 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
 
 
 def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> MarkLooks:
-    """How a reading's marks look (`repair.MarkLooks`): heights, centres, contrast, inks and, with `model`, shapes."""
+    """How a reading's marks look (`repair.MarkLooks`): heights, centres, contrast, inks and, with `model`,
+    shapes and the handwritten-digit model's digits."""
     features, present = reading.marks.features, reading.marks.present
-    shapes = None
+    shapes = hand_digits = None
     if model is not None:
         shapes = lambda cells: model.print_shapes(reading.marks, cells, reading.shapes)  # noqa: E731
+        hand_digits = lambda cells: model.entry_evidence(reading.marks, cells).handwritten.argmax(axis=1) + 1  # noqa: E731
     return MarkLooks(
         heights=features[:, MARK_FEATURES.index("height")] * present,
         shapes=shapes,
@@ -140,6 +142,7 @@ def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> Mar
         contrast=features[:, MARK_FEATURES.index("relative_contrast")],
         inks=reading.inks,
         ruling=reading.ruling_ink,
+        hand_digits=hand_digits,
     )
 
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from .solver import NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
 from .solver.exact import SearchResult, solve_unique
-from .solver.grid import check_givens
+from .solver.grid import cell_name, check_givens
 from .solver.position import UnclearEntry
 
 if TYPE_CHECKING:
@@ -353,6 +353,9 @@ class MarkLooks:
         Shape (81, 2) float: each cell's ink colour on the chroma plane (`GridReading.inks`; NaN rows unmeasured).
     ruling : np.ndarray, optional
         Shape (2,) float: the ruled lines' ink colour (`GridReading.ruling_ink`).
+    hand_digits : callable, optional
+        Cells (n,) -> (n,) int: the handwritten-digit model's most probable
+        digit (1..9) of each cell's mark (`vision.digits.CellClassifier.entry_evidence`).
     """
 
     heights: np.ndarray
@@ -361,6 +364,7 @@ class MarkLooks:
     contrast: np.ndarray | None = None
     inks: np.ndarray | None = None
     ruling: np.ndarray | None = None
+    hand_digits: Callable[[list[int]], np.ndarray] | None = None
 
 
 def pen_scores(givens: list[int], looks: MarkLooks) -> dict[int, float]:
@@ -638,7 +642,10 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     has several, is unsure, or has one only by taking marks read as no
     printed digit for givens (the repair putting pen in place of print taken
     out), those the puzzle needs are put back one at a time, the least unlike
-    first. Else the first decision stands.
+    first. Else the first decision stands. A mark taken out as unlike the
+    print and put back, that the handwritten-digit model reads as another
+    digit (`MarkLooks.hand_digits`), makes the reading unsure: a pen digit
+    misread as print may then have made another puzzle.
     The log probability stays that of the classifier's own probabilities, so
     the confidence counts every mark taken out against the reading.
 
@@ -678,6 +685,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         without[cell, 0] = 1.0
         odd.append(cell)
         second = choose_reading(without, search=search)
+    tried = list(odd)
     # Several solutions, an unsure reading, or one solution only by taking marks read as no printed digit for
     # givens: a given the puzzle needs was among them. Put them back, the least unlike first, keeping each that
     # does not leave the reading without a solution, until one solution is left without such additions.
@@ -694,16 +702,25 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             odd = [c for c in odd if c != cell]
     if second.status != SOLVED:
         return decision
-    again = Decision(
-        second.givens,
-        SOLVED,
-        second.count,
-        second.changes,
-        second.warning,
-        _log_probability(probabilities, second.givens),
-        sorted(odd),
-    )
+    log_probability = _log_probability(probabilities, second.givens)
+    doubt = _pen_kept_as_print(second.givens, tried, looks)
+    if doubt:
+        # a mark unlike the print, kept as a given that the hand reads otherwise: the puzzle may be another
+        detail = ", ".join(f"{cell_name(c)} read as printed {second.givens[c]}, by hand {d}" for c, d in doubt)
+        warning = f"unsure of the digits read: marks that look written by hand are needed as givens ({detail})"
+        return Decision(second.givens, UNSURE, None, second.changes, warning, log_probability, sorted(odd))
+    again = Decision(second.givens, SOLVED, second.count, second.changes, second.warning, log_probability, sorted(odd))
     return separate_written(again, looks, search)
+
+
+def _pen_kept_as_print(givens: list[int], unlike: list[int], looks: MarkLooks) -> list[tuple[int, int]]:
+    """(cell, digit by hand) of the `unlike` marks (taken out, then put back) kept as givens whose handwritten
+    reading is another digit."""
+    kept = [c for c in unlike if givens[c]]
+    if not kept or looks.hand_digits is None:
+        return []
+    by_hand = np.asarray(looks.hand_digits(kept))
+    return [(c, int(d)) for c, d in zip(kept, by_hand) if int(d) != givens[c]]
 
 
 def _adds_givens(decision: Decision) -> bool:

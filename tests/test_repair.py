@@ -526,3 +526,28 @@ def test_a_dear_repair_taking_a_print_like_mark_out_takes_the_next_most_unlike_g
     decision = decide_givens(probs, MarkLooks(heights, centres=centres, contrast=contrast))
     assert decision.status == SOLVED and decision.solution == solution and decision.givens == givens
     assert decision.written == sorted([right, wrong])
+
+
+def test_a_mark_unlike_the_print_put_back_as_a_given_that_the_hand_reads_otherwise_makes_the_reading_unsure():
+    """decide_givens: a wrong pen digit breaks the reading, and a given the puzzle needs looks unlike the print
+    too; both are taken out, and the needed one put back. When the handwritten-digit model reads that mark as
+    its given digit, the puzzle is solved; when it reads another digit, the mark may be pen misread as print
+    (and the puzzle another one), so the reading is unsure, never solved."""
+    givens = parse_puzzle(read_collection("top1465.txt")[2])
+    solution = solve_unique(givens).solution
+    needed = next(c for c in range(81) if givens[c])
+    wrong = next(c for c in range(81) if not givens[c] and c // 9 != needed // 9)
+    row = wrong // 9
+    reading = list(givens)
+    reading[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks its row
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[[needed, wrong]] = 0.85
+    as_given = MarkLooks(heights, hand_digits=lambda cells: np.array([reading[c] for c in cells]))
+    decision = decide_givens(one_hot(reading), as_given)
+    assert decision.status == SOLVED and decision.solution == solution and decision.givens == givens
+    other = givens[needed] % 9 + 1
+    read_otherwise = MarkLooks(
+        heights, hand_digits=lambda cells: np.array([other if c == needed else reading[c] for c in cells])
+    )
+    doubted = decide_givens(one_hot(reading), read_otherwise)
+    assert doubted.status == UNSURE and doubted.solution is None and "by hand" in doubted.warning
