@@ -11,7 +11,7 @@ import pytest
 
 from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
-from snapsolve.vision.cells import find_marks
+from snapsolve.vision.cells import _components, find_marks
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
 from snapsolve.vision.digits import CLASSES, features_of
 from snapsolve.vision.locate import locate_grids, order_corners
@@ -112,6 +112,26 @@ def test_marks_of_a_clean_rendered_grid():
     assert list(marks.present) == [bool(d) for d in givens]
     heights = [marks.crops[i].shape[0] / CELL_SIZE for i in range(81) if givens[i]]
     assert min(heights) > 0.3 and max(heights) < 0.8
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_components_are_opencvs_with_stats(seed):
+    """The marks' pieces: the labels and stats of cv2.connectedComponentsWithStats, measured over the ink alone."""
+    rng = np.random.default_rng(seed)
+    ink = (rng.random((97, 131)) < (0.05, 0.3, 0.6, 0.0, 1.0, 0.45)[seed]).astype(np.uint8) * 255
+    if seed == 5:
+        ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))  # large pieces touching the edges, little paper
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    mine = _components(ink)
+    assert mine[0] == count
+    np.testing.assert_array_equal(mine[1], labels)
+    if seed == 4:  # all ink: no background, whose row OpenCV leaves at its unset extremes
+        stats[0] = 0
+    np.testing.assert_array_equal(mine[2], stats)
+    ys, xs = np.nonzero(ink)
+    np.testing.assert_array_equal(mine[3], xs)
+    np.testing.assert_array_equal(mine[4], ys)
+    np.testing.assert_array_equal(mine[5], labels[ys, xs])
 
 
 def test_no_grid_in_plain_paper_or_text():
