@@ -11,7 +11,7 @@ import pytest
 
 from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
-from snapsolve.vision.cells import _components, find_marks
+from snapsolve.vision.cells import _components, _ellipse_morphology, find_marks
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
 from snapsolve.vision.digits import CLASSES, features_of
 from snapsolve.vision.locate import locate_grids, order_corners
@@ -132,6 +132,17 @@ def test_components_are_opencvs_with_stats(seed):
     np.testing.assert_array_equal(mine[3], xs)
     np.testing.assert_array_equal(mine[4], ys)
     np.testing.assert_array_equal(mine[5], labels[ys, xs])
+
+
+@pytest.mark.parametrize("size", [3, 5, 9, 17, 33])
+def test_ellipse_morphology_is_opencvs(size):
+    """The black-hat's closing by an ellipse, as one-dimensional steps: OpenCV's values, edges included."""
+    rng = np.random.default_rng(size)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    for shape in ((61, 83), (7, 12), (size + 2, 2 * size)):
+        image = cv2.GaussianBlur(rng.integers(0, 256, shape, dtype=np.uint8), (3, 3), 0)
+        np.testing.assert_array_equal(_ellipse_morphology(image, size, cv2.dilate, cv2.max), cv2.dilate(image, kernel))
+        np.testing.assert_array_equal(_ellipse_morphology(image, size, cv2.erode, cv2.min), cv2.erode(image, kernel))
 
 
 def test_no_grid_in_plain_paper_or_text():

@@ -24,6 +24,7 @@ digit.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -146,9 +147,53 @@ def binarize_grid(grid_image: np.ndarray) -> np.ndarray:
     blurred = cv2.GaussianBlur(grid_image, (3, 3), 0)
     ink = cv2.adaptiveThreshold(blurred, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 9)
     size = int(BLACKHAT * CELL_SIZE) | 1
-    dark = cv2.morphologyEx(blurred, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-    ink[dark <= BLACKHAT_LEVEL] = 0
-    return ink
+    closed = _ellipse_morphology(_ellipse_morphology(blurred, size, cv2.dilate, cv2.max), size, cv2.erode, cv2.min)
+    dark = cv2.subtract(closed, blurred)  # the black-hat transform (closing less the image)
+    return cv2.bitwise_and(ink, cv2.threshold(dark, BLACKHAT_LEVEL, 255, cv2.THRESH_BINARY)[1])
+
+
+@functools.cache
+def _ellipse_steps(size: int) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """The one-dimensional kernels of `_ellipse_morphology` for OpenCV's size x size ellipse (`size` odd).
+
+    The ellipse (``cv2.getStructuringElement(cv2.MORPH_ELLIPSE, ...)``) is the
+    union of centred rectangles, one per distinct row width, each as tall as
+    the rows at least that wide: narrowest and tallest first. Returns the
+    row kernel of the first rectangle's width; for each further rectangle, a
+    row kernel widening the last one's rows to its width and a column kernel
+    shortening the one before to its height; and the column kernel of the
+    last (widest) rectangle's height. All MORPH_RECT, uint8.
+    """
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    widths = kernel.sum(axis=1)
+    rects = [
+        (w, 2 * int(np.abs(np.flatnonzero(widths >= w) - size // 2).max()) + 1) for w in sorted(set(widths.tolist()))
+    ]
+    rect = lambda w, h: cv2.getStructuringElement(cv2.MORPH_RECT, (w, h))  # noqa: E731
+    steps = [(rect(w - w0 + 1, 1), rect(1, h0 - h + 1)) for (w0, h0), (w, h) in zip(rects[:-1], rects[1:])]
+    return rect(rects[0][0], 1), steps, rect(1, rects[-1][1])
+
+
+def _ellipse_morphology(image: np.ndarray, size: int, operation, join) -> np.ndarray:
+    """`cv2.dilate` (`operation`, with `join` cv2.max) or `cv2.erode` (cv2.min) of `image` by OpenCV's size x
+    size ellipse, as a chain of one-dimensional ones.
+
+    The ellipse is a union of centred rectangles (`_ellipse_steps`), so the
+    result is the max (min) of the image dilated (eroded) by each, and each
+    rectangle is its rows then its columns; sharing the rows' widening and
+    the columns' heights in a Horner-like chain takes some 50 one-pixel steps
+    per pixel instead of the ellipse's 213 (for size 17), in about 2/3 of the
+    time. Same values as OpenCV's, the image's edges included (OpenCV's
+    default border leaves outside pixels out of the max and the min, and each
+    one-dimensional step keeps every path between two pixels inside the image).
+    Shape (H, W) uint8 in and out.
+    """
+    first, steps, last = _ellipse_steps(size)
+    rows = chained = image if first.size == 1 else operation(image, first)
+    for across, down in steps:
+        rows = operation(rows, across)
+        chained = join(operation(chained, down), rows)
+    return operation(chained, last)
 
 
 def ruling_of(ink: np.ndarray) -> np.ndarray:
@@ -177,8 +222,10 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
     ruling = cv2.bitwise_or(horizontal, vertical)
     reach = int(round(LINE_REACH * n))
     size = ink.shape[0]
+    marked = cv2.threshold(ink, 0, 1, cv2.THRESH_BINARY)[1]
     for axis in (0, 1):
-        coverage = (ink > 0).mean(axis=1 - axis)
+        # The share of each row (axis 0) or column (1) that is ink: the mean of the 0/1 mask, float64.
+        coverage = cv2.reduce(marked, 1 - axis, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() / marked.shape[1 - axis]
         for k in range(10):
             lo, hi = max(0, k * n - reach), min(size, k * n + reach + 1)
             lines = lo + np.flatnonzero(coverage[lo:hi] >= LINE_ROW_COVERAGE)
