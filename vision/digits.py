@@ -132,6 +132,10 @@ def hog(images: np.ndarray) -> np.ndarray:
     gy = np.zeros_like(img)
     gx[:, :, 1:-1] = img[:, :, 2:] - img[:, :, :-2]
     gy[:, 1:-1, :] = img[:, 2:, :] - img[:, :-2, :]
+    # Only the pixels with a gradient (the paper around a digit has none): the others add nothing to any bin,
+    # and leaving them out changes no sum (each bin adds its pixels' non-negative weights in the same order).
+    on = np.flatnonzero((gx != 0) | (gy != 0))
+    gx, gy = gx.ravel()[on], gy.ravel()[on]
     magnitude = np.hypot(gx, gy)
     angle = np.rad2deg(np.arctan2(gy, gx)) % 180.0
     position = angle / (180.0 / HOG_BINS) - 0.5
@@ -141,11 +145,11 @@ def hog(images: np.ndarray) -> np.ndarray:
     cells = size // HOG_CELL
     # One flat histogram index per pixel and bin: (image, cell row, cell column, bin).
     cell_index = (np.arange(size) // HOG_CELL)[:, None] * cells + (np.arange(size) // HOG_CELL)[None, :]
-    base = (np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS
+    base = ((np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS).ravel()[on]
     hist = np.zeros(n * cells * cells * HOG_BINS, np.float64)
     for offset, weight in ((0, 1.0 - frac), (1, frac)):
         index = base + (low + offset) % HOG_BINS
-        hist += np.bincount(index.ravel(), weights=(magnitude * weight).ravel(), minlength=hist.size)
+        hist += np.bincount(index, weights=magnitude * weight, minlength=hist.size)
     hist = hist.reshape(n, cells, cells, HOG_BINS).astype(np.float32)
     blocks = []
     for by in range(cells - 1):
