@@ -13,7 +13,7 @@ from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
 from snapsolve.vision.cells import _components, _ellipse_morphology, find_marks
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
-from snapsolve.vision.digits import CLASSES, features_of
+from snapsolve.vision.digits import CLASSES, _Knn, features_of
 from snapsolve.vision.locate import locate_grids, order_corners
 from snapsolve.vision.read import read_grid
 from snapsolve.vision.rectify import CELL_SIZE, GRID_SIZE, find_lattice, rectify
@@ -143,6 +143,20 @@ def test_ellipse_morphology_is_opencvs(size):
         image = cv2.GaussianBlur(rng.integers(0, 256, shape, dtype=np.uint8), (3, 3), 0)
         np.testing.assert_array_equal(_ellipse_morphology(image, size, cv2.dilate, cv2.max), cv2.dilate(image, kernel))
         np.testing.assert_array_equal(_ellipse_morphology(image, size, cv2.erode, cv2.min), cv2.erode(image, kernel))
+
+
+def test_nearest_per_class_measures_every_sample():
+    """Each class's nearest sample by brute force; a class without samples is infinitely far."""
+    rng = np.random.default_rng(3)
+    features = rng.normal(size=(300, 7)).astype(np.float32)
+    labels = rng.choice([1, 2, 4, 5, 11], 300)  # no 3; 11 is no class
+    knn = _Knn(features, labels, np.arange(1, 6), 5)
+    x = rng.normal(size=(4, 7)).astype(np.float32)
+    distances = np.linalg.norm(x[:, None, :].astype(np.float64) - features[None].astype(np.float64), axis=2)
+    expected = np.stack([np.where(labels == c, distances, np.inf).min(axis=1) for c in range(1, 6)], axis=1)
+    for _ in range(2):  # the samples' float64 copy is kept after the first call
+        np.testing.assert_allclose(knn.nearest_per_class(x), expected, rtol=1e-9)
+    assert np.isinf(knn.nearest_per_class(x)[:, 2]).all()
 
 
 def test_no_grid_in_plain_paper_or_text():
