@@ -248,6 +248,42 @@ def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
     return cv2.bitwise_or(strokes, cv2.bitwise_and(closed, ruling))
 
 
+#: The last grid given to `ink_and_strokes` and its results: (grid image, ink, strokes), all read-only.
+_last_strokes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+def ink_and_strokes(grid_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ink mask (`binarize_grid`) of a rectified grid and its strokes without the ruling (`strokes_of`).
+
+    The last grid's are kept: `vision.pencil.read_pencil_marks` asks again
+    for the grid that `find_marks` has just measured (an upright photo's), and
+    gets them without measuring them again. The cache holds one grid, is
+    compared by its pixels (the same values for the same pixels, whatever
+    array holds them) and hands out read-only arrays.
+
+    Parameters
+    ----------
+    grid_image : np.ndarray
+        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 gray, as for `find_marks`.
+
+    Returns
+    -------
+    (np.ndarray, np.ndarray)
+        The ink and the strokes, each the grid's shape, uint8 0/255, read-only.
+    """
+    global _last_strokes
+    last = _last_strokes
+    if last is not None and last[0].shape == grid_image.shape and np.array_equal(last[0], grid_image):
+        return last[1], last[2]
+    ink = binarize_grid(grid_image)
+    strokes = strokes_of(ink, ruling_of(ink))
+    kept = (grid_image.copy(), ink, strokes)
+    for array in kept:
+        array.flags.writeable = False
+    _last_strokes = kept
+    return ink, strokes
+
+
 def _in_ruling_band(start: np.ndarray, length: np.ndarray) -> np.ndarray:
     """True where a span [start, start + length) lies within RULING_BAND of the nearest ruled line."""
     n = CELL_SIZE
@@ -408,8 +444,7 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
     """
     n = CELL_SIZE
     gray = grid_image
-    ink = binarize_grid(gray)
-    strokes = strokes_of(ink, ruling_of(ink))
+    ink, strokes = ink_and_strokes(gray)
     labels, stats, cell_of, darkness = _pieces(strokes, gray)
     by_cell: dict[int, list[int]] = {}
     for label in np.flatnonzero(cell_of >= 0).tolist():
