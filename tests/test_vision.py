@@ -11,9 +11,9 @@ import pytest
 
 from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
-from snapsolve.vision.cells import find_marks
+from snapsolve.vision.cells import _components, _ellipse_morphology, find_marks
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
-from snapsolve.vision.digits import CLASSES, features_of
+from snapsolve.vision.digits import CLASSES, _Knn, features_of
 from snapsolve.vision.locate import locate_grids, order_corners
 from snapsolve.vision.read import read_grid
 from snapsolve.vision.rectify import CELL_SIZE, GRID_SIZE, find_lattice, rectify
@@ -112,6 +112,51 @@ def test_marks_of_a_clean_rendered_grid():
     assert list(marks.present) == [bool(d) for d in givens]
     heights = [marks.crops[i].shape[0] / CELL_SIZE for i in range(81) if givens[i]]
     assert min(heights) > 0.3 and max(heights) < 0.8
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_components_are_opencvs_with_stats(seed):
+    """The marks' pieces: the labels and stats of cv2.connectedComponentsWithStats, measured over the ink alone."""
+    rng = np.random.default_rng(seed)
+    ink = (rng.random((97, 131)) < (0.05, 0.3, 0.6, 0.0, 1.0, 0.45)[seed]).astype(np.uint8) * 255
+    if seed == 5:
+        ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))  # large pieces touching the edges, little paper
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    mine = _components(ink)
+    assert mine[0] == count
+    np.testing.assert_array_equal(mine[1], labels)
+    if seed == 4:  # all ink: no background, whose row OpenCV leaves at its unset extremes
+        stats[0] = 0
+    np.testing.assert_array_equal(mine[2], stats)
+    ys, xs = np.nonzero(ink)
+    np.testing.assert_array_equal(mine[3], xs)
+    np.testing.assert_array_equal(mine[4], ys)
+    np.testing.assert_array_equal(mine[5], labels[ys, xs])
+
+
+@pytest.mark.parametrize("size", [3, 5, 9, 17, 33])
+def test_ellipse_morphology_is_opencvs(size):
+    """The black-hat's closing by an ellipse, as one-dimensional steps: OpenCV's values, edges included."""
+    rng = np.random.default_rng(size)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    for shape in ((61, 83), (7, 12), (size + 2, 2 * size)):
+        image = cv2.GaussianBlur(rng.integers(0, 256, shape, dtype=np.uint8), (3, 3), 0)
+        np.testing.assert_array_equal(_ellipse_morphology(image, size, cv2.dilate, cv2.max), cv2.dilate(image, kernel))
+        np.testing.assert_array_equal(_ellipse_morphology(image, size, cv2.erode, cv2.min), cv2.erode(image, kernel))
+
+
+def test_nearest_per_class_measures_every_sample():
+    """Each class's nearest sample by brute force; a class without samples is infinitely far."""
+    rng = np.random.default_rng(3)
+    features = rng.normal(size=(300, 7)).astype(np.float32)
+    labels = rng.choice([1, 2, 4, 5, 11], 300)  # no 3; 11 is no class
+    knn = _Knn(features, labels, np.arange(1, 6), 5)
+    x = rng.normal(size=(4, 7)).astype(np.float32)
+    distances = np.linalg.norm(x[:, None, :].astype(np.float64) - features[None].astype(np.float64), axis=2)
+    expected = np.stack([np.where(labels == c, distances, np.inf).min(axis=1) for c in range(1, 6)], axis=1)
+    for _ in range(2):  # the samples' float64 copy is kept after the first call
+        np.testing.assert_allclose(knn.nearest_per_class(x), expected, rtol=1e-9)
+    assert np.isinf(knn.nearest_per_class(x)[:, 2]).all()
 
 
 def test_no_grid_in_plain_paper_or_text():

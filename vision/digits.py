@@ -132,6 +132,10 @@ def hog(images: np.ndarray) -> np.ndarray:
     gy = np.zeros_like(img)
     gx[:, :, 1:-1] = img[:, :, 2:] - img[:, :, :-2]
     gy[:, 1:-1, :] = img[:, 2:, :] - img[:, :-2, :]
+    # Only the pixels with a gradient (the paper around a digit has none): the others add nothing to any bin,
+    # and leaving them out changes no sum (each bin adds its pixels' non-negative weights in the same order).
+    on = np.flatnonzero((gx != 0) | (gy != 0))
+    gx, gy = gx.ravel()[on], gy.ravel()[on]
     magnitude = np.hypot(gx, gy)
     angle = np.rad2deg(np.arctan2(gy, gx)) % 180.0
     position = angle / (180.0 / HOG_BINS) - 0.5
@@ -141,11 +145,11 @@ def hog(images: np.ndarray) -> np.ndarray:
     cells = size // HOG_CELL
     # One flat histogram index per pixel and bin: (image, cell row, cell column, bin).
     cell_index = (np.arange(size) // HOG_CELL)[:, None] * cells + (np.arange(size) // HOG_CELL)[None, :]
-    base = (np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS
+    base = ((np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS).ravel()[on]
     hist = np.zeros(n * cells * cells * HOG_BINS, np.float64)
     for offset, weight in ((0, 1.0 - frac), (1, frac)):
         index = base + (low + offset) % HOG_BINS
-        hist += np.bincount(index.ravel(), weights=(magnitude * weight).ravel(), minlength=hist.size)
+        hist += np.bincount(index, weights=magnitude * weight, minlength=hist.size)
     hist = hist.reshape(n, cells, cells, HOG_BINS).astype(np.float32)
     blocks = []
     for by in range(cells - 1):
@@ -259,6 +263,7 @@ class _Knn:
         self.classes = classes
         self.k = min(k, len(self.labels))
         self._knn = None
+        self._samples64: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # `_float64`
         self._lock = threading.Lock()
 
     def index(self):
@@ -292,17 +297,36 @@ class _Knn:
         soft /= soft.sum(axis=1, keepdims=True)
         return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft, dist[:, 0]
 
+    def _float64(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What `nearest_per_class` needs of the samples, computed once (thread-safe): the samples as float64
+        (n, features) and their squared norms (n,); the indices of the samples of `classes`, grouped by
+        class in that order; where each class with samples starts among them (int, one per such class); and which of
+        `classes` have samples (len(classes),) bool."""
+        with self._lock:
+            if self._samples64 is None:
+                samples = self.features.astype(np.float64)
+                members = [np.flatnonzero(self.labels == c) for c in self.classes]
+                order = np.concatenate(members)
+                counts = np.array([len(m) for m in members])
+                starts = (np.cumsum(counts) - counts)[counts > 0]
+                self._samples64 = samples, (samples**2).sum(axis=1), order, starts, counts > 0
+            return self._samples64
+
     def nearest_per_class(self, x: np.ndarray) -> np.ndarray:
         """Shape (m, len(classes)) float64: distance from each query to its nearest sample of each class.
 
         Exact (every sample is measured; asked for a few doubtful marks only): with many samples of one
         digit close to a mark, a cap at the REACH-th neighbour would understate how far the other digits lie.
+        Infinite for a class without samples. The smallest squared distance of each class is found first and
+        its square root taken (the same value as the smallest root: the root is monotonic).
         """
         x = np.asarray(x, np.float64)
-        samples = self.features.astype(np.float64)
-        squared = (x**2).sum(axis=1)[:, None] - 2 * x @ samples.T + (samples**2).sum(axis=1)[None, :]
-        dist = np.sqrt(np.maximum(squared, 0.0))
-        return np.stack([np.where(self.labels == c, dist, np.inf).min(axis=1) for c in self.classes], axis=1)
+        samples, samples_squared, order, starts, present = self._float64()
+        squared = (x**2).sum(axis=1)[:, None] - 2 * x @ samples.T + samples_squared[None, :]
+        out = np.full((len(x), len(self.classes)), np.inf)
+        if starts.size:
+            out[:, present] = np.sqrt(np.maximum(np.minimum.reduceat(squared[:, order], starts, axis=1), 0.0))
+        return out
 
 
 @dataclass(frozen=True)

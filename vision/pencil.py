@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .cells import binarize_grid, ruling_of, strokes_of
+from .cells import ink_and_strokes
 from .digits import CellClassifier, EntryEvidence
 from .rectify import CELL_SIZE
 
@@ -95,9 +95,9 @@ def _sure(evidence: EntryEvidence, row: int, digit: int) -> bool:
 def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClassifier) -> list[str | None]:
     """The candidate digits pencilled in some cells of an upright rectified grid.
 
-    The grid's ink and ruling are found again here (`vision.cells.binarize_grid`,
-    `ruling_of`, `strokes_of`), as `vision.cells.find_marks` found them: only
-    for a grid with candidates.
+    The grid's strokes are those `vision.cells.find_marks` found
+    (`vision.cells.ink_and_strokes`: kept from its measuring the same grid,
+    else found again): only for a grid with candidates.
 
     Parameters
     ----------
@@ -119,8 +119,7 @@ def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClass
     """
     if not cells:
         return []
-    ink = binarize_grid(grid_image)
-    strokes = strokes_of(ink, ruling_of(ink))
+    strokes = ink_and_strokes(grid_image)[1]
     crops: list[np.ndarray] = []
     owners: list[int | None] = []  # each cell's number of pieces, None when it has none or too many
     for cell in cells:
