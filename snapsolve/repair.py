@@ -642,10 +642,10 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     has several, is unsure, or has one only by taking marks read as no
     printed digit for givens (the repair putting pen in place of print taken
     out), those the puzzle needs are put back one at a time, the least unlike
-    first. Else the first decision stands. A mark taken out as unlike the
-    print and put back, that the handwritten-digit model reads as another
-    digit (`MarkLooks.hand_digits`), makes the reading unsure: a pen digit
-    misread as print may then have made another puzzle.
+    first. Else the first decision stands. A given kept that was taken out as
+    unlike the print and put back, and that the handwritten-digit model reads
+    as another digit (`MarkLooks.hand_digits`), makes the reading unsure: a
+    pen digit misread as print may then have made another puzzle.
     The log probability stays that of the classifier's own probabilities, so
     the confidence counts every mark taken out against the reading.
 
