@@ -588,41 +588,41 @@ def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmas
     for _ in range(SEPARATION_ROUNDS):
         moved_now = 0
         for cell in unlike_the_print(givens, looks, PEN_SCORE_SOLVED):
-            givens[cell] = 0
-            count = solve_unique(givens, search=search)
-            if count.status == SOLVED and count.solution == decision.solution:
+            count = _solved_without(givens, cell, decision.solution, search)
+            if count is not None:
+                givens[cell] = 0
                 moved.append(cell)
                 moved_now += 1
                 result = count
-            else:
-                givens[cell] = decision.givens[cell]
         if not moved_now:
             break
     # Copies of one digit far apart from one another: the puzzle tells which is print. When it needs some of
     # them, those it does not need are pen if they are also plainly more unlike the print than those.
     scores = pen_scores(givens, looks)
     for copies in lone_far_copies(givens, looks):
-        needed = [c for c in copies if not _same_without(givens, [c], decision.solution, search)]
+        needed = [c for c in copies if _solved_without(givens, c, decision.solution, search) is None]
         if not needed:
             continue
         least = max(scores.get(c, 0.0) for c in needed) + LONE_COPY_MARGIN
         for cell in copies:
             if cell in needed or scores.get(cell, 0.0) < least:
                 continue
-            if _same_without(givens, [cell], decision.solution, search):
+            count = _solved_without(givens, cell, decision.solution, search)
+            if count is not None:
                 givens[cell] = 0
                 moved.append(cell)
-                result = solve_unique(givens, search=search)
+                result = count
     if not moved:
         return decision
     written = sorted(set(decision.written) | set(moved))
     return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
 
 
-def _same_without(givens: list[int], cells: list[int], solution: list[int] | None, search: str) -> bool:
-    """Whether `givens` without `cells` still have exactly one solution, `solution`."""
-    count = solve_unique([0 if c in cells else d for c, d in enumerate(givens)], search=search)
-    return count.status == SOLVED and count.solution == solution
+def _solved_without(givens: list[int], cell: int, solution: list[int] | None, search: str) -> SearchResult | None:
+    """The exact search's count of `givens` without `cell` when it still has exactly one solution,
+    `solution`; else None."""
+    count = solve_unique([0 if c == cell else d for c, d in enumerate(givens)], search=search)
+    return count if count.status == SOLVED and count.solution == solution else None
 
 
 def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bitmask") -> Decision:
