@@ -547,13 +547,16 @@ LONE_COPY_MARGIN = 1.0
 SEPARATION_ROUNDS = 3
 
 
-def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmask") -> Decision:
+def separate_written(
+    decision: Decision, looks: MarkLooks, search: str = "bitmask", probabilities: np.ndarray | None = None
+) -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
     A printed digit is decided per grid, not cell by cell alone: a given
     unlike the grid's print (`unlike_the_print` with PEN_SCORE_SOLVED: another
     ink colour, or height, place, shape and faintness together far from the
-    grid's givens) is pen, not print,
+    grid's givens), or far by shape from its digit's print and doubted by
+    the classifier (`doubted_by_shape`), is pen, not print,
     provided the givens without it (and the marks already moved) still have
     exactly one solution, the same one. The marks are tried one at a time, the
     most unlike first, in up to SEPARATION_ROUNDS rounds (each measured
@@ -573,6 +576,11 @@ def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmas
         How the upright cells' marks look.
     search : str
         The exact search's engine (``"bitmask"`` or ``"dlx"``, see `solver.exact.search_engine`).
+    probabilities : np.ndarray, optional
+        Shape (81, 10), float: the classifier's probabilities the decision
+        was chosen from; with them a given the shapes put far from its
+        digit's print and the classifier doubts is unlike the print too
+        (`doubted_by_shape`).
 
     Returns
     -------
@@ -587,7 +595,9 @@ def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmas
     moved, result = [], decision.count
     for _ in range(SEPARATION_ROUNDS):
         moved_now = 0
-        for cell in unlike_the_print(givens, looks, PEN_SCORE_SOLVED):
+        unlike = unlike_the_print(givens, looks, PEN_SCORE_SOLVED)
+        unlike += [c for c in doubted_by_shape(givens, looks, probabilities) if c not in unlike]
+        for cell in unlike:
             count = _solved_without(givens, cell, decision.solution, search)
             if count is not None:
                 givens[cell] = 0
@@ -616,6 +626,54 @@ def separate_written(decision: Decision, looks: MarkLooks, search: str = "bitmas
         return decision
     written = sorted(set(decision.written) | set(moved))
     return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
+
+
+#: A given whose shape lies farther than PRINT_APART print spreads from every
+#: other copy of its digit while another copy has print near it (a print
+#: anchor), and that the classifier gives less than SHAPE_DOUBT probability
+#: of being that printed digit, is unlike the print however typical its
+#: height, place and strokes (`doubted_by_shape`). On the training photos (60
+#: in-progress, 126 printed; not validation) no printed given is both: the
+#: 20 anchored ones beyond 2.5 spreads that the puzzle does not need have
+#: P >= 0.996. Of the pen kept as givens in solved readings of the first 60
+#: photos of `benchmarks/handwriting.py --seed 24`, 16 of 17 are (P 0.56 to
+#: 0.96, 3.2 to 5.6 spreads apart).
+SHAPE_DOUBT = 0.99
+
+
+def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndarray | None) -> list[int]:
+    """Givens whose shape is far from their digit's print and that the classifier doubts: the farthest first.
+
+    Parameters
+    ----------
+    givens : list of int
+        81 values, 0 where no digit is printed.
+    looks : MarkLooks
+        The marks' shapes (`MarkLooks.shapes`); without them there are none.
+    probabilities : np.ndarray or None
+        Shape (81, 10), float: P(no printed digit), P(printed 1..9) per cell; None gives none.
+
+    Returns
+    -------
+    list of int
+        Cells (0..80) anchored and more than PRINT_APART print spreads from
+        the nearest other copy of their digit (`_shapes_apart`), whose
+        printed digit has probability below SHAPE_DOUBT.
+    """
+    if probabilities is None:
+        return []
+    cells = [c for c in range(81) if givens[c]]
+    if len(cells) < MIN_POPULATION:
+        return []
+    apart = _shapes_apart(givens, cells, looks.shapes)
+    if apart is None:
+        return []
+    doubted = [
+        (float(a), c)
+        for c, a, anchored in zip(cells, apart[0], apart[1])
+        if anchored and a > PRINT_APART and probabilities[c, givens[c]] < SHAPE_DOUBT
+    ]
+    return [c for _, c in sorted(doubted, reverse=True)]
 
 
 def _solved_without(givens: list[int], cell: int, solution: list[int] | None, search: str) -> SearchResult | None:
@@ -665,7 +723,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
 
     decision = choose_reading(probabilities, search=search)
     if decision.status == SOLVED:
-        return separate_written(decision, looks, search)
+        return separate_written(decision, looks, search, probabilities)
     # every mark read as print, also those a repair took out (a wrong pen digit that the givens contradict)
     most_probable = [int(v) for v in np.asarray(probabilities).argmax(axis=1)]
     ranked = _by_unlikeness(most_probable, looks, PEN_SCORE)
@@ -710,7 +768,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         warning = f"unsure of the digits read: marks that look written by hand are needed as givens ({detail})"
         return Decision(second.givens, UNSURE, None, second.changes, warning, log_probability, sorted(odd))
     again = Decision(second.givens, SOLVED, second.count, second.changes, second.warning, log_probability, sorted(odd))
-    return separate_written(again, looks, search)
+    return separate_written(again, looks, search, probabilities)
 
 
 def _pen_kept_as_print(givens: list[int], unlike: list[int], looks: MarkLooks) -> list[tuple[int, int]]:

@@ -551,3 +551,37 @@ def test_a_mark_unlike_the_print_put_back_as_a_given_that_the_hand_reads_otherwi
     )
     doubted = decide_givens(one_hot(reading), read_otherwise)
     assert doubted.status == UNSURE and doubted.solution is None and "by hand" in doubted.warning
+
+
+def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_taken_for_pen():
+    """separate_written: a right pen digit read as print, its height typical and its shape 4.4 print spreads
+    from its digit's printed copies (a pen score of 1.7, below PEN_SCORE_SOLVED), moves to the entries when
+    the classifier gives it P(printed digit) 0.9; read as print with P 1.0, or with a shape two spreads
+    off, it stays a given."""
+    givens = parse_puzzle(read_collection("top1465.txt")[3])
+    solution = solve_unique(givens).solution
+    pen = _pen_cell(givens, lambda c: solution[c])
+    with_pen = list(givens)
+    with_pen[pen] = solution[pen]
+    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    rng = np.random.default_rng(1)
+    centres = rng.normal(0, 5, (10, 8))
+    print_shapes = centres[np.asarray(with_pen)] + rng.normal(0, 0.002, (81, 8))  # one typeface: spread 0.25
+    direction = rng.normal(0, 1, 8)
+    direction /= np.linalg.norm(direction)
+
+    def looks(spreads):
+        shapes = print_shapes.copy()
+        shapes[pen] = centres[with_pen[pen]] + direction * spreads * 0.25
+        return MarkLooks(heights, shapes=lambda cells: shapes[cells])
+
+    doubted = one_hot(with_pen)
+    doubted[pen, with_pen[pen]], doubted[pen, 0] = 0.9, 0.1
+    decision = choose_reading(doubted)
+    assert decision.status == SOLVED and decision.givens == with_pen
+    moved = separate_written(decision, looks(4.4), probabilities=doubted)
+    assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
+    assert decide_givens(doubted, looks(4.4)).written == [pen]
+    assert separate_written(decision, looks(4.4)).written == []  # no probabilities: the shape alone
+    assert separate_written(decision, looks(4.4), probabilities=one_hot(with_pen)).written == []  # sure it is print
+    assert separate_written(decision, looks(2.0), probabilities=doubted).written == []  # near its print
