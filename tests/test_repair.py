@@ -585,3 +585,45 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     assert separate_written(decision, looks(4.4)).written == []  # no probabilities: the shape alone
     assert separate_written(decision, looks(4.4), probabilities=one_hot(with_pen)).written == []  # sure it is print
     assert separate_written(decision, looks(2.0), probabilities=doubted).written == []  # near its print
+
+
+def test_a_surely_printed_mark_that_contradicts_the_givens_kept_makes_the_reading_unsure():
+    """A wrong pen digit that looks like print (r5c8 read as printed 3, the solution's 3 is elsewhere) sinks
+    the reading; two printed givens of odd height are taken out, and the first put back (read as print with
+    P 1.0) leaves no solution. Putting back the other gives one solution, but another puzzle's: the reading
+    is unsure (SURE_PRINT), not solved wrong."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    first, pen, wrong, second = 26, 43, 3, 42  # found by search: givens without `first` plus the pen is unique
+    assert givens[first] and givens[second] and not givens[pen]
+    solution = solve_unique(givens).solution
+    assert solution[pen] != wrong
+    reading = list(givens)
+    reading[pen] = wrong
+    assert solve_unique([0 if c == first else d for c, d in enumerate(reading)]).status == SOLVED  # another puzzle
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[first], heights[second] = 0.42, 0.36  # unlike the print, `second` the more
+    decision = decide_givens(one_hot(reading), MarkLooks(heights))
+    assert decision.status == UNSURE and decision.solution is None
+    assert "surely printed" in decision.warning and "r3c9" in decision.warning
+
+
+def test_marks_the_hand_model_reads_as_another_digit_are_put_back_last():
+    """A right pen digit misread as printed 1 (r1c2) and a printed given of odd height (r6c2) are both taken
+    out as unlike the print; the pen mark is the less unlike. Put back first, it would keep the reading
+    without one solution; the handwritten-digit model reads it as the solution's digit, so the print goes
+    back first and the pen stays the player's."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    pen, misread, printed = 1, 1, 46
+    assert not givens[pen] and solution[pen] != misread and givens[printed]
+    reading = list(givens)
+    reading[pen] = misread
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[printed], heights[pen] = 0.36, 0.42  # both unlike the print, the pen less so
+    by_hand = np.array(reading)
+    by_hand[pen] = solution[pen]
+    looks = MarkLooks(heights, hand_digits=lambda cells: by_hand[cells])
+    decision = decide_givens(one_hot(reading), looks)
+    assert decision.status == SOLVED and decision.givens == givens and decision.solution == solution
+    assert decision.written == [pen]
+    assert decide_givens(one_hot(reading), MarkLooks(heights)).status != SOLVED  # least unlike first: no solution
