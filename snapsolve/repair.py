@@ -772,7 +772,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         detail = ", ".join(f"{cell_name(c)} read as printed {second.givens[c]}, by hand {d}" for c, d in doubt)
         warning = f"unsure of the digits read: marks that look written by hand are needed as givens ({detail})"
         return Decision(second.givens, UNSURE, None, second.changes, warning, log_probability, sorted(odd))
-    sure = [c for c in refused if probabilities[c, most_probable[c]] >= SURE_PRINT]
+    sure = [c for c in refused if _surely_print(c, most_probable[c], second.givens, probabilities, looks)]
     if sure:
         # a mark read as print beyond doubt contradicts the givens kept: one of those is a pen digit
         detail = ", ".join(f"{cell_name(c)} read as printed {most_probable[c]}" for c in sure)
@@ -782,11 +782,21 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     return separate_written(again, looks, search, probabilities)
 
 
-#: A mark read as a printed digit with at least this probability is print
-#: beyond doubt: when putting it back among the givens leaves no solution, a
-#: given kept is wrong (a pen digit taken for print), and the reading is
-#: unsure rather than solved (`decide_givens`).
+#: A mark read as a printed digit with at least this probability, and like
+#: the print once measured against the givens kept, is print beyond doubt:
+#: when putting it back among the givens leaves no solution, a given kept is
+#: wrong (a pen digit taken for print), and the reading is unsure rather than
+#: solved (`decide_givens`).
 SURE_PRINT = 0.99
+
+
+def _surely_print(cell: int, digit: int, givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> bool:
+    """Whether the mark of `cell`, read as printed `digit`, is print beyond doubt among `givens` (SURE_PRINT)."""
+    if probabilities[cell, digit] < SURE_PRINT:
+        return False
+    with_it = list(givens)
+    with_it[cell] = digit
+    return not any(unlike for c, unlike in _by_unlikeness(with_it, looks, PEN_SCORE) if c == cell)
 
 
 def _put_back_order(odd: list[int], read: list[int], looks: MarkLooks) -> list[int]:

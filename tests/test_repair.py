@@ -589,9 +589,10 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
 
 def test_a_surely_printed_mark_that_contradicts_the_givens_kept_makes_the_reading_unsure():
     """A wrong pen digit that looks like print (r5c8 read as printed 3, the solution's 3 is elsewhere) sinks
-    the reading; two printed givens of odd height are taken out, and the first put back (read as print with
-    P 1.0) leaves no solution. Putting back the other gives one solution, but another puzzle's: the reading
-    is unsure (SURE_PRINT), not solved wrong."""
+    the reading. A printed given of odd height is taken out, then the next most unlike (a little short, like
+    the print); putting that one back (read as print with P 1.0) leaves no solution. Putting back the other
+    gives one solution, but another puzzle's: the reading is unsure (SURE_PRINT), not solved wrong. When
+    the mark put back first is itself unlike the print, its refusal is no sign and the rule stays out."""
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     first, pen, wrong, second = 26, 43, 3, 42  # found by search: givens without `first` plus the pen is unique
     assert givens[first] and givens[second] and not givens[pen]
@@ -601,10 +602,12 @@ def test_a_surely_printed_mark_that_contradicts_the_givens_kept_makes_the_readin
     reading[pen] = wrong
     assert solve_unique([0 if c == first else d for c, d in enumerate(reading)]).status == SOLVED  # another puzzle
     heights = np.where(np.array(reading) > 0, 0.6, 0.0)
-    heights[first], heights[second] = 0.42, 0.36  # unlike the print, `second` the more
+    heights[first], heights[second] = 0.5, 0.36  # `second` unlike the print, `first` the next most unlike
     decision = decide_givens(one_hot(reading), MarkLooks(heights))
     assert decision.status == UNSURE and decision.solution is None
     assert "surely printed" in decision.warning and "r3c9" in decision.warning
+    heights[first] = 0.42  # unlike the print too
+    assert "surely printed" not in (decide_givens(one_hot(reading), MarkLooks(heights)).warning or "")
 
 
 def test_marks_the_hand_model_reads_as_another_digit_are_put_back_last():
