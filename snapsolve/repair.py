@@ -432,7 +432,7 @@ def _apart_and_anchored(spreads: np.ndarray, same: np.ndarray) -> tuple[np.ndarr
     nearest = np.where(same, spreads, np.inf).min(axis=1)
     apart = np.where(np.isfinite(nearest), nearest, 0.0)
     anchored = (same & ~(apart > PRINT_APART)[None, :]).any(axis=1)
-    return apart, np.asarray(anchored)
+    return apart, anchored
 
 
 def _shape_distances(
