@@ -421,26 +421,6 @@ def _shapes_apart(givens: list[int], cells: list[int], shapes: ShapesOf | None) 
     """How far each given of `cells` lies from the nearest other copy of its digit, in print spreads (0 for a
     lone copy), and whether it has a print anchor (another copy not itself farther than PRINT_APART from its
     nearest); None without shapes or with fewer than MIN_POPULATION givens that have a copy."""
-    measured = _shape_distances(givens, cells, shapes)
-    if measured is None:
-        return None
-    return _apart_and_anchored(*measured)
-
-
-def _apart_and_anchored(spreads: np.ndarray, same: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`_shapes_apart` from `_shape_distances`."""
-    nearest = np.where(same, spreads, np.inf).min(axis=1)
-    apart = np.where(np.isfinite(nearest), nearest, 0.0)
-    anchored = (same & ~(apart > PRINT_APART)[None, :]).any(axis=1)
-    return apart, anchored
-
-
-def _shape_distances(
-    givens: list[int], cells: list[int], shapes: ShapesOf | None
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """The distances between the shapes of the givens of `cells` in print spreads (len(cells), len(cells)), and
-    which pairs are other copies of one digit; None without shapes or with fewer than MIN_POPULATION givens
-    that have a copy."""
     if shapes is None:
         return None
     points = np.asarray(shapes(cells), np.float64)
@@ -452,7 +432,9 @@ def _shape_distances(
     if known.sum() < MIN_POPULATION:
         return None
     spread = max(float(np.percentile(nearest[known], PRINT_SPREAD_QUANTILE)), MIN_PRINT_SPREAD)
-    return distances / spread, same
+    apart = np.where(known, nearest / spread, 0.0)
+    anchored = (same & ~(apart > PRINT_APART)[None, :]).any(axis=1)
+    return apart, anchored
 
 
 def lone_far_copies(givens: list[int], looks: MarkLooks) -> list[list[int]]:
@@ -646,19 +628,16 @@ def separate_written(
     return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
 
 
-#: A given that the classifier gives less than SHAPE_DOUBT probability of
-#: being its printed digit, and whose shape lies farther than PRINT_APART print
-#: spreads from every other copy of its digit while another copy has print
-#: near it (a print anchor), or from every copy the classifier is sure of, is
-#: unlike the print however typical its height, place and strokes
-#: (`doubted_by_shape`). On the training photos (60 in-progress, 126 printed;
-#: not validation) no printed given that the puzzle does not need is: the 20
-#: anchored ones beyond 2.5 spreads have P >= 0.996, and the doubted ones lie
-#: at most 2.84 spreads from a sure copy. Of the pen kept as givens in solved
-#: readings of the first 60 photos of `benchmarks/handwriting.py --seed 24`,
-#: 16 of 17 are (P 0.56 to 0.96, 3.2 to 5.6 spreads apart); of photos 60 to
-#: 119, two pairs of one hand's copies (1.7 and 2.1 spreads from each other,
-#: 6.2 to 6.5 from the sure print).
+#: A given whose shape lies farther than PRINT_APART print spreads from every
+#: other copy of its digit while another copy has print near it (a print
+#: anchor), and that the classifier gives less than SHAPE_DOUBT probability
+#: of being that printed digit, is unlike the print however typical its
+#: height, place and strokes (`doubted_by_shape`). On the training photos (60
+#: in-progress, 126 printed; not validation) no printed given is both: the
+#: 20 anchored ones beyond 2.5 spreads that the puzzle does not need have
+#: P >= 0.996. Of the pen kept as givens in solved readings of the first 60
+#: photos of `benchmarks/handwriting.py --seed 24`, 16 of 17 are (P 0.56 to
+#: 0.96, 3.2 to 5.6 spreads apart).
 SHAPE_DOUBT = 0.99
 
 
@@ -677,26 +656,23 @@ def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndar
     Returns
     -------
     list of int
-        Cells (0..80) whose printed digit has probability below SHAPE_DOUBT
-        and that lie more than PRINT_APART print spreads from the nearest
-        other copy of their digit while anchored (`_shapes_apart`), or from
-        the nearest copy the classifier is sure of (two pen copies of one
-        digit, near each other, are far from the print).
+        Cells (0..80) anchored and more than PRINT_APART print spreads from
+        the nearest other copy of their digit (`_shapes_apart`), whose
+        printed digit has probability below SHAPE_DOUBT.
     """
     if probabilities is None:
         return []
     cells = [c for c in range(81) if givens[c]]
     if len(cells) < MIN_POPULATION:
         return []
-    measured = _shape_distances(givens, cells, looks.shapes)
-    if measured is None:
+    apart = _shapes_apart(givens, cells, looks.shapes)
+    if apart is None:
         return []
-    spreads, same = measured
-    apart, anchored = _apart_and_anchored(spreads, same)
-    sure = np.array([probabilities[c, givens[c]] >= SHAPE_DOUBT for c in cells])
-    to_sure = np.where(same & sure[None, :], spreads, np.inf).min(axis=1)  # the nearest sure copy of its digit
-    far = np.fmax(np.where(anchored, apart, 0.0), np.where(np.isfinite(to_sure), to_sure, 0.0))
-    doubted = [(float(a), c) for a, c, print_like in zip(far, cells, sure) if a > PRINT_APART and not print_like]
+    doubted = [
+        (float(a), c)
+        for c, a, anchored in zip(cells, apart[0], apart[1])
+        if anchored and a > PRINT_APART and probabilities[c, givens[c]] < SHAPE_DOUBT
+    ]
     return [c for _, c in sorted(doubted, reverse=True)]
 
 

@@ -557,7 +557,7 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     """separate_written: a right pen digit read as print, its height typical and its shape 4.4 print spreads
     from its digit's printed copies (a pen score of 1.7, below PEN_SCORE_SOLVED), moves to the entries when
     the classifier gives it P(printed digit) 0.9; read as print with P 1.0, or with a shape two spreads
-    off, it stays a given. Two such copies by one hand, near each other, both move."""
+    off, it stays a given."""
     givens = parse_puzzle(read_collection("top1465.txt")[3])
     solution = solve_unique(givens).solution
     pen = _pen_cell(givens, lambda c: solution[c])
@@ -585,17 +585,6 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     assert separate_written(decision, looks(4.4)).written == []  # no probabilities: the shape alone
     assert separate_written(decision, looks(4.4), probabilities=one_hot(with_pen)).written == []  # sure it is print
     assert separate_written(decision, looks(2.0), probabilities=doubted).written == []  # near its print
-    # two pen copies of one digit by one hand: near each other, both far from the print the classifier is sure of
-    twin = next(c for c in range(81) if c != pen and not givens[c] and solution[c] == solution[pen])
-    with_pair = list(with_pen)
-    with_pair[twin] = solution[twin]
-    pair_shapes = centres[np.asarray(with_pair)] + rng.normal(0, 0.002, (81, 8))
-    pair_shapes[[pen, twin]] = centres[solution[pen]] + direction * 4.4 * 0.25 + rng.normal(0, 0.05, (2, 8))
-    pair_probabilities = one_hot(with_pair)
-    pair_probabilities[[pen, twin], solution[pen]], pair_probabilities[[pen, twin], 0] = 0.9, 0.1
-    pair_heights = np.where(np.array(with_pair) > 0, 0.6, 0.0)
-    pair = decide_givens(pair_probabilities, MarkLooks(pair_heights, shapes=lambda cells: pair_shapes[cells]))
-    assert pair.written == sorted([pen, twin]) and pair.givens == givens and pair.solution == solution
 
 
 def test_a_surely_printed_mark_that_contradicts_the_givens_kept_makes_the_reading_unsure():
