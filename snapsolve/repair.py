@@ -437,6 +437,15 @@ def _shapes_apart(givens: list[int], cells: list[int], shapes: ShapesOf | None) 
     return apart, anchored
 
 
+def _givens_apart(givens: list[int], looks: MarkLooks) -> tuple[list[int], tuple[np.ndarray, np.ndarray]] | None:
+    """The given cells and their `_shapes_apart`; None with fewer than MIN_POPULATION givens or no shapes."""
+    cells = [c for c in range(81) if givens[c]]
+    if len(cells) < MIN_POPULATION:
+        return None
+    apart = _shapes_apart(givens, cells, looks.shapes)
+    return None if apart is None else (cells, apart)
+
+
 def lone_far_copies(givens: list[int], looks: MarkLooks) -> list[list[int]]:
     """Groups of givens of one digit whose copies all lie far (more than PRINT_APART print spreads) from
     one another: one typeface prints a digit alike, so at most one of them is print, and their shapes do
@@ -454,12 +463,10 @@ def lone_far_copies(givens: list[int], looks: MarkLooks) -> list[list[int]]:
     list of list of int
         Cells (0..80), one list per digit that has such copies (at least two), the digits in order.
     """
-    cells = [c for c in range(81) if givens[c]]
-    if len(cells) < MIN_POPULATION:
+    measured = _givens_apart(givens, looks)
+    if measured is None:
         return []
-    apart = _shapes_apart(givens, cells, looks.shapes)
-    if apart is None:
-        return []
+    cells, apart = measured
     far = {c for c, a in zip(cells, apart[0]) if a > PRINT_APART}
     groups = []
     for digit in range(1, 10):
@@ -662,12 +669,10 @@ def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndar
     """
     if probabilities is None:
         return []
-    cells = [c for c in range(81) if givens[c]]
-    if len(cells) < MIN_POPULATION:
+    measured = _givens_apart(givens, looks)
+    if measured is None:
         return []
-    apart = _shapes_apart(givens, cells, looks.shapes)
-    if apart is None:
-        return []
+    cells, apart = measured
     doubted = [
         (float(a), c)
         for c, a, anchored in zip(cells, apart[0], apart[1])

@@ -269,15 +269,21 @@ def _pen_cell(givens, digit_of):
     return next(c for c in range(81) if not givens[c] and sum(g == digit_of(c) for g in givens) >= 2)
 
 
-def test_pen_shaped_unlike_the_print_is_taken_for_an_entry_when_the_puzzle_has_one_solution_without_it():
-    """decide_givens with shapes: a right digit in pen, read as print, whose shape is unlike its digit's
-    printed copies moves to the entries; without shapes (heights alike) it stays a given."""
+def _a_right_pen_digit_with_printed_copies():
+    """A top1465 puzzle with a right pen digit, read as print, whose digit has printed copies: the givens, the
+    solution, the pen's cell, the reading with the pen and its heights (0.6 a cell, every mark alike)."""
     givens = parse_puzzle(read_collection("top1465.txt")[3])
     solution = solve_unique(givens).solution
     pen = _pen_cell(givens, lambda c: solution[c])
     with_pen = list(givens)
     with_pen[pen] = solution[pen]
-    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    return givens, solution, pen, with_pen, np.where(np.array(with_pen) > 0, 0.6, 0.0)
+
+
+def test_pen_shaped_unlike_the_print_is_taken_for_an_entry_when_the_puzzle_has_one_solution_without_it():
+    """decide_givens with shapes: a right digit in pen, read as print, whose shape is unlike its digit's
+    printed copies moves to the entries; without shapes (heights alike) it stays a given."""
+    givens, solution, pen, with_pen, heights = _a_right_pen_digit_with_printed_copies()
     decision = decide_givens(one_hot(with_pen), MarkLooks(heights, shapes=_shapes(with_pen, [pen])))
     assert decision.written == [pen] and decision.givens == givens and decision.solution == solution
     assert decide_givens(one_hot(with_pen), MarkLooks(heights)).written == []
@@ -558,12 +564,7 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     from its digit's printed copies (a pen score of 1.7, below PEN_SCORE_SOLVED), moves to the entries when
     the classifier gives it P(printed digit) 0.9; read as print with P 1.0, or with a shape two spreads
     off, it stays a given."""
-    givens = parse_puzzle(read_collection("top1465.txt")[3])
-    solution = solve_unique(givens).solution
-    pen = _pen_cell(givens, lambda c: solution[c])
-    with_pen = list(givens)
-    with_pen[pen] = solution[pen]
-    heights = np.where(np.array(with_pen) > 0, 0.6, 0.0)
+    givens, solution, pen, with_pen, heights = _a_right_pen_digit_with_printed_copies()
     rng = np.random.default_rng(1)
     centres = rng.normal(0, 5, (10, 8))
     print_shapes = centres[np.asarray(with_pen)] + rng.normal(0, 0.002, (81, 8))  # one typeface: spread 0.25
