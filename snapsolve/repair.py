@@ -644,7 +644,11 @@ def separate_written(
 #: 20 anchored ones beyond 2.5 spreads that the puzzle does not need have
 #: P >= 0.996. Of the pen kept as givens in solved readings of the first 60
 #: photos of `benchmarks/handwriting.py --seed 24`, 16 of 17 are (P 0.56 to
-#: 0.96, 3.2 to 5.6 spreads apart).
+#: 0.96, 3.2 to 5.6 spreads apart). The classifier's doubt tells only where
+#: it is sure of most of the grid's givens (their median P at least
+#: SHAPE_DOUBT): on the answer-key page of `snapsolve generate` (small grids,
+#: every cell filled and so none needed) it gives 71 to 81 of a grid's 81
+#: printed digits less.
 SHAPE_DOUBT = 0.99
 
 
@@ -665,7 +669,8 @@ def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndar
     list of int
         Cells (0..80) anchored and more than PRINT_APART print spreads from
         the nearest other copy of their digit (`_shapes_apart`), whose
-        printed digit has probability below SHAPE_DOUBT.
+        printed digit has probability below SHAPE_DOUBT; none when the
+        givens' median probability is below it too.
     """
     if probabilities is None:
         return []
@@ -673,6 +678,8 @@ def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndar
     if measured is None:
         return []
     cells, apart = measured
+    if np.median([probabilities[c, givens[c]] for c in cells]) < SHAPE_DOUBT:
+        return []  # the classifier doubts the grid's print as a rule (small or blurred digits): its doubt tells nothing
     doubted = [
         (float(a), c)
         for c, a, anchored in zip(cells, apart[0], apart[1])
