@@ -758,12 +758,12 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         without[cell, 0] = 1.0
         odd.append(cell)
         second = choose_reading(without, search=search)
-    tried = list(odd)
+    by_hand = _hand_readings(odd, looks)  # every mark taken out, read once
     # Several solutions, an unsure reading, or one solution only by taking marks read as no printed digit for
-    # givens: a given the puzzle needs was among them. Put them back, the least unlike first, keeping each that
+    # givens: a given the puzzle needs was among them. Put them back (`_put_back_order`), keeping each that
     # does not leave the reading without a solution, until one solution is left without such additions.
     refused: list[int] = []
-    for cell in _put_back_order(odd, most_probable, looks):
+    for cell in _put_back_order(odd, most_probable, by_hand):
         if second.status == NO_SOLUTION or (second.status == SOLVED and not _adds_givens(second)):
             break
         without[cell] = probabilities[cell]
@@ -778,7 +778,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     if second.status != SOLVED:
         return decision
     log_probability = _log_probability(probabilities, second.givens)
-    doubt = _pen_kept_as_print(second.givens, tried, looks)
+    doubt = _pen_kept_as_print(second.givens, by_hand)
     if doubt:
         # a mark unlike the print, kept as a given that the hand reads otherwise: the puzzle may be another
         detail = ", ".join(f"{cell_name(c)} read as printed {second.givens[c]}, by hand {d}" for c, d in doubt)
@@ -808,31 +808,32 @@ def _surely_print(cell: int, digit: int, givens: list[int], probabilities: np.nd
         return False
     with_it = list(givens)
     with_it[cell] = digit
-    return not any(unlike for c, unlike in _by_unlikeness(with_it, looks, PEN_SCORE) if c == cell)
+    return cell not in unlike_the_print(with_it, looks)
 
 
-def _put_back_order(odd: list[int], read: list[int], looks: MarkLooks) -> list[int]:
+def _hand_readings(cells: list[int], looks: MarkLooks) -> dict[int, int]:
+    """Cell -> the handwritten-digit model's most probable digit (1..9) of its mark; empty without the model."""
+    if not cells or looks.hand_digits is None:
+        return {}
+    return {c: int(d) for c, d in zip(cells, np.asarray(looks.hand_digits(cells)))}
+
+
+def _put_back_order(odd: list[int], read: list[int], by_hand: dict[int, int]) -> list[int]:
     """The taken-out marks `odd` (the most unlike first) in the order to put them back: those the
-    handwritten-digit model reads as the digit read as print (`read`) first, the least unlike first, then
-    those it reads otherwise (a pen digit misread as print, whose digit would make another puzzle)."""
+    handwritten-digit model reads (`by_hand`, from `_hand_readings`) as the digit read as print (`read`), or
+    does not read, first, the least unlike first; then those it reads otherwise (a pen digit misread as
+    print, whose digit would make another puzzle)."""
     order = list(reversed(odd))
-    if looks.hand_digits is None or not order:
-        return order
-    by_hand = np.asarray(looks.hand_digits(order))
-    return [c for c, d in zip(order, by_hand) if int(d) == read[c]] + [
-        c for c, d in zip(order, by_hand) if int(d) != read[c]
-    ]
+    alike = [c for c in order if by_hand.get(c, read[c]) == read[c]]
+    return alike + [c for c in order if c not in alike]
 
 
-def _pen_kept_as_print(givens: list[int], unlike: list[int], looks: MarkLooks) -> list[tuple[int, int]]:
-    """(cell, digit by hand) of the `unlike` marks (taken out, then put back) kept as givens whose handwritten
-    reading is another digit. Only marks unlike the print are asked: on the printed-only training photos the
-    handwritten-digit model reads 907 of 3,604 printed givens as another digit."""
-    kept = [c for c in unlike if givens[c]]
-    if not kept or looks.hand_digits is None:
-        return []
-    by_hand = np.asarray(looks.hand_digits(kept))
-    return [(c, int(d)) for c, d in zip(kept, by_hand) if int(d) != givens[c]]
+def _pen_kept_as_print(givens: list[int], by_hand: dict[int, int]) -> list[tuple[int, int]]:
+    """(cell, digit by hand) of the marks read by hand (`by_hand`: those taken out as unlike the print, then
+    put back) kept as givens whose handwritten reading is another digit. Only marks unlike the print are
+    asked: on the printed-only training photos the handwritten-digit model reads 907 of 3,604 printed givens
+    as another digit."""
+    return [(c, d) for c, d in by_hand.items() if givens[c] and d != givens[c]]
 
 
 def _adds_givens(decision: Decision) -> bool:
