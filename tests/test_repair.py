@@ -3,7 +3,16 @@
 import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
-from snapsolve.repair import SOLVED, UNSURE, MarkLooks, choose_reading, decide_givens, read_entries, separate_written
+from snapsolve.repair import (
+    SOLVED,
+    UNSURE,
+    MarkLooks,
+    choose_reading,
+    decide_givens,
+    doubted_by_shape,
+    read_entries,
+    separate_written,
+)
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.position import UnclearEntry
@@ -586,6 +595,37 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     assert separate_written(decision, looks(4.4)).written == []  # no probabilities: the shape alone
     assert separate_written(decision, looks(4.4), probabilities=one_hot(with_pen)).written == []  # sure it is print
     assert separate_written(decision, looks(2.0), probabilities=doubted).written == []  # near its print
+
+
+def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_more_than_its_copies_is_pen():
+    """doubted_by_shape in a grid whose print the classifier doubts as a rule (every printed digit P 0.985,
+    as on small or blurred print): the far-shaped pen digit read as print with P 0.9 (doubt 0.1, over
+    DOUBT_OVER_GRID and DOUBT_OVER_COPIES times the usual 0.015) moves to the entries; with P 0.97 (twice
+    the usual doubt), or when its digit's printed copies are doubted as much (P 0.9 too), it stays."""
+    givens, solution, pen, with_pen, heights = _a_right_pen_digit_with_printed_copies()
+    rng = np.random.default_rng(1)
+    centres = rng.normal(0, 5, (10, 8))
+    shapes = centres[np.asarray(with_pen)] + rng.normal(0, 0.002, (81, 8))
+    direction = rng.normal(0, 1, 8)
+    shapes[pen] = centres[with_pen[pen]] + direction / np.linalg.norm(direction) * 4.4 * 0.25
+    looks = MarkLooks(heights, shapes=lambda cells: shapes[cells])
+
+    def read(pen_p, copies_p=0.985):
+        probs = one_hot(with_pen)
+        for cell in range(81):
+            if with_pen[cell]:
+                p = copies_p if with_pen[cell] == with_pen[pen] else 0.985
+                probs[cell, with_pen[cell]], probs[cell, 0] = p, 1.0 - p
+        probs[pen, with_pen[pen]], probs[pen, 0] = pen_p, 1.0 - pen_p
+        return probs
+
+    assert doubted_by_shape(with_pen, looks, read(0.9)) == [pen]
+    decision = choose_reading(read(0.9))
+    assert decision.status == SOLVED and decision.givens == with_pen
+    moved = separate_written(decision, looks, probabilities=read(0.9))
+    assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
+    assert doubted_by_shape(with_pen, looks, read(0.97)) == []  # doubted, but hardly more than the rest
+    assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=0.9)) == []  # its digit's copies read alike
 
 
 def test_a_surely_printed_mark_that_contradicts_the_givens_kept_makes_the_reading_unsure():
