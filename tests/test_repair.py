@@ -16,6 +16,7 @@ from snapsolve.repair import (
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.position import UnclearEntry
+from snapsolve.vision.cells import MARK_FEATURES, reaches_a_line
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.digits import EntryEvidence
 from snapsolve.vision.image_io import read_image
@@ -181,6 +182,43 @@ def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
     # without a solution, the digits are taken as read and nothing is unclear
     read = read_entries(probs, givens, None)
     assert read.entries[close] == other[close] and read.unclear == []
+
+
+def test_a_sure_reading_of_a_mark_that_reaches_a_ruled_line_is_a_question_not_a_mistake():
+    """A 2 written with its base on the cell's bottom line loses that stroke with the ruling and reads as a
+    sure 7: a mark reaching a ruled line (`reaches_a_line`) is never called a mistake, only asked about,
+    with the solution's digit offered; the same sure reading of a mark clear of the lines is a mistake."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    clear, touching = [i for i, d in enumerate(givens) if not d][:2]
+    other = {c: solution[c] % 9 + 1 for c in (clear, touching)}
+    probs = twenty_classes(givens)
+    for cell in (clear, touching):
+        probs[cell] = 0.0
+        probs[cell, 9 + other[cell]] = 0.97
+        probs[cell, 9 + solution[cell]] = 0.03
+    # features (height, width, centre_x, centre_y, ...): a centred mark, and one whose box ends on the bottom line
+    features = np.zeros((2, len(MARK_FEATURES)))
+    for row, (height, y) in enumerate(((0.6, 0.5), (0.7, 0.63))):
+        features[row, [MARK_FEATURES.index(n) for n in ("height", "width", "centre_x", "centre_y")]] = (
+            height,
+            0.4,
+            0.5,
+            y,
+        )
+    assert reaches_a_line(features).tolist() == [False, True]
+
+    def evidence(cells):
+        rows = [[clear, touching].index(c) for c in cells]
+        sure = np.array([_one_hot(other[c], 0.97, 0.03 / 8) for c in cells])
+        far = np.array([[1.0 if d == other[c] else 2.0 for d in range(1, 10)] for c in cells])
+        return EntryEvidence(sure, far, sure, at_line=reaches_a_line(features[rows]))
+
+    read = read_entries(probs, givens, solution, evidence)
+    assert read.sure[clear] == other[clear]  # sure, clear of the lines: a mistake
+    assert read.sure[touching] == 0 and read.entries[touching] == other[touching]
+    assert [(u.cell, u.read) for u in read.unclear] == [(touching, other[touching])]
+    assert solution[touching] in read.unclear[0].alternatives
 
 
 def test_a_mark_taken_out_of_the_givens_is_read_by_the_handwritten_model_and_never_accused():
@@ -601,7 +639,8 @@ def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_mo
     """doubted_by_shape in a grid whose print the classifier doubts as a rule (every printed digit P 0.985,
     as on small or blurred print): the far-shaped pen digit read as print with P 0.9 (doubt 0.1, over
     DOUBT_OVER_GRID and DOUBT_OVER_COPIES times the usual 0.015) moves to the entries; with P 0.97 (twice
-    the usual doubt), or when its digit's printed copies are doubted as much (P 0.9 too), it stays."""
+    the usual doubt), or when its digit's printed copies are doubted as much (P 0.9 too), it stays. In a
+    grid read surely (P 1.0) too, a digit whose copies are all doubted alike is the typeface's, not pen."""
     givens, solution, pen, with_pen, heights = _a_right_pen_digit_with_printed_copies()
     rng = np.random.default_rng(1)
     centres = rng.normal(0, 5, (10, 8))
@@ -610,11 +649,11 @@ def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_mo
     shapes[pen] = centres[with_pen[pen]] + direction / np.linalg.norm(direction) * 4.4 * 0.25
     looks = MarkLooks(heights, shapes=lambda cells: shapes[cells])
 
-    def read(pen_p, copies_p=0.985):
+    def read(pen_p, copies_p=0.985, usual=0.985):
         probs = one_hot(with_pen)
         for cell in range(81):
             if with_pen[cell]:
-                p = copies_p if with_pen[cell] == with_pen[pen] else 0.985
+                p = copies_p if with_pen[cell] == with_pen[pen] else usual
                 probs[cell, with_pen[cell]], probs[cell, 0] = p, 1.0 - p
         probs[pen, with_pen[pen]], probs[pen, 0] = pen_p, 1.0 - pen_p
         return probs
@@ -626,6 +665,8 @@ def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_mo
     assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
     assert doubted_by_shape(with_pen, looks, read(0.97)) == []  # doubted, but hardly more than the rest
     assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=0.9)) == []  # its digit's copies read alike
+    assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=1.0, usual=1.0)) == [pen]
+    assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=0.95, usual=1.0)) == []  # doubt 0.1 < 4 x 0.05
 
 
 def test_a_surely_printed_mark_that_contradicts_the_givens_kept_makes_the_reading_unsure():

@@ -236,6 +236,38 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
     return cv2.dilate(ruling, np.ones((3, 3), np.uint8))
 
 
+#: A mark whose bounding box comes nearer than this share of a cell to the
+#: cell's edge reaches a ruled line (`reaches_a_line`).
+LINE_TOUCH = 0.05
+
+
+def reaches_a_line(features: np.ndarray) -> np.ndarray:
+    """Whether each mark reaches a ruled line of its cell, where a stroke of it may be lost.
+
+    `strokes_of` puts the ruling back only where a stroke crosses it: a
+    stroke that lies along a ruled line (a 2's base written on the cell's
+    bottom line, a 7's bar on its top line) goes with the ruling, and what is
+    left can read as another digit (that 2 as a 7). A mark whose bounding box
+    comes within LINE_TOUCH of its cell's edge may be such a mark.
+
+    Parameters
+    ----------
+    features : np.ndarray
+        Shape (n, len(MARK_FEATURES)), float: marks as `find_marks` describes them.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (n,), bool.
+    """
+    f = np.asarray(features, np.float64).reshape(-1, len(MARK_FEATURES))
+    half_w = f[:, MARK_FEATURES.index("width")] / 2
+    half_h = f[:, MARK_FEATURES.index("height")] / 2
+    x, y = f[:, MARK_FEATURES.index("centre_x")], f[:, MARK_FEATURES.index("centre_y")]
+    margin = np.minimum.reduce([x - half_w, 1.0 - x - half_w, y - half_h, 1.0 - y - half_h])
+    return margin < LINE_TOUCH
+
+
 def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
     """Ink without the ruling, with the ruling put back where a stroke crosses it.
 

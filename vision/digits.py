@@ -32,6 +32,7 @@ meanwhile (`CellClassifier.build_index` in a background thread).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +42,7 @@ import cv2
 import numpy as np
 
 from ..errors import ModelFileError
-from .cells import MARK_FEATURES, CellMarks
+from .cells import MARK_FEATURES, CellMarks, reaches_a_line
 
 #: Side (pixels) of the normalised digit image.
 NORM_SIZE = 28
@@ -342,11 +343,16 @@ class EntryEvidence:
         handwritten sample of each digit (feature units; only ratios mean anything).
     printed : np.ndarray
         Shape (n, 9) float64: P(digit 1..9 | printed) from the printed-digit model.
+    at_line : np.ndarray, optional
+        Shape (n,) bool: the mark reaches a ruled line of its cell
+        (`vision.cells.reaches_a_line`), where a stroke of it may have gone
+        with the ruling; None when not known (crops cut otherwise).
     """
 
     handwritten: np.ndarray
     distances: np.ndarray
     printed: np.ndarray
+    at_line: np.ndarray | None = None
 
 
 @dataclass
@@ -562,9 +568,12 @@ class CellClassifier:
             For each cell in order: P(digit | handwritten), the distance to
             the nearest handwritten sample of each digit, and P(digit |
             printed) from the printed-digit model (trained on other data:
-            print from photos and rendered faces), each shape (n, 9) float64.
+            print from photos and rendered faces), each shape (n, 9) float64;
+            and whether each mark reaches a ruled line (``at_line``, (n,) bool).
         """
-        return self.digit_evidence([marks.crops[i] for i in cells])
+        evidence = self.digit_evidence([marks.crops[i] for i in cells])
+        at_line = reaches_a_line(marks.features[cells]) if cells else np.zeros(0, bool)
+        return dataclasses.replace(evidence, at_line=at_line)
 
     def digit_evidence(self, crops: list, printed: bool = True) -> EntryEvidence:
         """What the two digit models say of some digit crops (`entry_evidence` for crops cut otherwise).
