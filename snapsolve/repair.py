@@ -644,11 +644,11 @@ def separate_written(
 #: 20 anchored ones beyond 2.5 spreads that the puzzle does not need have
 #: P >= 0.996. Of the pen kept as givens in solved readings of the first 60
 #: photos of `benchmarks/handwriting.py --seed 24`, 16 of 17 are (P 0.56 to
-#: 0.96, 3.2 to 5.6 spreads apart). The classifier's doubt tells only where
-#: it is sure of most of the grid's givens (their median P at least
-#: SHAPE_DOUBT): on the answer-key page of `snapsolve generate` (small grids,
-#: every cell filled and so none needed) it gives 71 to 81 of a grid's 81
-#: printed digits less.
+#: 0.96, 3.2 to 5.6 spreads apart). Where the classifier is not sure of
+#: most of the grid's givens (their median P below SHAPE_DOUBT; on the
+#: answer-key page of `snapsolve generate`, small grids with every cell
+#: filled and so none needed, it gives 71 to 81 of a grid's 81 printed digits
+#: less), only a given doubted far more than the rest counts (DOUBT_OVER_GRID).
 SHAPE_DOUBT = 0.99
 #: A far-shaped given counts as doubted only when its doubt (1 - P) is at
 #: least DOUBT_OVER_COPIES times the median doubt of the other copies of its
