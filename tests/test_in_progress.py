@@ -12,6 +12,7 @@ from snapsolve.cli import main
 from snapsolve.pipeline import Options, annotate, read_grids, read_puzzle
 from snapsolve.solver import find_mistakes, parse_position, remaining_steps, solve_puzzle, solve_unique
 from snapsolve.solver.grid import cell_name, parse_puzzle
+from snapsolve.vision.cells import reaches_a_line
 from snapsolve.vision.dataset import read_cell_labels
 from snapsolve.vision.digits import CLASSES
 from snapsolve.vision.image_io import read_image
@@ -151,11 +152,13 @@ def _swap_in(reading, cell, other):
 
 def test_a_wrong_entry_on_a_photo_is_ringed_and_hinted(model, tmp_path):
     """The sample photo with one handwritten digit replaced by another of the player's (a real wrong entry,
-    read with certainty): mistake, hint, red ring; no question asked."""
+    read with certainty, in a cell whose mark is clear of the ruled lines): mistake, hint, red ring; no
+    question asked."""
     image = read_image(PHOTO)
     reading = read_grids(image, model)[0]
     written = [i for i, t in enumerate(LABELS) if t.startswith("h")]
-    entry, other = next((a, b) for a in written for b in written if LABELS[a] != LABELS[b])
+    clear = ~reaches_a_line(reading.marks.features)
+    entry, other = next((a, b) for a in written for b in written if LABELS[a] != LABELS[b] and clear[a])
     right, wrong = int(LABELS[entry][1]), int(LABELS[other][1])
     _swap_in(reading, entry, other)
     grid, solution = read_puzzle(reading, Options(hint=True), model)
@@ -172,6 +175,22 @@ def test_a_wrong_entry_on_a_photo_is_ringed_and_hinted(model, tmp_path):
     cv2.imwrite(str(out), solved)
     rings = drawn_per_cell(PHOTO, out, colour="red")
     assert rings[entry] > 20 and np.argmax(rings) == entry
+
+
+def test_a_wrong_entry_whose_mark_reaches_a_ruled_line_is_asked_about_not_accused(model):
+    """The same swap in a cell of the sample photo whose mark reaches a ruled line (`reaches_a_line`: a
+    stroke along the line may have gone with the ruling, so no reading of it is certain): a question with
+    the solution's digit offered, never a mistake."""
+    reading = read_grids(read_image(PHOTO), model)[0]
+    written = [i for i, t in enumerate(LABELS) if t.startswith("h")]
+    touching = reaches_a_line(reading.marks.features)
+    entry, other = next((a, b) for a in written for b in written if LABELS[a] != LABELS[b] and touching[a])
+    right, wrong = int(LABELS[entry][1]), int(LABELS[other][1])
+    _swap_in(reading, entry, other)
+    grid, _ = read_puzzle(reading, Options(hint=True), model)
+    assert grid.mistakes == []
+    (unclear,) = grid.unclear_entries
+    assert (unclear.cell, unclear.read) == (entry, wrong) and right in unclear.alternatives
 
 
 def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, capsys):
