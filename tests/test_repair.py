@@ -12,6 +12,7 @@ from snapsolve.repair import (
     doubted_by_shape,
     read_entries,
     separate_written,
+    unlike_the_print,
 )
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
@@ -499,6 +500,33 @@ def test_a_reading_left_without_solution_loses_its_next_most_unlike_givens():
     assert read.sure[right] == solution[right] and read.entries[right] == solution[right]
     assert read.sure[wrong] == 0 and read.entries[wrong] == reading[wrong]
     assert [(u.cell, u.read, u.alternatives) for u in read.unclear] == [(wrong, reading[wrong], (solution[wrong],))]
+
+
+def test_print_the_puzzle_does_not_need_taken_out_on_the_way_to_a_solution_goes_back():
+    """A newspaper-like puzzle (eight more givens than it needs) read with a wrong pen digit that looks
+    almost like print and a right one plainly unlike it; one unneeded printed given sits a little off its
+    cell's centre, more than the wrong pen digit. Taking out the unlike mark leaves no solution, so the
+    next most unlike givens go: that printed given, then the wrong pen digit. The puzzle never needs the
+    printed given, so it is not put back on the way; surely print, agreeing with the solution and like the
+    print once the pen is out, it goes back at the end: the givens are the printed ones."""
+    givens, solution, right, reading, _ = _one_right_pen_digit(5)
+    wrong = next(c for c in range(right + 1, 81) if not givens[c])
+    extras = [c for c in range(80, 0, -1) if not givens[c] and c not in (right, wrong)][:8]
+    for cell in extras:
+        givens[cell] = reading[cell] = solution[cell]
+    row = wrong // 9
+    reading[wrong] = next(givens[c] for c in range(row * 9, row * 9 + 9) if givens[c])  # breaks the row
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[right] = 0.85
+    centres, contrast = _looks(reading)
+    centres[wrong] = (0.57, 0.5)
+    centres[extras[0]] = (0.59, 0.5)  # more off centre than the wrong pen digit, still below PEN_SCORE
+    looks = MarkLooks(heights, centres=centres, contrast=contrast)
+    assert choose_reading(one_hot(reading)).status != SOLVED
+    assert extras[0] not in unlike_the_print(reading, looks)
+    decision = decide_givens(one_hot(reading), looks)
+    assert decision.status == SOLVED and decision.solution == solution
+    assert decision.givens == givens and decision.written == sorted([right, wrong])
 
 
 def test_pen_that_stands_out_only_once_the_other_pen_is_out_moves_in_a_second_round():
