@@ -819,11 +819,12 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         return Decision(second.givens, UNSURE, None, second.changes, warning, log_probability, sorted(odd))
     # Marks taken out that the puzzle does not need stayed out; those surely print that agree with the
     # solution go back (a newspaper puzzle has many givens it does not need).
-    givens = list(second.givens)
-    for cell in odd:
-        digit = most_probable[cell]
-        if digit and digit == second.solution[cell] and _surely_print(cell, digit, givens, probabilities, looks):
-            givens[cell] = digit
+    givens, solution = list(second.givens), second.solution
+    if solution is not None:
+        for cell in odd:
+            digit = most_probable[cell]
+            if digit and digit == solution[cell] and _surely_print(cell, digit, givens, probabilities, looks):
+                givens[cell] = digit
     odd = [c for c in odd if not givens[c]]
     log_probability = _log_probability(probabilities, givens)
     again = Decision(givens, SOLVED, second.count, second.changes, second.warning, log_probability, sorted(odd))
