@@ -955,9 +955,9 @@ class EntryReading:
 
 def _certain(evidence: EntryEvidence, row: int, kind: float, read: int, solution: int) -> bool:
     """Whether the reading `read` of row `row` of `evidence` is certain enough to call `solution` absent."""
-    near = evidence.distances[row]
     if evidence.at_line is not None and evidence.at_line[row]:
         return False  # a stroke along a ruled line may have gone with the ruling: what is left may be another digit
+    near = evidence.distances[row]
     return (
         kind >= MISTAKE_KIND
         and evidence.handwritten[row, read - 1] >= MISTAKE_VOTES

@@ -572,8 +572,7 @@ class CellClassifier:
             and whether each mark reaches a ruled line (``at_line``, (n,) bool).
         """
         evidence = self.digit_evidence([marks.crops[i] for i in cells])
-        at_line = reaches_a_line(marks.features[cells]) if cells else np.zeros(0, bool)
-        return dataclasses.replace(evidence, at_line=at_line)
+        return dataclasses.replace(evidence, at_line=reaches_a_line(marks.features[cells]))
 
     def digit_evidence(self, crops: list, printed: bool = True) -> EntryEvidence:
         """What the two digit models say of some digit crops (`entry_evidence` for crops cut otherwise).
