@@ -28,7 +28,7 @@ mistake), unclear entries, the
 deliberate wrong digits caught (called a mistake or unclear) and those passed
 as right (a wrong digit shown as the solution's: a false statement too).
 
-    python benchmarks/handwriting.py [--photos 60] [--seed 24] [--extra-givens 10] [--model FILE ...]
+    python benchmarks/handwriting.py [--photos 60] [--seed 24] [--extra-givens 10] [--hands all] [--model FILE ...]
 
 The puzzles get `--extra-givens` more printed digits from their solution
 (default 10), so that, like a newspaper's, a third of their givens are not
@@ -147,7 +147,7 @@ def photographed(page: np.ndarray, corners: np.ndarray, rng: np.random.Generator
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def make_photos(count: int, seed: int, extra_givens: int = 0) -> list[dict]:
+def make_photos(count: int, seed: int, extra_givens: int = 0, hands: str = "all") -> list[dict]:
     """`count` photos: each {"image", "givens", "solution", "written", "wrong", "hand"}.
 
     `extra_givens` more of each puzzle's solution digits are printed (chosen
@@ -157,10 +157,15 @@ def make_photos(count: int, seed: int, extra_givens: int = 0) -> list[dict]:
     (the shared photos' puzzles: a median of 28 givens, 34-41% not needed),
     and a given the puzzle does not need is the one the per-grid decision can
     take for pen.
+
+    `hands` picks the held-out handwriting faces: ``"all"``, ``"debian"``
+    (the 8 of Debian's packages, the only ones before 2026-11-27) or
+    ``"npm"`` (the 12 Fontsource faces); photo i is written in face i modulo
+    their number.
     """
     source = PUZZLES if PUZZLES.exists() else FIXTURE_PUZZLES
     lines = [line[:81] for line in source.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    hands = listed_fonts("held_out_handwriting")
+    faces = listed_fonts("held_out_handwriting", None if hands == "all" else hands)
     rng = np.random.default_rng(seed)
     more = np.random.default_rng([seed, 1])
     photos = []
@@ -171,7 +176,7 @@ def make_photos(count: int, seed: int, extra_givens: int = 0) -> list[dict]:
             empty = [c for c in range(81) if not givens[c]]
             for c in more.choice(empty, size=min(extra_givens, len(empty)), replace=False):
                 givens[int(c)] = solution[int(c)]
-        hand = hands[i % len(hands)]
+        hand = faces[i % len(faces)]
         page, corners, written, wrong = started_puzzle(givens, solution, hand, rng)
         photos.append(
             {
@@ -253,6 +258,13 @@ def main() -> int:
         "givens, a third of them not needed; top1465's have about 18, all needed; 0 gives the earlier photos)",
     )
     parser.add_argument(
+        "--hands",
+        choices=("all", "debian", "npm"),
+        default="all",
+        help="held-out handwriting faces to write in: all 20, Debian's 8 (the only ones before 2026-11-27) or "
+        "the npm registry's 12 Fontsource faces (default all)",
+    )
+    parser.add_argument(
         "--model",
         type=Path,
         action="append",
@@ -262,12 +274,12 @@ def main() -> int:
     args = parser.parse_args()
     try:
         start = time.perf_counter()
-        photos = make_photos(args.photos, args.seed, args.extra_givens)
+        photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands)
     except FontListError as exc:
         print(f"handwriting.py: {exc}", file=sys.stderr)
         return 1
     print(
-        f"{len(photos)} photos (seed {args.seed}, {args.extra_givens} extra givens), "
+        f"{len(photos)} photos (seed {args.seed}, {args.extra_givens} extra givens, {args.hands} held-out hands), "
         f"{sum(len(p['written']) for p in photos)} written digits "
         f"({sum(len(p['wrong']) for p in photos)} deliberately wrong), made in {time.perf_counter() - start:.0f} s"
     )

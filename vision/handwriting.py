@@ -33,7 +33,23 @@ import numpy as np
 from .cells import find_marks
 from .rectify import CELL_SIZE, GRID_SIZE
 
-#: Handwriting faces rendered for training, by the Debian package that installs them.
+#: The version of the Fontsource packages (npm registry; Google Fonts' open-licensed faces, one package a
+#: family) whose handwriting faces are listed below: pinned, so that the same command gives the same model.
+FONTSOURCE_VERSION = "5.3.0"
+#: Fontsource packages whose newest version is another (`vision.training.install_command` pins it).
+FONTSOURCE_VERSIONS = {"@fontsource/freehand": "5.2.8", "@fontsource/mouse-memoirs": "5.2.7"}
+
+
+def _fontsource(*families: str) -> dict[str, tuple[str, ...]]:
+    """{"@fontsource/FAMILY": ("FAMILY-latin-400-normal.woff",)}: each family's regular Latin face (WOFF)."""
+    return {f"@fontsource/{family}": (f"{family}-latin-400-normal.woff",) for family in families}
+
+
+#: Handwriting faces rendered for training, by the package that installs them: Debian's (``fonts-*``) and
+#: the npm registry's Fontsource packages (``@fontsource/*``, `FONTSOURCE_VERSION`). The Fontsource faces
+#: were split before any measurement: of the 47 handwriting families taken (print-like, brush-calligraphy
+#: and Latin-less ones left out), every fourth in alphabetical order is held out, and so is Caveat Brush,
+#: a variant of the held-out Caveat.
 HANDWRITING_FONTS = {
     "fonts-breip": ("Breip.ttf",),
     "fonts-bwht": tuple(
@@ -48,6 +64,43 @@ HANDWRITING_FONTS = {
     ),
     "fonts-seto": ("setofont.ttf",),
     "fonts-leckerli-one": ("LeckerliOne-Regular.ttf",),
+    **_fontsource(
+        "annie-use-your-telescope",
+        "architects-daughter",
+        "bad-script",
+        "cedarville-cursive",
+        "chilanka",
+        "covered-by-your-grace",
+        "dancing-script",
+        "delicious-handrawn",
+        "finger-paint",
+        "freehand",
+        "gaegu",
+        "gochi-hand",
+        "handlee",
+        "homemade-apple",
+        "itim",
+        "kalam",
+        "kaushan-script",
+        "long-cang",
+        "mansalva",
+        "marck-script",
+        "nanum-pen-script",
+        "neucha",
+        "oooh-baby",
+        "permanent-marker",
+        "playpen-sans",
+        "poor-story",
+        "rock-salt",
+        "schoolbell",
+        "shadows-into-light",
+        "short-stack",
+        "sriracha",
+        "sue-ellen-francisco",
+        "the-girl-next-door",
+        "yomogi",
+        "zen-kurenaido",
+    ),
 }
 #: Handwriting faces never trained on (other designs, chosen before any measurement): ``benchmarks/handwriting.py``
 #: writes in them, and the leave-one-source-out measure reads them.
@@ -56,6 +109,20 @@ HELD_OUT_HANDWRITING = {
     "fonts-sjfonts": ("SteveHand.ttf",),
     "fonts-humor-sans": ("Humor-Sans.ttf",),
     "fonts-klee": ("KleeOne-Regular.ttf", "KleeOne-SemiBold.ttf"),
+    **_fontsource(
+        "caveat",
+        "caveat-brush",
+        "courgette",
+        "delius",
+        "gloria-hallelujah",
+        "indie-flower",
+        "liu-jian-mao-cao",
+        "mouse-memoirs",
+        "patrick-hand",
+        "reenie-beanie",
+        "shantell-sans",
+        "swanky-and-moo-moo",
+    ),
 }
 
 #: Pen inks as BGR colours on white paper: ballpoint blues, black, pencil grey.

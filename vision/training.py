@@ -35,7 +35,15 @@ from sklearn.neighbors import KNeighborsClassifier
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .dataset import LabelledPhoto
 from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of
-from .handwriting import HANDWRITING_FONTS, HELD_OUT_HANDWRITING, augment_crops, render_handwriting, uci_digits
+from .handwriting import (
+    FONTSOURCE_VERSION,
+    FONTSOURCE_VERSIONS,
+    HANDWRITING_FONTS,
+    HELD_OUT_HANDWRITING,
+    augment_crops,
+    render_handwriting,
+    uci_digits,
+)
 from .locate import locate_grids
 from .rectify import CELL_SIZE, GRID_SIZE, rectify, rotate_cells
 
@@ -122,6 +130,25 @@ HELD_OUT_FONTS = {
 }
 
 
+#: Where `install_command` puts the npm registry's font packages: under `FONT_DIRS`, so found like Debian's.
+NPM_FONT_PREFIX = "~/.local/share/fonts/fontsource"
+
+
+def install_command(packages: Sequence[str]) -> str:
+    """The shell command that installs font `packages`: Debian's (``fonts-*``) with apt-get, the npm
+    registry's (``@fontsource/*``, pinned to `vision.handwriting.FONTSOURCE_VERSION` or
+    `FONTSOURCE_VERSIONS`) with npm into `NPM_FONT_PREFIX` (whose own package.json then lists them, so that
+    a later install there keeps them); the two joined by ``&&`` when both kinds are named."""
+    debian = [p for p in packages if not p.startswith("@")]
+    npm = [f"{p}@{FONTSOURCE_VERSIONS.get(p, FONTSOURCE_VERSION)}" for p in packages if p.startswith("@")]
+    commands = []
+    if debian:
+        commands.append(f"sudo apt-get install -y {' '.join(debian)}")
+    if npm:
+        commands.append(f"npm install --prefix {NPM_FONT_PREFIX} {' '.join(npm)}")
+    return " && ".join(commands)
+
+
 class FontListError(FileNotFoundError):
     """Listed font files are not installed; the message names the Debian packages to install."""
 
@@ -146,22 +173,27 @@ FONT_LISTS = {
 }
 
 
-def listed_fonts(which: str = "train") -> list[Path]:
+def listed_fonts(which: str = "train", registry: str | None = None) -> list[Path]:
     """The installed files of one of `FONT_LISTS`: ``"train"`` (`TRAINING_FONTS`), ``"held_out"``
     (`HELD_OUT_FONTS`), ``"handwriting"`` (`HANDWRITING_FONTS`) or ``"held_out_handwriting"``.
+
+    `registry` ``"debian"`` or ``"npm"`` keeps the files of that registry's packages alone (``fonts-*``
+    or ``@fontsource/*``); None keeps all.
 
     Raises
     ------
     FontListError
         Some listed file is in none of `FONT_DIRS`.
     """
-    table = FONT_LISTS[which]
+    table = {
+        package: names
+        for package, names in FONT_LISTS[which].items()
+        if registry is None or package.startswith("@") == (registry == "npm")
+    }
     installed = installed_fonts()
     missing = sorted(package for package, names in table.items() if any(n not in installed for n in names))
     if missing:
-        raise FontListError(
-            f"fonts of {', '.join(missing)} are not installed: sudo apt-get install -y {' '.join(missing)}"
-        )
+        raise FontListError(f"fonts of {', '.join(missing)} are not installed: {install_command(missing)}")
     return [installed[name] for names in table.values() for name in names]
 
 
@@ -172,7 +204,7 @@ HANDWRITTEN_VARIANCE = 0.995
 #: Augmented variants (`vision.handwriting.augment_crops`) of each handwritten crop cut from a training photo.
 PHOTO_VARIANTS = 4
 #: Variants of each digit in each handwriting face (`vision.handwriting.render_handwriting`).
-HANDWRITING_VARIANTS = 24
+HANDWRITING_VARIANTS = 12
 
 
 def principal_axes(features: np.ndarray, variance: float = PRINTED_VARIANCE) -> np.ndarray:
