@@ -1,5 +1,7 @@
 """Consistency repair: misread digits fixed by the rules, doubtful readings reported as unsure."""
 
+import dataclasses
+
 import numpy as np
 
 from snapsolve.pipeline import decide, read_grids
@@ -220,6 +222,50 @@ def test_a_sure_reading_of_a_mark_that_reaches_a_ruled_line_is_a_question_not_a_
     assert read.sure[touching] == 0 and read.entries[touching] == other[touching]
     assert [(u.cell, u.read) for u in read.unclear] == [(touching, other[touching])]
     assert solution[touching] in read.unclear[0].alternatives
+
+
+def test_a_sure_misreading_like_the_players_own_copies_of_the_solution_digit_is_a_question():
+    """Two entries read for sure as another digit than the solution's. The player wrote the solution's digit
+    of the first elsewhere, and that right entry's shape lies next to it (one hand's copies of a digit are
+    alike): a question. The second lies far from the player's copies of its solution digit and near their
+    copy of the digit read: a mistake."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    empty = [i for i, d in enumerate(givens) if not d]
+    first = empty[0]
+    second = next(c for c in empty if solution[c] != solution[first])
+    read_as = {c: solution[c] % 9 + 1 for c in (first, second)}
+    own_right = next(c for c in empty if c not in (first, second) and solution[c] == solution[first])
+    own_read = next(c for c in empty if c not in (first, second, own_right) and solution[c] == read_as[second])
+    own_second = next(
+        c for c in empty if c not in (first, second, own_right, own_read) and solution[c] == solution[second]
+    )
+    probs = twenty_classes(givens, [(c, solution[c]) for c in (own_right, own_read, own_second)])
+    for cell in (first, second):
+        probs[cell] = 0.0
+        probs[cell, 9 + read_as[cell]] = 0.97
+        probs[cell, 9 + solution[cell]] = 0.03
+    # shapes in the handwritten model's space: the first mark next to the player's own copy of its solution digit
+    shapes = {
+        first: [1.0, 0.0],
+        own_right: [1.1, 0.0],
+        second: [0.0, 5.0],
+        own_read: [0.0, 5.2],
+        own_second: [4.0, 0.0],
+    }
+
+    def evidence(cells):
+        hand = np.array([_one_hot(read_as.get(c, solution[c]), 0.97, 0.03 / 8) for c in cells])
+        far = np.array([[1.0 if d == read_as.get(c, solution[c]) else 2.0 for d in range(1, 10)] for c in cells])
+        return EntryEvidence(hand, far, hand, shapes=np.array([shapes[c] for c in cells], np.float32))
+
+    read = read_entries(probs, givens, solution, evidence)
+    assert read.sure[second] == read_as[second]  # far from the player's copies of the solution digit: a mistake
+    assert read.sure[first] == 0 and [(u.cell, u.read) for u in read.unclear] == [(first, read_as[first])]
+    assert solution[first] in read.unclear[0].alternatives
+    # without the shapes the same sure reading is a mistake
+    plain = read_entries(probs, givens, solution, lambda cells: dataclasses.replace(evidence(cells), shapes=None))
+    assert plain.sure[first] == read_as[first] and plain.unclear == []
 
 
 def test_a_mark_taken_out_of_the_givens_is_read_by_the_handwritten_model_and_never_accused():

@@ -347,12 +347,17 @@ class EntryEvidence:
         Shape (n,) bool: the mark reaches a ruled line of its cell
         (`vision.cells.reaches_a_line`), where a stroke of it may have gone
         with the ruling; None when not known (crops cut otherwise).
+    shapes : np.ndarray, optional
+        Shape (n, d) float32: each mark's shape as the handwritten-digit model
+        compares it (the space of `distances`), to compare marks of one grid
+        with each other; None when not known.
     """
 
     handwritten: np.ndarray
     distances: np.ndarray
     printed: np.ndarray
     at_line: np.ndarray | None = None
+    shapes: np.ndarray | None = None
 
 
 @dataclass
@@ -592,6 +597,7 @@ class CellClassifier:
             self._handwritten.proba(space),
             self._handwritten.nearest_per_class(space),
             self.printed_proba_and_nearest(shapes)[0] if printed else np.full((len(crops), 9), np.nan),
+            shapes=space,
         )
 
     def print_shapes(self, marks: CellMarks, cells: list[int], measured: np.ndarray | None = None) -> np.ndarray:
