@@ -877,7 +877,6 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             # a repair may have changed a sure reading, and either can make another puzzle
             detail = ", ".join(f"{cell_name(c)} read as printed {most_probable[c]}" for c in against)
             warning = f"unsure of the digits read: marks surely printed contradict the solution ({detail})"
-            log_probability = _log_probability(probabilities, second.givens)
             return Decision(second.givens, UNSURE, None, second.changes, warning, log_probability, sorted(odd))
     odd = [c for c in odd if not givens[c]]
     log_probability = _log_probability(probabilities, givens)
@@ -1042,11 +1041,13 @@ def _unlike_own_copies(
     ask: Callable[[list[int]], EntryEvidence],
 ) -> list[int]:
     """The rows of `accused` (rows of `doubtful`, `seen`) that stay mistakes after comparison with the
-    player's own entries that agree with the solution (OWN_COPY_MARGIN); `ask` gives the evidence of cells."""
+    player's own entries that agree with the solution (OWN_COPY_MARGIN); `ask` gives the evidence of cells.
+    All of `accused` stay when the evidence has no shapes (`EntryEvidence.shapes`, as from the cell
+    probabilities alone) or the player wrote no right copy of the digits concerned."""
     if not accused or seen.shapes is None:
         return accused
     wanted = {entries[doubtful[row]] for row in accused} | {solution[doubtful[row]] for row in accused}
-    own = [c for c in range(81) if sure[c] and sure[c] == solution[c] and sure[c] in wanted and c not in doubtful]
+    own = [c for c in range(81) if sure[c] and sure[c] == solution[c] and sure[c] in wanted]
     if not own:
         return accused
     own_shapes = ask(own).shapes
@@ -1170,8 +1171,7 @@ def read_entries(
         accused = [
             row for row, cell in enumerate(doubtful) if _certain(seen, row, kinds[cell], entries[cell], solution[cell])
         ]
-        if accused and evidence is not None:
-            accused = _unlike_own_copies(doubtful, accused, seen, entries, sure, solution, ask)
+        accused = _unlike_own_copies(doubtful, accused, seen, entries, sure, solution, ask)
         for row, cell in enumerate(doubtful):
             if row in accused:
                 continue  # a mistake the reading is sure of

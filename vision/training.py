@@ -134,13 +134,18 @@ HELD_OUT_FONTS = {
 NPM_FONT_PREFIX = "~/.local/share/fonts/fontsource"
 
 
+def _from_npm(package: str) -> bool:
+    """Whether a font package of the lists is the npm registry's (``@fontsource/*``) rather than Debian's."""
+    return package.startswith("@")
+
+
 def install_command(packages: Sequence[str]) -> str:
     """The shell command that installs font `packages`: Debian's (``fonts-*``) with apt-get, the npm
     registry's (``@fontsource/*``, pinned to `vision.handwriting.FONTSOURCE_VERSION` or
     `FONTSOURCE_VERSIONS`) with npm into `NPM_FONT_PREFIX` (whose own package.json then lists them, so that
     a later install there keeps them); the two joined by ``&&`` when both kinds are named."""
-    debian = [p for p in packages if not p.startswith("@")]
-    npm = [f"{p}@{FONTSOURCE_VERSIONS.get(p, FONTSOURCE_VERSION)}" for p in packages if p.startswith("@")]
+    debian = [p for p in packages if not _from_npm(p)]
+    npm = [f"{p}@{FONTSOURCE_VERSIONS.get(p, FONTSOURCE_VERSION)}" for p in packages if _from_npm(p)]
     commands = []
     if debian:
         commands.append(f"sudo apt-get install -y {' '.join(debian)}")
@@ -150,7 +155,8 @@ def install_command(packages: Sequence[str]) -> str:
 
 
 class FontListError(FileNotFoundError):
-    """Listed font files are not installed; the message names the Debian packages to install."""
+    """Listed font files are not installed; the message names the packages and the command that installs
+    them (`install_command`)."""
 
 
 def installed_fonts() -> dict[str, Path]:
@@ -184,11 +190,15 @@ def listed_fonts(which: str = "train", registry: str | None = None) -> list[Path
     ------
     FontListError
         Some listed file is in none of `FONT_DIRS`.
+    ValueError
+        `registry` is none of those.
     """
+    if registry not in (None, "debian", "npm"):
+        raise ValueError(f"unknown font registry {registry!r}: 'debian', 'npm' or None")
     table = {
         package: names
         for package, names in FONT_LISTS[which].items()
-        if registry is None or package.startswith("@") == (registry == "npm")
+        if registry is None or _from_npm(package) == (registry == "npm")
     }
     installed = installed_fonts()
     missing = sorted(package for package, names in table.items() if any(n not in installed for n in names))
