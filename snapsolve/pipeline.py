@@ -140,6 +140,7 @@ def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> Mar
         shapes=shapes,
         centres=features[:, [MARK_FEATURES.index("centre_x"), MARK_FEATURES.index("centre_y")]],
         contrast=features[:, MARK_FEATURES.index("relative_contrast")],
+        strokes=features[:, MARK_FEATURES.index("stroke_width")],
         inks=reading.inks,
         ruling=reading.ruling_ink,
         hand_digits=hand_digits,

@@ -699,10 +699,11 @@ def test_a_mark_unlike_the_print_put_back_as_a_given_that_the_hand_reads_otherwi
 
 
 def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_taken_for_pen():
-    """separate_written: a right pen digit read as print, its height typical and its shape 4.4 print spreads
-    from its digit's printed copies (a pen score of 1.7, below PEN_SCORE_SOLVED), moves to the entries when
-    the classifier gives it P(printed digit) 0.9; read as print with P 1.0, or with a shape two spreads
-    off, it stays a given."""
+    """separate_written: a right pen digit read as print, its height typical, its shape 4.4 print spreads
+    from its digit's printed copies and its strokes a fifth wider than the print's (a pen score of 1.97,
+    below PEN_SCORE_SOLVED), moves to the entries when the classifier gives it P(printed digit) 0.9; read
+    as print with P 1.0, with a shape two spreads off, or with the print's stroke width (a pen score of 1.7,
+    the shape alone: DOUBT_PEN_SCORE), it stays a given."""
     givens, solution, pen, with_pen, heights = _a_right_pen_digit_with_printed_copies()
     rng = np.random.default_rng(1)
     centres = rng.normal(0, 5, (10, 8))
@@ -710,10 +711,12 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     direction = rng.normal(0, 1, 8)
     direction /= np.linalg.norm(direction)
 
-    def looks(spreads):
+    def looks(spreads, wider=1.2):
         shapes = print_shapes.copy()
         shapes[pen] = centres[with_pen[pen]] + direction * spreads * 0.25
-        return MarkLooks(heights, shapes=lambda cells: shapes[cells])
+        strokes = np.where(np.array(with_pen) > 0, 0.06, 0.0)
+        strokes[pen] *= wider
+        return MarkLooks(heights, shapes=lambda cells: shapes[cells], strokes=strokes)
 
     doubted = one_hot(with_pen)
     doubted[pen, with_pen[pen]], doubted[pen, 0] = 0.9, 0.1
@@ -722,24 +725,28 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     moved = separate_written(decision, looks(4.4), probabilities=doubted)
     assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
     assert decide_givens(doubted, looks(4.4)).written == [pen]
-    assert separate_written(decision, looks(4.4)).written == []  # no probabilities: the shape alone
+    assert separate_written(decision, looks(4.4)).written == []  # no probabilities: the looks alone
     assert separate_written(decision, looks(4.4), probabilities=one_hot(with_pen)).written == []  # sure it is print
     assert separate_written(decision, looks(2.0), probabilities=doubted).written == []  # near its print
+    assert separate_written(decision, looks(4.4, wider=1.0), probabilities=doubted).written == []  # the shape alone
 
 
-def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_more_than_its_copies_is_pen():
+def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_more_than_the_rest_is_pen():
     """doubted_by_shape in a grid whose print the classifier doubts as a rule (every printed digit P 0.985,
-    as on small or blurred print): the far-shaped pen digit read as print with P 0.9 (doubt 0.1, over
-    DOUBT_OVER_GRID and DOUBT_OVER_COPIES times the usual 0.015) moves to the entries; with P 0.97 (twice
-    the usual doubt), or when its digit's printed copies are doubted as much (P 0.9 too), it stays. In a
-    grid read surely (P 1.0) too, a digit whose copies are all doubted alike is the typeface's, not pen."""
+    as on small or blurred print): the far-shaped pen digit (strokes a fifth wider than the print's) read
+    as print with P 0.9 (doubt 0.1, over DOUBT_OVER_GRID times the usual 0.015 and more than its copies')
+    moves to the entries; with P 0.97 (twice the usual doubt), or when its digit's printed copies are
+    doubted as much (P 0.9 too), it stays. In a grid read surely (P 1.0) too, a digit whose copies are all
+    doubted alike is the typeface's, not pen."""
     givens, solution, pen, with_pen, heights = _a_right_pen_digit_with_printed_copies()
     rng = np.random.default_rng(1)
     centres = rng.normal(0, 5, (10, 8))
     shapes = centres[np.asarray(with_pen)] + rng.normal(0, 0.002, (81, 8))
     direction = rng.normal(0, 1, 8)
     shapes[pen] = centres[with_pen[pen]] + direction / np.linalg.norm(direction) * 4.4 * 0.25
-    looks = MarkLooks(heights, shapes=lambda cells: shapes[cells])
+    strokes = np.where(np.array(with_pen) > 0, 0.06, 0.0)
+    strokes[pen] *= 1.2
+    looks = MarkLooks(heights, shapes=lambda cells: shapes[cells], strokes=strokes)
 
     def read(pen_p, copies_p=0.985, usual=0.985):
         probs = one_hot(with_pen)
@@ -758,7 +765,8 @@ def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_mo
     assert doubted_by_shape(with_pen, looks, read(0.97)) == []  # doubted, but hardly more than the rest
     assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=0.9)) == []  # its digit's copies read alike
     assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=1.0, usual=1.0)) == [pen]
-    assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=0.95, usual=1.0)) == []  # doubt 0.1 < 4 x 0.05
+    assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=0.9, usual=1.0)) == []  # doubt 0.1, as its copies'
+    assert doubted_by_shape(with_pen, looks, read(0.9, copies_p=0.95, usual=1.0)) == [pen]  # 0.1, more than 0.05
 
 
 def test_a_surely_printed_mark_that_contradicts_the_givens_kept_makes_the_reading_unsure():
