@@ -13,6 +13,7 @@ from snapsolve.repair import (
     MarkLooks,
     choose_reading,
     decide_givens,
+    doubted_by_looks,
     doubted_by_shape,
     read_entries,
     separate_written,
@@ -729,6 +730,29 @@ def test_a_given_shaped_far_from_its_digits_print_that_the_classifier_doubts_is_
     assert separate_written(decision, looks(4.4), probabilities=one_hot(with_pen)).written == []  # sure it is print
     assert separate_written(decision, looks(2.0), probabilities=doubted).written == []  # near its print
     assert separate_written(decision, looks(4.4, wider=1.0), probabilities=doubted).written == []  # the shape alone
+
+
+def test_a_given_the_classifier_doubts_and_that_looks_unlike_the_print_is_taken_for_pen():
+    """doubted_by_looks: a right pen digit read as print, a quarter taller than the print (a pen score of
+    2.5, below PEN_SCORE_SOLVED), moves to the entries when the classifier reads it as print with P 0.9;
+    read surely (P 1.0), or only 15% taller (a pen score of 1.5, under DOUBTED_PEN_SCORE), it stays."""
+    givens, solution, pen, with_pen, heights = _a_right_pen_digit_with_printed_copies()
+
+    def looks(taller):
+        h = heights.copy()
+        h[pen] *= taller
+        return MarkLooks(h)
+
+    doubted = one_hot(with_pen)
+    doubted[pen, with_pen[pen]], doubted[pen, 0] = 0.9, 0.1
+    decision = choose_reading(doubted)
+    assert decision.status == SOLVED and decision.givens == with_pen
+    assert unlike_the_print(with_pen, looks(1.25), threshold=3.0) == []  # not by the looks alone
+    assert doubted_by_looks(with_pen, looks(1.25), doubted) == [pen]
+    moved = separate_written(decision, looks(1.25), probabilities=doubted)
+    assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
+    assert separate_written(decision, looks(1.25), probabilities=one_hot(with_pen)).written == []  # sure
+    assert separate_written(decision, looks(1.15), probabilities=doubted).written == []  # like the print
 
 
 def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_more_than_the_rest_is_pen():
