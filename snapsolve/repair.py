@@ -264,7 +264,7 @@ PEN_FAINT_SCALE = 0.2
 #: 3,606 givens lie beyond 0.2, 2 beyond 0.4, none beyond 0.46), so the scale
 #: is 0.2: at 0.15 one printed training photo lost a given and one became
 #: unsure, at 0.1 seven; at 0.2 none of the labelled training photos changed,
-#: and the tuning photos with every printed given right went from 225 to 228
+#: and the tuning photos with every printed given right went from 226 to 228
 #: of 240 at 10 extra givens and from 425 to 438 of 480 at 0.
 PEN_STROKE_SCALE = 0.2
 #: A given whose pen score exceeds PEN_SCORE is unlike the print. On those
@@ -593,8 +593,8 @@ def separate_written(
 
     A printed digit is decided per grid, not cell by cell alone: a given
     unlike the grid's print (`unlike_the_print` with PEN_SCORE_SOLVED: another
-    ink colour, or height, place, shape and faintness together far from the
-    grid's givens), far by shape from its digit's print and doubted by
+    ink colour, or height, place, shape, faintness and stroke width together
+    far from the grid's givens), far by shape from its digit's print and doubted by
     the classifier (`doubted_by_shape`), or doubted by the classifier and
     plainly unlike the print (`doubted_by_looks`), is pen, not print,
     provided the givens without it (and the marks already moved) still have
@@ -730,8 +730,10 @@ SHAPE_DOUBT = 0.99
 #: P below SHAPE_DOUBT: small, blurred or unusual print), DOUBT_OVER_GRID
 #: times the grid's median doubt. On 180 answer-key grids of `snapsolve
 #: generate` (seeds 1-4, 7 and 10-21, easy to extreme, rendered at 150-300
-#: dpi; every digit printed) no far-shaped given passed both at the copies'
-#: factor 4 of before DOUBT_PEN_SCORE (at most 2.98 and 3.93 times).
+#: dpi; every digit printed) no far-shaped given passed both with the copies'
+#: factor 4 used before DOUBT_PEN_SCORE (at most 2.98 and 3.93 times); with
+#: DOUBT_PEN_SCORE and the factor 1 the 61 key grids found in 17 such PDFs
+#: still keep all their digits.
 DOUBT_OVER_GRID = 3.0
 DOUBT_OVER_COPIES = 1.0
 #: A far-shaped, doubted given is unlike the print only when its pen score

@@ -34,10 +34,10 @@ MAX_DIGIT_ASPECT = 1.0
 #: nearest sample of any other digit lies MARGIN times as far as the nearest of its own. Chosen on the 268
 #: candidate cells of the training photos, labelled by eye (`benchmarks/pencil_marks.py --split training`):
 #: margin 1.1 reads 4 wrong, 1.2 none (186 read), 1.3 none (145 read); the entries' own rule (margin 1.4
-#: and the printed-digit model agreeing at 0.5, as `snapsolve.repair` asks before calling an entry a
-#: mistake) reads 65, none wrong. With the model of 2026-11-27 (35 more handwriting faces, whose samples
-#: lie nearer small pencilled digits): 1.2 reads one wrong, 1.25 none (162 read), 1.3 none (134 read);
-#: 1.3 is kept, one step past the first wrong reading as before.
+#: and the printed-digit model agreeing at 0.5, as `snapsolve.repair` then asked before calling an entry a
+#: mistake; 1.5 since 2026-11-27) reads 65, none wrong. With the model of 2026-11-27 (35 more handwriting
+#: faces, whose samples lie nearer small pencilled digits): 1.2 reads one wrong, 1.25 none (162 read), 1.3
+#: none (134 read); 1.3 is kept, one step past the first wrong reading as before.
 SURE = 0.9
 MARGIN = 1.3
 #: Most candidate digits in one cell (a player's notes; more is a scribble).
