@@ -434,7 +434,7 @@ def pen_scores(givens: list[int], looks: MarkLooks) -> dict[int, float]:
         middle = float(np.median(k))
         if middle > 0:
             terms += (np.nan_to_num(np.maximum(1.0 - k / middle, 0.0)) / PEN_FAINT_SCALE) ** 2
-    if looks.strokes is not None and PEN_STROKE_SCALE > 0:
+    if looks.strokes is not None:
         w = np.asarray(looks.strokes, np.float64)[cells]
         middle = float(np.median(w))
         if middle > 0:
@@ -641,9 +641,10 @@ def separate_written(
     moved, result = [], decision.count
     for _ in range(SEPARATION_ROUNDS):
         moved_now = 0
+        scores = pen_scores(givens, looks)  # the givens left this round, measured once for both doubts
         unlike = unlike_the_print(givens, looks, PEN_SCORE_SOLVED)
-        unlike += [c for c in doubted_by_shape(givens, looks, probabilities) if c not in unlike]
-        unlike += [c for c in doubted_by_looks(givens, looks, probabilities) if c not in unlike]
+        unlike += [c for c in doubted_by_shape(givens, looks, probabilities, scores) if c not in unlike]
+        unlike += [c for c in doubted_by_looks(givens, looks, probabilities, scores) if c not in unlike]
         for cell in unlike:
             count = _solved_without(givens, cell, decision.solution, search)
             if count is not None:
@@ -749,7 +750,12 @@ DOUBT_OVER_COPIES = 1.0
 DOUBT_PEN_SCORE = 1.7
 
 
-def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndarray | None) -> list[int]:
+def doubted_by_shape(
+    givens: list[int],
+    looks: MarkLooks,
+    probabilities: np.ndarray | None,
+    scores: dict[int, float] | None = None,
+) -> list[int]:
     """Givens whose shape is far from their digit's print and that the classifier doubts: the farthest first.
 
     Parameters
@@ -760,16 +766,19 @@ def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndar
         The marks' shapes (`MarkLooks.shapes`); without them there are none.
     probabilities : np.ndarray or None
         Shape (81, 10), float: P(no printed digit), P(printed 1..9) per cell; None gives none.
+    scores : dict of int to float, optional
+        ``pen_scores(givens, looks)`` when the caller has them (else measured here).
 
     Returns
     -------
     list of int
         Cells (0..80) anchored and more than PRINT_APART print spreads from
-        the nearest other copy of their digit (`_shapes_apart`), whose
-        printed digit has probability below SHAPE_DOUBT, and whose doubt is
-        at least DOUBT_OVER_COPIES times their digit's other copies' median
-        doubt (and DOUBT_OVER_GRID times the grid's median doubt when the
-        givens' median probability is below SHAPE_DOUBT too).
+        the nearest other copy of their digit (`_shapes_apart`), whose pen
+        score exceeds DOUBT_PEN_SCORE, whose printed digit has probability
+        below SHAPE_DOUBT, and whose doubt is more than DOUBT_OVER_COPIES
+        times their digit's other copies' median doubt (and at least
+        DOUBT_OVER_GRID times the grid's median doubt when the givens' median
+        probability is below SHAPE_DOUBT too).
     """
     if probabilities is None:
         return []
@@ -780,7 +789,8 @@ def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndar
     sure = np.array([probabilities[c, givens[c]] for c in cells], np.float64)
     digits = np.array([givens[c] for c in cells])
     usual = 1.0 - float(np.median(sure))  # the grid's usual doubt
-    scores = pen_scores(givens, looks)
+    if scores is None:
+        scores = pen_scores(givens, looks)
     doubted = []
     for i, (c, a, anchored) in enumerate(zip(cells, apart[0], apart[1])):
         if not anchored or a <= PRINT_APART or sure[i] >= SHAPE_DOUBT:
@@ -810,7 +820,12 @@ def doubted_by_shape(givens: list[int], looks: MarkLooks, probabilities: np.ndar
 DOUBTED_PEN_SCORE = 2.0
 
 
-def doubted_by_looks(givens: list[int], looks: MarkLooks, probabilities: np.ndarray | None) -> list[int]:
+def doubted_by_looks(
+    givens: list[int],
+    looks: MarkLooks,
+    probabilities: np.ndarray | None,
+    scores: dict[int, float] | None = None,
+) -> list[int]:
     """Givens that the classifier doubts (P below PEN_GIVEN_DOUBT) and whose pen score (`pen_scores`)
     exceeds DOUBTED_PEN_SCORE: the highest score first.
 
@@ -822,6 +837,8 @@ def doubted_by_looks(givens: list[int], looks: MarkLooks, probabilities: np.ndar
         How the marks look (as for `pen_scores`).
     probabilities : np.ndarray or None
         Shape (81, 10), float: P(no printed digit), P(printed 1..9) per cell; None gives none.
+    scores : dict of int to float, optional
+        ``pen_scores(givens, looks)`` when the caller has them (else measured here).
 
     Returns
     -------
@@ -830,7 +847,8 @@ def doubted_by_looks(givens: list[int], looks: MarkLooks, probabilities: np.ndar
     """
     if probabilities is None:
         return []
-    scores = pen_scores(givens, looks)
+    if scores is None:
+        scores = pen_scores(givens, looks)
     doubted = [c for c, v in scores.items() if v > DOUBTED_PEN_SCORE and probabilities[c, givens[c]] < PEN_GIVEN_DOUBT]
     return sorted(doubted, key=lambda c: -scores[c])
 
@@ -915,7 +933,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         more = [cell for cell, unlike in remeasured if unlike]
         if not more:
             break
-        ranked = [(c, u) for c, u in ranked if c in odd] + remeasured
+        ranked = remeasured  # the marks left, the most unlike first
         odd += more
         without[more] = 0.0
         without[more, 0] = 1.0

@@ -574,7 +574,9 @@ class CellClassifier:
             the nearest handwritten sample of each digit, and P(digit |
             printed) from the printed-digit model (trained on other data:
             print from photos and rendered faces), each shape (n, 9) float64;
-            and whether each mark reaches a ruled line (``at_line``, (n,) bool).
+            whether each mark reaches a ruled line (``at_line``, (n,) bool);
+            and each mark's shape in the handwritten model's space
+            (``shapes``, (n, d) float32).
         """
         evidence = self.digit_evidence([marks.crops[i] for i in cells])
         return dataclasses.replace(evidence, at_line=reaches_a_line(marks.features[cells]))
