@@ -9,7 +9,8 @@ A worker that dies (killed, out of memory, a crash in a decoder) breaks the
 pool, and every input then in flight fails with `BrokenProcessPool` without
 saying which one killed it. Those inputs are suspects: the pool is renewed for
 the rest of the batch, and each suspect is run again alone, in a pool of one
-worker. An input that kills its worker again gets a one-line error; the others
+worker. Inputs submitted after the worker died and before that was seen are
+refused by the broken pool and go to the new one. An input that kills its worker again gets a one-line error; the others
 (and every input of a worker killed from outside) get their normal result. So
 a dying worker costs at most the input that killed it.
 
@@ -606,7 +607,15 @@ class _PoolWindow(OrderedWindow):
 
     def start(self, entries: list[Entry]) -> None:
         for entry in entries:
-            self.futures[_submit(self.pool, self.task, entry.item, self.options)] = entry
+            try:
+                future = _submit(self.pool, self.task, entry.item, self.options)
+            except BrokenProcessPool:
+                # A worker died since the last collect and the pool takes nothing more: its inputs in flight
+                # (each failed by the pool, or done before) are settled as in `collect`, which renews the pool.
+                done, _ = wait(self.futures)
+                self._settle(done, broken=True)
+                future = _submit(self.pool, self.task, entry.item, self.options)
+            self.futures[future] = entry
 
     def in_flight(self) -> int:
         return len(self.futures)
@@ -614,27 +623,32 @@ class _PoolWindow(OrderedWindow):
     def busy(self) -> bool:
         return bool(self.futures or (self.suspects and not self.stopped))
 
+    def _settle(self, finished: Iterable[Future], broken: bool = False) -> None:
+        """Finish the entries of the `finished` futures; those whose worker died are suspects. When one
+        did (or `broken`: the pool refused a task), every input still in flight went down with the pool,
+        and a new pool is made."""
+        for future in finished:
+            entry = self.futures.pop(future)
+            try:
+                result = future.result()
+            except (BrokenProcessPool, CancelledError):  # its worker died (or it was not run)
+                if not self.stopped:
+                    broken = True
+                    self.suspects.append(entry)
+                continue
+            if result is not None:  # None: skipped by a worker told to stop
+                self.finish(entry, result)
+        if broken:
+            self.suspects += self.futures.values()
+            self.futures.clear()
+            self.pool.shutdown(wait=True)  # its manager thread has stopped: nothing to wait for
+            self.pool = _new_pool(self.workers, self.load_model, self.stop_event)
+
     def collect(self, head: Entry) -> None:
         if self.futures:
             timeout = STOP_POLL if self.stop is not None and not self.stopped else None
             finished, _ = wait(self.futures, timeout=timeout, return_when=FIRST_COMPLETED)
-            broken = False
-            for future in finished:
-                entry = self.futures.pop(future)
-                try:
-                    result = future.result()
-                except (BrokenProcessPool, CancelledError):  # its worker died (or it was not run)
-                    if not self.stopped:
-                        broken = True
-                        self.suspects.append(entry)
-                    continue
-                if result is not None:  # None: skipped by a worker told to stop
-                    self.finish(entry, result)
-            if broken:  # every input still in flight went down with the pool
-                self.suspects += self.futures.values()
-                self.futures.clear()
-                self.pool.shutdown(wait=True)  # its manager thread has stopped: nothing to wait for
-                self.pool = _new_pool(self.workers, self.load_model, self.stop_event)
+            self._settle(finished)
         if self.suspects and not self.stop and (not self.futures or min(e.index for e in self.suspects) <= head.index):
             entry = min(self.suspects, key=lambda e: e.index)  # the batch waits on it (or has nothing else to do)
             self.suspects.remove(entry)

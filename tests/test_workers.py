@@ -11,11 +11,12 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import wait
 from pathlib import Path
 
 import pytest
 
-from snapsolve.batch import WORKER_DIED, ResultStore, process_item, run_batch
+from snapsolve.batch import WORKER_DIED, Entry, ResultStore, _PoolWindow, process_item, run_batch
 from snapsolve.cli import main
 from snapsolve.inputs import WorkItem, expand_inputs
 from snapsolve.puzzle import Options
@@ -96,6 +97,28 @@ def test_an_input_that_kills_its_worker_costs_only_itself():
     assert [r.input for r in results] == [item.label for item in items]
     assert [r.error for r in results] == [None, None, WORKER_DIED] + [None] * 5
     assert all(r.grids[0].solved for r in results if r.error is None)
+
+
+def test_inputs_started_after_a_worker_died_go_to_a_new_pool():
+    """A worker dies between two rounds of submissions: the pool refuses the next inputs (it raised
+    BrokenProcessPool out of the batch, a race the test above met now and then). They go to a new pool;
+    the input that killed its worker is read alone and reported, the others read."""
+    items = _puzzle_items(read_collection("17clue.txt")[:5])
+    window = _PoolWindow([None] * len(items), dies_on_line_3, Options(write_image=False), 2, False)
+    try:
+        entries = [Entry(item, i) for i, item in enumerate(items)]
+        window.start([entries[2]])  # p:3 kills its worker
+        wait(window.futures)  # the pool is broken now
+        window.start(entries[3:])
+        while window.busy():
+            window.collect(entries[2])
+        window.start(entries[:2])
+        while window.busy():
+            window.collect(entries[0])
+    finally:
+        window.pool.shutdown(wait=False, cancel_futures=True)
+    assert [e.result.error for e in entries] == [None, None, WORKER_DIED, None, None]
+    assert all(e.result.grids[0].solved for e in entries if e.result.error is None)
 
 
 @pytest.mark.skipif(not SCRIPT.exists(), reason="the snapsolve console script is not installed beside python")
