@@ -3,12 +3,15 @@
 Sources: the handwritten crops of the in-progress photos (one writer; all 80
 photos, validation included, read at their ground-truth corners), the
 handwriting faces of `HANDWRITING_FONTS` written into grids as
-`snapsolve train` does, scikit-learn's UCI digits, and the held-out faces of
-`HELD_OUT_HANDWRITING` (never trained on), written into grids with another seed.
+`snapsolve train` does, scikit-learn's UCI digits, digits drawn from allograph
+templates (`render_allographs`, as `snapsolve train` draws them), and the
+held-out faces of `HELD_OUT_HANDWRITING` (never trained on), written into
+grids with another seed.
 
 - faces + UCI (no photo crop) -> every photo crop;
+- allographs alone -> every photo crop, and -> held-out faces;
 - photo crops (+ their augmented variants) + UCI (no face) -> held-out faces;
-- the shipped recipe (photo training crops and variants, faces, UCI) -> held-out faces;
+- the shipped recipe (photo training crops and variants, faces, UCI, allographs) -> held-out faces;
 - a stored model's handwritten samples (``--model``, e.g. the previous one) -> held-out faces.
 
 Each trained figure is given with and without the UCI digits.
@@ -28,8 +31,9 @@ import numpy as np
 from snapsolve.models import validation_names
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, features_of, kind_of
-from snapsolve.vision.handwriting import augment_crops, render_handwriting, uci_digits
+from snapsolve.vision.handwriting import augment_crops, render_allographs, render_handwriting, uci_digits
 from snapsolve.vision.training import (
+    ALLOGRAPH_SAMPLES,
     HANDWRITING_VARIANTS,
     HANDWRITTEN_VARIANCE,
     PHOTO_VARIANTS,
@@ -108,18 +112,21 @@ def main() -> int:
     faces, face_labels = render_handwriting(listed_fonts("handwriting"), HANDWRITING_VARIANTS, seed=2)
     held, held_labels = render_handwriting(listed_fonts("held_out_handwriting"), 12, seed=99)
     uci_all, uci_all_labels = uci_digits()
+    drawn, drawn_labels = render_allographs(ALLOGRAPH_SAMPLES, seed=3)
     train_crops = [c for c, t in zip(crops, training) if t]
     train_labels = [d for d, t in zip(labels, training) if t]
     variants, variant_labels = augment_crops(train_crops, train_labels, PHOTO_VARIANTS, seed=1)
     print(
         f"{len(crops)} photo crops ({len(train_crops)} training), {len(faces)} face digits, {len(held)} held-out "
-        f"face digits, {len(uci_all)} UCI digits"
+        f"face digits, {len(uci_all)} UCI digits, {len(drawn)} allograph digits"
     )
 
     def report(name, result):
         share, confusions = result
         print(f"{name}: {100 * share:.2f}%  ({', '.join(f'{k} x{v}' for k, v in confusions.most_common(6))})")
 
+    report("allographs alone -> all photo crops", accuracy(drawn, drawn_labels, crops, labels))
+    report("allographs alone -> held-out faces", accuracy(drawn, drawn_labels, held, held_labels))
     for uci, uci_labels, tag in ((uci_all, uci_all_labels, "with UCI"), ([], [], "without UCI")):
         report(f"faces ({tag}) -> all photo crops", accuracy(faces + uci, face_labels + uci_labels, crops, labels))
         report(
@@ -129,8 +136,8 @@ def main() -> int:
         report(
             f"shipped recipe ({tag}) -> held-out faces",
             accuracy(
-                train_crops + variants + faces + uci,
-                train_labels + variant_labels + face_labels + uci_labels,
+                train_crops + variants + faces + uci + drawn,
+                train_labels + variant_labels + face_labels + uci_labels + drawn_labels,
                 held,
                 held_labels,
             ),

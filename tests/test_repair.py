@@ -159,10 +159,10 @@ def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
     empty = [i for i, d in enumerate(givens) if not d]
-    right, certain, close, disputed, pencil = empty[:5]
+    right, certain, close, disputed, doubted, pencil = empty[:6]
     other = {c: solution[c] % 9 + 1 for c in empty}
     probs = twenty_classes(givens, [(right, solution[right])], [pencil])
-    for cell in (certain, close, disputed):
+    for cell in (certain, close, disputed, doubted):
         probs[cell] = 0.0
         probs[cell, 9 + other[cell]] = 0.97
         probs[cell, 9 + solution[cell]] = 0.03
@@ -174,17 +174,25 @@ def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
         close: (_one_hot(other[close], 0.97, 0.03 / 8), near, _one_hot(other[close], 0.9, 0.1 / 8)),
         # the printed-digit model reads the solution's digit: the two views disagree
         disputed: (_one_hot(other[disputed], 0.97, 0.03 / 8), far, _one_hot(solution[disputed], 0.9, 0.1 / 8)),
+        # the printed-digit model reads the same digit but does not rule the solution's out (a 7 whose bar is short)
+        doubted: (
+            _one_hot(other[doubted], 0.97, 0.03 / 8),
+            [1.0 if d == other[doubted] else 2.0 for d in range(1, 10)],
+            [0.74 if d == other[doubted] else 0.2 if d == solution[doubted] else 0.06 / 7 for d in range(1, 10)],
+        ),
     }
     read = read_entries(probs, givens, solution, _evidence(reads))
     assert read.entries[right] == read.sure[right] == solution[right]
     assert read.sure[certain] == other[certain]  # a mistake the reading is sure of
-    assert [(u.cell, u.read) for u in read.unclear] == sorted([(close, other[close]), (disputed, other[disputed])])
+    assert [(u.cell, u.read) for u in read.unclear] == sorted(
+        [(close, other[close]), (disputed, other[disputed]), (doubted, other[doubted])]
+    )
     assert all(solution[u.cell] in u.alternatives for u in read.unclear)
-    assert read.sure[close] == read.sure[disputed] == 0
+    assert read.sure[close] == read.sure[disputed] == read.sure[doubted] == 0
     assert read.entries[close] == other[close] and read.pencil == [pencil]
     # without the models' evidence nothing is certain: every disagreement is a question
     read = read_entries(probs, givens, solution)
-    assert {u.cell for u in read.unclear} == {certain, close, disputed}
+    assert {u.cell for u in read.unclear} == {certain, close, disputed, doubted}
     # without a solution, the digits are taken as read and nothing is unclear
     read = read_entries(probs, givens, None)
     assert read.entries[close] == other[close] and read.unclear == []

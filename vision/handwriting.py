@@ -1,9 +1,10 @@
-"""Handwritten digits from many hands: handwriting faces, stroke-level augmentation, UCI digits.
+"""Handwritten digits from many hands: handwriting faces, stroke-level augmentation, UCI digits, allographs.
 
 The handwritten-digit model needs more writers than the one hand of the
-in-progress photos. Three sources, all installable from package registries:
+in-progress photos. Four sources, installable from package registries or
+drawn here:
 
-- **Handwriting typefaces** of Debian's font packages (`HANDWRITING_FONTS`,
+- **Handwriting typefaces** of Debian's and the npm registry's font packages (`HANDWRITING_FONTS`,
   rendered for training; `HELD_OUT_HANDWRITING`, never trained on, for
   measuring), drawn with Pillow into whole grids in pen colours and cut by the
   same cell pipeline as photos (`render_handwriting`).
@@ -11,6 +12,8 @@ in-progress photos. Three sources, all installable from package registries:
   several augmented variants (`augment_crops`).
 - **scikit-learn's bundled UCI handwritten digits** (`uci_digits`: 8 x 8,
   43 writers), upscaled smoothly.
+- **Digits drawn from allograph templates** (`render_allographs`,
+  `vision.allographs`): each sample a new hand.
 
 Every glyph is given stroke-level augmentation (`augment_glyph`): elastic
 distortion (P. Y. Simard, D. Steinkraus, J. C. Platt, "Best practices for
@@ -25,11 +28,13 @@ JPEG.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from .allographs import draw_allograph
 from .cells import find_marks
 from .rectify import CELL_SIZE, GRID_SIZE
 
@@ -64,6 +69,12 @@ HANDWRITING_FONTS = {
     ),
     "fonts-seto": ("setofont.ttf",),
     "fonts-leckerli-one": ("LeckerliOne-Regular.ttf",),
+    "fonts-tlwg-purisa-ttf": tuple(f"Purisa{style}.ttf" for style in ("", "-Bold", "-Oblique", "-BoldOblique")),
+    "fonts-kiloji": tuple(f"kiloji{style}.ttf" for style in ("", "_b", "_d", "_p")),
+    "fonts-tomsontalks": ("TomsonTalks.ttf",),
+    "fonts-kristi": ("Kristi.ttf",),
+    "fonts-navilu": ("Navilu.ttf",),
+    "fonts-ecolier-court": ("Ecolier-court.ttf",),
     **_fontsource(
         "annie-use-your-telescope",
         "architects-daughter",
@@ -339,6 +350,50 @@ def ruled_grid(rng: np.random.Generator) -> np.ndarray:
     return canvas
 
 
+def write_pages(
+    jobs: list[tuple[object, int]], glyph_for: Callable[[object, int], np.ndarray], rng: np.random.Generator
+) -> tuple[list[np.ndarray], list[int]]:
+    """Digits written into whole grids in pen, 81 to a page, photographed and cut by the cell pipeline.
+
+    Parameters
+    ----------
+    jobs : list of (source, digit)
+        What to write, in page order: a source (a face, a writer) that
+        `glyph_for` draws from, and a digit 1..9.
+    glyph_for : callable
+        (source, digit) -> uint8 ink strength, tight (0 = paper); an empty
+        (all-zero) glyph writes nothing and gives no sample.
+    rng : np.random.Generator
+        One pen a page (`pen_ink`); `write_digit`'s size and place;
+        `photographed`.
+
+    Returns
+    -------
+    (list of np.ndarray, list of int)
+        Digit crops (uint8 ink strength, as `vision.cells.CellMarks.crops`)
+        and their digits; a digit the cell pipeline finds no mark for is left
+        out.
+    """
+    crops, labels = [], []
+    for start in range(0, len(jobs), 81):
+        page = jobs[start : start + 81]
+        canvas = ruled_grid(rng)
+        _, colour = pen_ink(rng)  # one pen per page
+        written = []
+        for idx, (source, digit) in enumerate(page):
+            glyph = glyph_for(source, digit)
+            written.append(glyph.max() > 0)
+            if written[-1]:
+                r, c = divmod(idx, 9)
+                write_digit(canvas, glyph, (r * CELL_SIZE, c * CELL_SIZE, CELL_SIZE), colour, rng)
+        marks = find_marks(photographed(canvas, rng))
+        for idx, (_, digit) in enumerate(page):
+            if marks.present[idx] and written[idx]:
+                crops.append(marks.crops[idx])
+                labels.append(digit)
+    return crops, labels
+
+
 def render_handwriting(
     fonts: list[Path], per_digit_per_font: int = 24, seed: int = 0
 ) -> tuple[list[np.ndarray], list[int]]:
@@ -359,36 +414,49 @@ def render_handwriting(
     (list of np.ndarray, list of int)
         Digit crops (uint8 ink strength, as `vision.cells.CellMarks.crops`)
         and their digits 1..9; a digit the cell pipeline finds no mark for
-        is left out.
+        is left out (`write_pages`).
     """
     from PIL import ImageFont
 
     rng = np.random.default_rng(seed)
     jobs = [(f, d) for f in fonts for d in range(1, 10) for _ in range(per_digit_per_font)]
     order = rng.permutation(len(jobs))  # faces mixed on a page, as hands are not
-    cache: dict[tuple[Path, int], np.ndarray] = {}
-    crops, labels = [], []
-    for start in range(0, len(jobs), 81):
-        page = [jobs[i] for i in order[start : start + 81]]
-        canvas = ruled_grid(rng)
-        _, colour = pen_ink(rng)  # one pen per page
-        for idx, (font_path, digit) in enumerate(page):
-            key = (font_path, digit)
-            if key not in cache:
-                try:
-                    cache[key] = glyph_of(ImageFont.truetype(str(font_path), 56), digit)
-                except OSError:
-                    cache[key] = np.zeros((1, 1), np.uint8)
-            if cache[key].max() == 0:
-                continue
-            r, c = divmod(idx, 9)
-            write_digit(canvas, augment_glyph(cache[key], rng), (r * CELL_SIZE, c * CELL_SIZE, CELL_SIZE), colour, rng)
-        marks = find_marks(photographed(canvas, rng))
-        for idx, (_, digit) in enumerate(page):
-            if marks.present[idx] and cache[page[idx]].max() > 0:
-                crops.append(marks.crops[idx])
-                labels.append(digit)
-    return crops, labels
+    cache: dict[tuple[object, int], np.ndarray] = {}
+
+    def glyph_for(font_path: object, digit: int) -> np.ndarray:
+        key = (font_path, digit)
+        if key not in cache:
+            try:
+                cache[key] = glyph_of(ImageFont.truetype(str(font_path), 56), digit)
+            except OSError:
+                cache[key] = np.zeros((1, 1), np.uint8)
+        return augment_glyph(cache[key], rng) if cache[key].max() > 0 else cache[key]
+
+    return write_pages([jobs[i] for i in order], glyph_for, rng)
+
+
+def render_allographs(per_digit: int, seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
+    """Digits 1..9 drawn in new hands (`vision.allographs.draw_allograph`), written into whole grids in
+    pen, photographed and cut by the cell pipeline (`write_pages`).
+
+    Parameters
+    ----------
+    per_digit : int
+        Samples of each digit, each its own hand; each glyph also gets
+        `augment_glyph` at half strength (a lighter elastic distortion and
+        slant, and the stroke-width change).
+    seed : int
+        The same seed gives the same samples.
+
+    Returns
+    -------
+    (list of np.ndarray, list of int)
+        Digit crops (uint8 ink strength) and their digits.
+    """
+    rng = np.random.default_rng(seed)
+    digits = [d for d in range(1, 10) for _ in range(per_digit)]
+    jobs: list[tuple[object, int]] = [(None, digits[i]) for i in rng.permutation(len(digits))]
+    return write_pages(jobs, lambda _, digit: augment_glyph(draw_allograph(digit, rng), rng, 0.5), rng)
 
 
 def augment_crops(

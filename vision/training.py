@@ -41,6 +41,7 @@ from .handwriting import (
     HANDWRITING_FONTS,
     HELD_OUT_HANDWRITING,
     augment_crops,
+    render_allographs,
     render_handwriting,
     uci_digits,
 )
@@ -215,6 +216,8 @@ HANDWRITTEN_VARIANCE = 0.995
 PHOTO_VARIANTS = 4
 #: Variants of each digit in each handwriting face (`vision.handwriting.render_handwriting`).
 HANDWRITING_VARIANTS = 12
+#: Samples of each digit drawn from allograph templates, each in a new hand (`vision.handwriting.render_allographs`).
+ALLOGRAPH_SAMPLES = 300
 
 
 def principal_axes(features: np.ndarray, variance: float = PRINTED_VARIANCE) -> np.ndarray:
@@ -507,6 +510,7 @@ def build_model(
     handwriting: Sequence[Path] = (),
     uci: bool = True,
     photo_variants: int = PHOTO_VARIANTS,
+    allographs: int = ALLOGRAPH_SAMPLES,
 ) -> CellClassifier:
     """Fit the cell classifier from training photos, rendered fonts and handwriting from many writers.
 
@@ -529,6 +533,9 @@ def build_model(
     photo_variants : int
         Augmented variants of each handwritten crop cut from the photos
         (`vision.handwriting.augment_crops`).
+    allographs : int
+        Samples of each digit drawn from allograph templates in new hands
+        (`vision.handwriting.render_allographs`; 0 for none).
 
     Returns
     -------
@@ -569,6 +576,12 @@ def build_model(
         crops, labels = uci_digits()
         samples.extra_handwritten_crops += crops
         samples.extra_handwritten_labels += labels
+    if allographs:
+        crops, labels = render_allographs(allographs, seed=3)
+        samples.extra_handwritten_crops += crops
+        samples.extra_handwritten_labels += labels
+        if progress:
+            progress(f"drew {len(crops)} digits from allograph templates, each in a new hand")
     if progress:
         counts = np.bincount(np.array(samples.kind_labels, np.int64), minlength=4)
         progress(
