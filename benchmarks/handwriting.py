@@ -17,7 +17,9 @@ JPEG, 960 x 720 BGR) and read by `snapsolve.pipeline.read_grids`,
 
 Reported: handwritten digits read right (the classifier's most probable class
 is "handwritten d" for a cell written d), the handwritten-digit model alone
-(the most probable of h1-h9 is d, whatever the kind), printed versus written right (over
+(the most probable of h1-h9 is d, whatever the kind), entries read right (the
+player's digit as `repair.read_entries` gives it after the per-grid decision,
+which is what `snapsolve evaluate` counts), printed versus written right (over
 every printed and written cell: the classifier's most probable kind, and
 after the per-grid decision: a cell is printed when it is among the decided
 givens), photos with every printed given right (after consistency repair and
@@ -220,9 +222,6 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
                 totals["digit_right"] += int(np.argmax(p[10:19])) + 1 == written[cell]
                 if read != 9 + written[cell]:
                     confusions[f"h{written[cell]}->{CLASSES[read]}"] += 1
-        if decision.solution is None:
-            totals["unsolved"] += 1
-            continue
         entries = read_entries(
             probs,
             decision.givens,
@@ -230,6 +229,10 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
             lambda cells, reading=reading: model.entry_evidence(reading.marks, cells),
             decision.written,
         )
+        totals["entries_right"] += sum(entries.entries[cell] == digit for cell, digit in written.items())
+        if decision.solution is None:
+            totals["unsolved"] += 1
+            continue
         solution, truth = decision.solution, photo["solution"]
         totals["solved_wrong"] += solution != truth
         unclear = {u.cell for u in entries.unclear}
@@ -294,6 +297,10 @@ def main() -> int:
         print(
             f"  the handwritten-digit model alone (most probable of h1-h9): {t['digit_right']}/{t['written']} "
             f"({100 * t['digit_right'] / max(t['written'], 1):.2f}%)"
+        )
+        print(
+            f"  entries read right (after the decision, as `snapsolve evaluate` counts handwritten digits): "
+            f"{t['entries_right']}/{t['written']} ({100 * t['entries_right'] / max(t['written'], 1):.2f}%)"
         )
         print(
             f"  printed vs written right: classifier {t['kind_right']}/{t['marks']} "

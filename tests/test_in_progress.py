@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from snapsolve import repair
 from snapsolve.cli import main
 from snapsolve.pipeline import Options, annotate, read_grids, read_puzzle
 from snapsolve.solver import find_mistakes, parse_position, remaining_steps, solve_puzzle, solve_unique
@@ -193,9 +194,25 @@ def test_a_wrong_entry_whose_mark_reaches_a_ruled_line_is_asked_about_not_accuse
     assert (unclear.cell, unclear.read) == (entry, wrong) and right in unclear.alternatives
 
 
-def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, capsys):
+def test_a_misread_right_entry_like_the_players_own_copies_is_read_as_theirs(model):
     """A right entry whose cell probabilities say another digit (a misreading), while its mark is the right
-    digit: it is unclear, not a mistake; no red ring; the hint or the text asks about it as a question."""
+    digit as this player writes it (like their own right copies of it in the grid, `OWN_COPY_LIKE`): it is
+    read as that digit, a right entry, neither a mistake nor a question."""
+    reading = read_grids(read_image(PHOTO), model)[0]
+    entry = next(i for i, t in enumerate(LABELS) if t.startswith("h"))
+    right = int(LABELS[entry][1])
+    reading.probabilities[entry] = 0.0
+    reading.probabilities[entry, 9 + right % 9 + 1] = 1.0
+    grid, solution = read_puzzle(reading, Options(), model)
+    assert grid.mistakes == [] and grid.unclear_entries == []
+    assert grid.entries[entry] == right and solution.entries[entry] == right
+
+
+def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, capsys, monkeypatch):
+    """A right entry whose cell probabilities say another digit (a misreading), while its mark is the right
+    digit, with no help from the player's own copies (`OWN_COPY_LIKE` off): it is unclear, not a mistake;
+    no red ring; the hint or the text asks about it as a question."""
+    monkeypatch.setattr(repair, "OWN_COPY_LIKE", 0.0)
     image = read_image(PHOTO)
     reading = read_grids(image, model)[0]
     entry = next(i for i, t in enumerate(LABELS) if t.startswith("h"))
