@@ -880,7 +880,11 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     printed digit for givens (the repair putting pen in place of print taken
     out), those the puzzle needs are put back one at a time: first those the
     handwritten-digit model reads as the same digit, the least unlike first,
-    then the others. Else the first decision stands. A given kept that was
+    then the others; when one surely printed (SURE_PRINT) cannot go back
+    without leaving no solution, the givens kept are taken out instead, one
+    at a time, the most unlike the print first, until one solution is left
+    (`_without_a_kept_given`: a pen digit that scored too little to be taken
+    out with the rest contradicts it). Else the first decision stands. A given kept that was
     taken out as unlike the print and put back, and that the
     handwritten-digit model reads as another digit (`MarkLooks.hand_digits`),
     makes the reading unsure: a pen digit misread as print may then have made
@@ -957,6 +961,12 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             break
         without[cell] = probabilities[cell]
         again = choose_reading(without, search=search)
+        if again.status == NO_SOLUTION and _surely_print(
+            cell, most_probable[cell], second.givens, probabilities, looks
+        ):
+            # print beyond doubt contradicts the givens kept: one of them may be pen; the most unlike out instead
+            again, instead = _without_a_kept_given(without, second.givens, cell, looks, search, again)
+            odd += instead
         if again.status == NO_SOLUTION:
             without[cell] = 0.0
             without[cell, 0] = 1.0
@@ -1018,6 +1028,27 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
 #: 0-479 of that seed at ``--extra-givens 10``, 65 -> 56 with a given wrong,
 #: nothing new wrong (at 0 extra, 53 either way).
 SURE_PRINT = 0.98
+
+
+def _without_a_kept_given(
+    without: np.ndarray, givens: list[int], cell: int, looks: MarkLooks, search: str, failed: Decision
+) -> tuple[Decision, list[int]]:
+    """A mark surely print (`cell`, put back into `without`) left no solution (`failed`) with the `givens`
+    kept: take out the kept givens one at a time, the most unlike the print first (at most
+    MAX_EXTRA_UNLIKE), until one solution is left. Returns that decision and the cell taken out (`without`
+    then marks it empty), or `failed` and no cell (`without` as it came)."""
+    kept = list(givens)
+    kept[cell] = int(np.argmax(without[cell]))
+    tried = [c for c, _ in _by_unlikeness(kept, looks, PEN_SCORE) if c != cell][:MAX_EXTRA_UNLIKE]
+    for other in tried:
+        saved = without[other].copy()
+        without[other] = 0.0
+        without[other, 0] = 1.0
+        trial = choose_reading(without, search=search)
+        if trial.status == SOLVED:
+            return trial, [other]
+        without[other] = saved
+    return failed, []
 
 
 def _surely_print(cell: int, digit: int, givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> bool:
