@@ -875,7 +875,8 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     up to SEPARATION_ROUNDS rounds) and those now unlike taken out too. When it
     still has none, or one only by a dear repair (unsure: a pen digit
     misread, or one scoring just below PEN_SCORE), the next most unlike
-    givens are taken out one at a time (at most MAX_EXTRA_UNLIKE). When it
+    givens are taken out one at a time (at most MAX_EXTRA_UNLIKE), a mark
+    whose digit the dear repair changed first. When it
     has several, is unsure, or has one only by taking marks read as no
     printed digit for givens (the repair putting pen in place of print taken
     out), those the puzzle needs are put back one at a time: first those the
@@ -943,9 +944,15 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         without[more, 0] = 1.0
         second = choose_reading(without, search=search)
     # Still no solution, or one only by a dear repair (unsure): take out the next most unlike givens, one at
-    # a time.
-    for cell in [cell for cell, unlike in ranked if not unlike][:MAX_EXTRA_UNLIKE]:
+    # a time; first a mark whose digit the dear repair changed (a pen digit misread as print that contradicts
+    # the rest is taken out rather than changed).
+    extra = [cell for cell, unlike in ranked if not unlike]
+    for _ in range(MAX_EXTRA_UNLIKE):
         if second.status != NO_SOLUTION and not (second.status == UNSURE and second.changes):
+            break
+        changed = [c for c, read, _ in second.changes if read and c not in odd]
+        cell = changed[0] if changed else next((c for c in extra if c not in odd), -1)
+        if cell < 0:
             break
         without[cell] = 0.0
         without[cell, 0] = 1.0
