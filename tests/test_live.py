@@ -453,10 +453,12 @@ def test_wss_needs_the_token(secure_server, clip):
     url, how = secure_server
     trust = ssl.create_default_context(cafile=how.certfile)
     socket_url = url.replace("https://", "wss://") + "api/live"
+    # a generous handshake timeout: on a loaded machine the default 10 s ran out once, and websockets then
+    # waited some 20 minutes for its reading thread before raising
     with pytest.raises(InvalidStatus) as refused:
-        websockets.connect(socket_url, ssl=trust).close()
+        websockets.connect(socket_url, ssl=trust, open_timeout=120).close()
     assert refused.value.response.status_code == 401
-    with websockets.connect(f"{socket_url}?token={how.token}", ssl=trust) as ws:
+    with websockets.connect(f"{socket_url}?token={how.token}", ssl=trust, open_timeout=120) as ws:
         ws.send(jpeg(clip[10]))
         import json
 
