@@ -529,13 +529,15 @@ def _off_centre(cells: list[int], centres: np.ndarray) -> np.ndarray:
     return off
 
 
-def unlike_the_print(givens: list[int], looks: MarkLooks, threshold: float = PEN_SCORE) -> list[int]:
+def unlike_the_print(
+    givens: list[int], looks: MarkLooks, threshold: float = PEN_SCORE, scores: dict[int, float] | None = None
+) -> list[int]:
     """Givens whose mark does not look like the grid's own print, the most unlike first.
 
     A given is unlike the print by its ink's colour, when ``looks.inks`` are given
     (more than PEN_CHROMA from the print's), or by its pen score
-    (`pen_scores`: height, centre, shape and faintness against the grid's
-    givens) above `threshold`. Colour outliers come first (by how far off: a
+    (`pen_scores`: height, centre, shape, faintness and stroke width against
+    the grid's givens) above `threshold`. Colour outliers come first (by how far off: a
     colour is the surest sign of a pen), then the others by pen score.
 
     Parameters
@@ -546,22 +548,28 @@ def unlike_the_print(givens: list[int], looks: MarkLooks, threshold: float = PEN
         The marks' looks (the inks and the ruling's ink for colour).
     threshold : float
         The least pen score of a given unlike the print (PEN_SCORE, or PEN_SCORE_SOLVED).
+    scores : dict of int to float, optional
+        ``pen_scores(givens, looks)`` when the caller has them (else measured here).
 
     Returns
     -------
     list of int
         Cells (0..80); empty when the grid has fewer than MIN_POPULATION givens.
     """
-    return [c for c, unlike in _by_unlikeness(givens, looks, threshold) if unlike]
+    return [c for c, unlike in _by_unlikeness(givens, looks, threshold, scores) if unlike]
 
 
-def _by_unlikeness(givens: list[int], looks: MarkLooks, threshold: float) -> list[tuple[int, bool]]:
-    """Every given, the most unlike the print first, each with whether it is unlike (above `threshold`)."""
+def _by_unlikeness(
+    givens: list[int], looks: MarkLooks, threshold: float, scores: dict[int, float] | None = None
+) -> list[tuple[int, bool]]:
+    """Every given, the most unlike the print first, each with whether it is unlike (above `threshold`);
+    `scores` are ``pen_scores(givens, looks)`` when the caller has them."""
     cells = [c for c in range(81) if givens[c]]
     if len(cells) < MIN_POPULATION:
         return []
     by_colour = _colour_outliers(cells, looks.inks, looks.ruling)
-    scores = pen_scores(givens, looks)
+    if scores is None:
+        scores = pen_scores(givens, looks)
     first = sorted(by_colour, key=by_colour.__getitem__, reverse=True)
     rest = sorted((c for c in cells if c not in by_colour), key=lambda c: scores.get(c, 0.0), reverse=True)
     return [(c, True) for c in first] + [(c, scores.get(c, 0.0) > threshold) for c in rest]
@@ -641,8 +649,8 @@ def separate_written(
     moved, result = [], decision.count
     for _ in range(SEPARATION_ROUNDS):
         moved_now = 0
-        scores = pen_scores(givens, looks)  # the givens left this round, measured once for both doubts
-        unlike = unlike_the_print(givens, looks, PEN_SCORE_SOLVED)
+        scores = pen_scores(givens, looks)  # the givens left this round, measured once for the three tests
+        unlike = unlike_the_print(givens, looks, PEN_SCORE_SOLVED, scores)
         unlike += [c for c in doubted_by_shape(givens, looks, probabilities, scores) if c not in unlike]
         unlike += [c for c in doubted_by_looks(givens, looks, probabilities, scores) if c not in unlike]
         for cell in unlike:
@@ -926,8 +934,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     if not odd:
         return decision
     without = np.array(probabilities, np.float64)
-    without[odd] = 0.0
-    without[odd, 0] = 1.0
+    _read_as_empty(without, odd)
     second = choose_reading(without, search=search)
     # Still no solution: measured against the marks left (a cleaner print population), more may be unlike.
     for _ in range(SEPARATION_ROUNDS - 1):
@@ -940,8 +947,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             break
         ranked = remeasured  # the marks left, the most unlike first
         odd += more
-        without[more] = 0.0
-        without[more, 0] = 1.0
+        _read_as_empty(without, more)
         second = choose_reading(without, search=search)
     # Still no solution, or one only by a dear repair (unsure): take out the next most unlike givens, one at
     # a time; first a mark whose digit the dear repair changed (a pen digit misread as print that contradicts
@@ -954,8 +960,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         cell = changed[0] if changed else next((c for c in extra if c not in odd), -1)
         if cell < 0:
             break
-        without[cell] = 0.0
-        without[cell, 0] = 1.0
+        _read_as_empty(without, cell)
         odd.append(cell)
         second = choose_reading(without, search=search)
     by_hand = _hand_readings(odd, looks)  # every mark taken out, read once
@@ -975,8 +980,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             again, instead = _without_a_kept_given(without, second.givens, cell, looks, search, again)
             odd += instead
         if again.status == NO_SOLUTION:
-            without[cell] = 0.0
-            without[cell, 0] = 1.0
+            _read_as_empty(without, cell)
             refused.append(cell)
         else:
             second = again
@@ -1037,6 +1041,13 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
 SURE_PRINT = 0.98
 
 
+def _read_as_empty(probabilities: np.ndarray, cells: int | list[int]) -> None:
+    """Set the rows of `cells` in `probabilities` (shape (81, 10), float, changed in place) to a sure
+    "no printed digit": the marks taken out of the givens."""
+    probabilities[cells] = 0.0
+    probabilities[cells, 0] = 1.0
+
+
 def _without_a_kept_given(
     without: np.ndarray, givens: list[int], cell: int, looks: MarkLooks, search: str, failed: Decision
 ) -> tuple[Decision, list[int]]:
@@ -1049,8 +1060,7 @@ def _without_a_kept_given(
     tried = [c for c, _ in _by_unlikeness(kept, looks, PEN_SCORE) if c != cell][:MAX_EXTRA_UNLIKE]
     for other in tried:
         saved = without[other].copy()
-        without[other] = 0.0
-        without[other, 0] = 1.0
+        _read_as_empty(without, other)
         trial = choose_reading(without, search=search)
         if trial.status == SOLVED:
             return trial, [other]

@@ -141,8 +141,9 @@ DIGIT_ALLOGRAPHS: dict[int, list[list[list[tuple[float, float]]]]] = {
 
 
 def catmull_rom(points: np.ndarray, steps: int = 12) -> np.ndarray:
-    """A smooth curve through `points` (shape (n, 2), float): the uniform Catmull-Rom spline, `steps`
-    samples per span, the end points extended by reflection. Two points give a straight line of `steps`
+    """A smooth curve through `points` (shape (n, 2), float): the uniform Catmull-Rom spline (E. Catmull,
+    R. Rom, "A class of local interpolating splines", 1974), `steps` samples per span, the end points
+    extended by reflection. Two points give a straight line of `steps`
     samples. Returns shape (m, 2), float64."""
     p = np.asarray(points, np.float64)
     if len(p) == 2:
