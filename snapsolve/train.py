@@ -35,7 +35,12 @@ def run(args: argparse.Namespace) -> int:
     fonts = font_files(args.fonts, system=not args.no_system_fonts)
     handwriting = [] if args.no_system_fonts else listed_fonts("handwriting")
     model = build_model(
-        training, fonts, k=args.k, progress=lambda msg: print(msg, file=sys.stderr), handwriting=handwriting
+        training,
+        fonts,
+        k=args.k,
+        progress=lambda msg: print(msg, file=sys.stderr),
+        handwriting=handwriting,
+        mnist=not args.no_system_fonts,
     )
     output = args.output or digit_model_path()
     output.parent.mkdir(parents=True, exist_ok=True)

