@@ -612,7 +612,10 @@ def separate_written(
     from one another (`lone_far_copies`: the shapes say one is not print, not
     which), those the puzzle does not need are pen when they score plainly
     more unlike the print (LONE_COPY_MARGIN) than those it needs or, when it
-    needs none, than the copy most like the print.
+    needs none, than the copy most like the print. Last, each mark out of
+    the givens is measured again against the print left once the pen is out
+    (`_like_the_print_left`): one read as print that agrees with the solution
+    and now looks like the print goes back among the givens.
     So a neat handwritten digit that the cell classifier took for print is
     checked as an entry instead of being trusted as a given; a mark the puzzle
     needs stays a given. Where some marks were taken for pen, a given the
@@ -679,7 +682,15 @@ def separate_written(
                 givens[cell] = 0
                 moved.append(cell)
                 result = count
-    written = sorted(set(decision.written) | set(moved))
+    # Measured against the print left once the pen is out, a mark taken out while pen among the givens
+    # skewed the grid's print (its median height, place, stroke) may look like the print after all.
+    returned = _like_the_print_left(
+        givens, sorted(set(decision.written) | set(moved)), decision.solution, looks, probabilities
+    )
+    for cell, digit in returned:
+        givens[cell] = digit
+    moved = [c for c in moved if not givens[c]]
+    written = sorted(c for c in set(decision.written) | set(moved) if not givens[c])
     # Where pen of this grid was read as print (some was taken out), givens that may be pen too are asked
     # about: those still unlike the print (the puzzle needs them) and those needed that the classifier
     # doubts (PEN_GIVEN_DOUBT). One that the handwritten-digit model reads as another digit may be a pen
@@ -702,9 +713,58 @@ def separate_written(
         detail = ", ".join(f"{cell_name(c)} read as printed {givens[c]}, by hand {d}" for c, d in doubt)
         warning = f"unsure of the digits read: marks that look written by hand are needed as givens ({detail})"
         return Decision(givens, UNSURE, None, decision.changes, warning, decision.log_probability, written)
-    if not moved:
+    if not moved and not returned:
         return decision
     return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
+
+
+#: A mark out of the givens goes back (`_like_the_print_left`) when the printed-digit model reads it as the
+#: solution's digit with at least PUT_BACK_PRINT and its pen score among the givens left is below
+#: PUT_BACK_SCORE, its ink is the print's and neither shape test doubts it. On photos 0-119 of
+#: `benchmarks/handwriting.py --seed 24` (tuning), at 10 and at 0 extra givens, the marks out that read as
+#: the solution's digit were 3 printed givens, scoring 0.70-0.89 against the print left, and 2,113 pen
+#: digits, of which those of the print's ink scored 1.41 or more.
+PUT_BACK_SCORE = 1.0
+PUT_BACK_PRINT = 0.9
+
+
+def _like_the_print_left(
+    givens: list[int],
+    out: list[int],
+    solution: list[int] | None,
+    looks: MarkLooks,
+    probabilities: np.ndarray | None,
+) -> list[tuple[int, int]]:
+    """(cell, digit) of the marks out of the givens (`out`) that look like the print of `givens` after all.
+
+    Each is measured alone against `givens` (the print left once the pen is
+    out): read as the solution's digit by the printed-digit model with at
+    least PUT_BACK_PRINT, a pen score (`pen_scores`) below PUT_BACK_SCORE, not
+    of another ink (`_colour_outliers`), and doubted by neither
+    `doubted_by_shape` nor `doubted_by_looks`. A mark that agrees with the
+    solution changes neither the solution nor its uniqueness when it goes back.
+    Empty without `probabilities` or a solution.
+    """
+    if probabilities is None or solution is None:
+        return []
+    back = []
+    for cell in out:
+        digit = int(np.argmax(probabilities[cell]))
+        if digit == 0 or digit != solution[cell] or probabilities[cell, digit] < PUT_BACK_PRINT:
+            continue
+        with_it = list(givens)
+        with_it[cell] = digit
+        scores = pen_scores(with_it, looks)
+        if scores.get(cell, np.inf) >= PUT_BACK_SCORE:
+            continue
+        if cell in _colour_outliers([c for c in range(81) if with_it[c]], looks.inks, looks.ruling):
+            continue
+        if cell in doubted_by_shape(with_it, looks, probabilities, scores):
+            continue
+        if cell in doubted_by_looks(with_it, looks, probabilities, scores):
+            continue
+        back.append((cell, digit))
+    return back
 
 
 #: Where the per-grid decision took some marks of a grid for pen, a given the puzzle needs that the
