@@ -15,6 +15,7 @@ seed.
 - photo crops (+ their augmented variants) + UCI (no face) -> held-out faces;
 - the shipped recipe (photo training crops and variants, faces, UCI, allographs, MNIST) -> held-out faces;
 - the shipped recipe without MNIST -> MNIST (leave-MNIST-out: real writers never trained on);
+- the shipped recipe without UCI, with and without MNIST -> UCI (leave-UCI-out: 43 real writers);
 - the shipped recipe with MNIST's even-numbered digits -> its odd-numbered ones (the package keeps no
   writer, so the two halves share writers: a flattering figure, given to show what the writers'
   variety adds, not as a new-writer figure);
@@ -126,6 +127,7 @@ def main() -> int:
     faces, face_labels = render_handwriting(listed_fonts("handwriting"), HANDWRITING_VARIANTS, seed=2)
     held, held_labels = render_handwriting(listed_fonts("held_out_handwriting"), 12, seed=99)
     uci_all, uci_all_labels = uci_digits()
+    uci_set = (uci_all, uci_all_labels)
     drawn, drawn_labels = render_allographs(ALLOGRAPH_SAMPLES, seed=3)
     try:
         mnist_glyphs, mnist_glyph_labels = mnist_digits()
@@ -164,6 +166,11 @@ def main() -> int:
             f"shipped recipe with MNIST's even digits ({tag}) -> its odd ones (writers shared)",
             accuracy(recipe + mnist[::2], recipe_labels + mnist_labels[::2], mnist[1::2], mnist_labels[1::2]),
         )
+        if not uci:  # leave-UCI-out: 43 real writers never trained on, with and without MNIST's 250
+            report(
+                "shipped recipe without UCI -> UCI", accuracy(recipe + mnist, recipe_labels + mnist_labels, *uci_set)
+            )
+            report("shipped recipe without UCI and MNIST -> UCI", accuracy(recipe, recipe_labels, *uci_set))
     for path in args.model:
         stored = CellClassifier.load(path)
         report(f"{path} -> held-out faces", score(stored, held, held_labels))
