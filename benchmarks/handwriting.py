@@ -6,7 +6,8 @@ Serif), with 30-60% of its empty cells written in by "a player": one
 held-out handwriting face (`vision.handwriting.HELD_OUT_HANDWRITING`, never
 trained on) and one pen (blue or black ballpoint) per photo, each digit given
 `vision.handwriting.augment_glyph`'s stroke changes and `write_digit`'s size
-and place. Most entries are the solution's digit; 0-2 per photo are
+and place; or, with ``--hands mnist``, real digits of MNIST's test set (writers
+never trained on). Most entries are the solution's digit; 0-2 per photo are
 deliberately wrong (recorded). The colour page is photographed like
 ``benchmarks/synthetic.py``'s level 1-2 (perspective, shadow, blur, noise,
 JPEG, 960 x 720 BGR) and read by `snapsolve.pipeline.read_grids`,
@@ -30,7 +31,8 @@ mistake), unclear entries, the
 deliberate wrong digits caught (called a mistake or unclear) and those passed
 as right (a wrong digit shown as the solution's: a false statement too).
 
-    python benchmarks/handwriting.py [--photos 60] [--seed 24] [--extra-givens 10] [--hands all] [--model FILE ...]
+    python benchmarks/handwriting.py [--photos 60] [--seed 24] [--extra-givens 10] [--hands all|debian|npm|mnist]
+        [--model FILE ...]
 
 The puzzles get `--extra-givens` more printed digits from their solution
 (default 10), so that, like a newspaper's, a third of their givens are not
@@ -59,7 +61,7 @@ from snapsolve.repair import read_entries
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.digits import CLASSES, CellClassifier
-from snapsolve.vision.handwriting import INKS, augment_glyph, glyph_of, write_digit
+from snapsolve.vision.handwriting import INKS, MnistMissingError, augment_glyph, glyph_of, mnist_digits, write_digit
 from snapsolve.vision.training import FontListError, listed_fonts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,9 +72,13 @@ SIZE = (960, 720)
 
 
 def started_puzzle(
-    givens: list[int], solution: list[int], hand: Path, rng: np.random.Generator
+    givens: list[int], solution: list[int], hand: Path | dict[int, list[np.ndarray]], rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, dict[int, int], set[int]]:
     """A printed puzzle with some cells written in pen, as a clean colour page.
+
+    `hand` is a handwriting face (each digit drawn in it and given
+    `augment_glyph`'s stroke changes) or real handwritten glyphs by digit
+    (MNIST's test set: each digit written is one of them, drawn at random, as it is).
 
     Returns
     -------
@@ -109,14 +115,18 @@ def started_puzzle(
     wrong = set(int(c) for c in rng.choice(chosen, size=int(rng.integers(0, 3)), replace=False))
     pen = ("blue", "black")[int(rng.integers(2))]
     colour = INKS[pen][int(rng.integers(len(INKS[pen])))]
-    hand_font = ImageFont.truetype(str(hand), 56)
+    hand_font = ImageFont.truetype(str(hand), 56) if isinstance(hand, Path) else None
     written = {}
     for c in sorted(int(x) for x in chosen):
         digit = solution[c]
         if c in wrong:
             digit = int(rng.choice([d for d in range(1, 10) if d != solution[c]]))
         r, col = divmod(c, 9)
-        glyph = augment_glyph(glyph_of(hand_font, digit), rng)
+        if hand_font is not None:
+            glyph = augment_glyph(glyph_of(hand_font, digit), rng)
+        else:
+            assert isinstance(hand, dict)
+            glyph = hand[digit][int(rng.integers(len(hand[digit])))]
         write_digit(canvas, glyph, (margin + r * cell, margin + col * cell, cell), colour, rng)
         written[c] = digit
     corners = np.float32(
@@ -163,11 +173,19 @@ def make_photos(count: int, seed: int, extra_givens: int = 0, hands: str = "all"
     `hands` picks the held-out handwriting faces: ``"all"``, ``"debian"``
     (the 8 of Debian's packages, the only ones before 2026-11-27) or
     ``"npm"`` (the 12 Fontsource faces); photo i is written in face i modulo
-    their number.
+    their number. ``"mnist"`` writes real handwriting instead: each entry is a
+    digit of MNIST's test set (`vision.handwriting.mnist_digits`; its writers
+    are not those of the training set, whose first MNIST_TRAINING digits the
+    model learns from) drawn at random, not augmented, so one grid holds many
+    writers' digits.
     """
     source = PUZZLES if PUZZLES.exists() else FIXTURE_PUZZLES
     lines = [line[:81] for line in source.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    faces = listed_fonts("held_out_handwriting", None if hands == "all" else hands)
+    if hands == "mnist":
+        glyphs, labels = mnist_digits("test")
+        pool = {d: [g for g, label in zip(glyphs, labels) if label == d] for d in range(1, 10)}
+    else:
+        faces = listed_fonts("held_out_handwriting", None if hands == "all" else hands)
     rng = np.random.default_rng(seed)
     more = np.random.default_rng([seed, 1])
     photos = []
@@ -178,7 +196,7 @@ def make_photos(count: int, seed: int, extra_givens: int = 0, hands: str = "all"
             empty = [c for c in range(81) if not givens[c]]
             for c in more.choice(empty, size=min(extra_givens, len(empty)), replace=False):
                 givens[int(c)] = solution[int(c)]
-        hand = faces[i % len(faces)]
+        hand = pool if hands == "mnist" else faces[i % len(faces)]
         page, corners, written, wrong = started_puzzle(givens, solution, hand, rng)
         photos.append(
             {
@@ -187,7 +205,7 @@ def make_photos(count: int, seed: int, extra_givens: int = 0, hands: str = "all"
                 "solution": solution,
                 "written": written,
                 "wrong": wrong,
-                "hand": hand.name,
+                "hand": hand.name if isinstance(hand, Path) else "MNIST test set",
             }
         )
     return photos
@@ -262,10 +280,11 @@ def main() -> int:
     )
     parser.add_argument(
         "--hands",
-        choices=("all", "debian", "npm"),
+        choices=("all", "debian", "npm", "mnist"),
         default="all",
         help="held-out handwriting faces to write in: all 20, Debian's 8 (the only ones before 2026-11-27) or "
-        "the npm registry's 12 Fontsource faces (default all)",
+        "the npm registry's 12 Fontsource faces; or 'mnist': real digits of MNIST's test set, whose writers are "
+        "never trained on, each entry drawn from them at random (default all)",
     )
     parser.add_argument(
         "--model",
@@ -278,7 +297,7 @@ def main() -> int:
     try:
         start = time.perf_counter()
         photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands)
-    except FontListError as exc:
+    except (FontListError, MnistMissingError) as exc:
         print(f"handwriting.py: {exc}", file=sys.stderr)
         return 1
     print(

