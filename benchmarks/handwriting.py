@@ -115,19 +115,23 @@ def started_puzzle(
     wrong = set(int(c) for c in rng.choice(chosen, size=int(rng.integers(0, 3)), replace=False))
     pen = ("blue", "black")[int(rng.integers(2))]
     colour = INKS[pen][int(rng.integers(len(INKS[pen])))]
-    hand_font = ImageFont.truetype(str(hand), 56) if isinstance(hand, Path) else None
+    if isinstance(hand, Path):
+        hand_font = ImageFont.truetype(str(hand), 56)
+
+        def glyph_for(digit: int) -> np.ndarray:
+            return augment_glyph(glyph_of(hand_font, digit), rng)
+    else:
+
+        def glyph_for(digit: int) -> np.ndarray:
+            return hand[digit][int(rng.integers(len(hand[digit])))]
+
     written = {}
     for c in sorted(int(x) for x in chosen):
         digit = solution[c]
         if c in wrong:
             digit = int(rng.choice([d for d in range(1, 10) if d != solution[c]]))
         r, col = divmod(c, 9)
-        if hand_font is not None:
-            glyph = augment_glyph(glyph_of(hand_font, digit), rng)
-        else:
-            assert isinstance(hand, dict)
-            glyph = hand[digit][int(rng.integers(len(hand[digit])))]
-        write_digit(canvas, glyph, (margin + r * cell, margin + col * cell, cell), colour, rng)
+        write_digit(canvas, glyph_for(digit), (margin + r * cell, margin + col * cell, cell), colour, rng)
         written[c] = digit
     corners = np.float32(
         [[margin, margin], [side - margin, margin], [side - margin, side - margin], [margin, side - margin]]

@@ -652,11 +652,7 @@ def separate_written(
     moved, result = [], decision.count
     for _ in range(SEPARATION_ROUNDS):
         moved_now = 0
-        scores = pen_scores(givens, looks)  # the givens left this round, measured once for the three tests
-        unlike = unlike_the_print(givens, looks, PEN_SCORE_SOLVED, scores)
-        unlike += [c for c in doubted_by_shape(givens, looks, probabilities, scores) if c not in unlike]
-        unlike += [c for c in doubted_by_looks(givens, looks, probabilities, scores) if c not in unlike]
-        for cell in unlike:
+        for cell in _may_be_pen(givens, looks, probabilities, PEN_SCORE_SOLVED):  # the givens left this round
             count = _solved_without(givens, cell, decision.solution, search)
             if count is not None:
                 givens[cell] = 0
@@ -684,13 +680,12 @@ def separate_written(
                 result = count
     # Measured against the print left once the pen is out, a mark taken out while pen among the givens
     # skewed the grid's print (its median height, place, stroke) may look like the print after all.
-    returned = _like_the_print_left(
-        givens, sorted(set(decision.written) | set(moved)), decision.solution, looks, probabilities
-    )
+    out = sorted(set(decision.written) | set(moved))
+    returned = _like_the_print_left(givens, out, decision.solution, looks, probabilities)
     for cell, digit in returned:
         givens[cell] = digit
     moved = [c for c in moved if not givens[c]]
-    written = sorted(c for c in set(decision.written) | set(moved) if not givens[c])
+    written = [c for c in out if not givens[c]]
     # Where pen of this grid was read as print (some was taken out), givens that may be pen too are asked
     # about: those still unlike the print (the puzzle needs them) and those needed that the classifier
     # doubts (PEN_GIVEN_DOUBT). One that the handwritten-digit model reads as another digit may be a pen
@@ -718,10 +713,30 @@ def separate_written(
     return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
 
 
+def _may_be_pen(
+    givens: list[int],
+    looks: MarkLooks,
+    probabilities: np.ndarray | None,
+    threshold: float,
+    scores: dict[int, float] | None = None,
+) -> list[int]:
+    """Givens that may be pen, each once, in this order: those unlike the print (`unlike_the_print` with
+    `threshold`: another ink, or a pen score above it), then those far by shape and doubted by the
+    classifier (`doubted_by_shape`), then those doubted and plainly unlike the print (`doubted_by_looks`).
+    `scores` are ``pen_scores(givens, looks)`` when the caller has them (else measured here, once for the
+    three tests)."""
+    if scores is None:
+        scores = pen_scores(givens, looks)
+    cells = unlike_the_print(givens, looks, threshold, scores)
+    cells += [c for c in doubted_by_shape(givens, looks, probabilities, scores) if c not in cells]
+    cells += [c for c in doubted_by_looks(givens, looks, probabilities, scores) if c not in cells]
+    return cells
+
+
 #: A mark out of the givens goes back (`_like_the_print_left`) when the printed-digit model reads it as the
-#: solution's digit with at least PUT_BACK_PRINT and its pen score among the givens left is below
-#: PUT_BACK_SCORE, its ink is the print's and neither shape test doubts it. On photos 0-119 of
-#: `benchmarks/handwriting.py --seed 24` (tuning), at 10 and at 0 extra givens, the marks out that read as
+#: solution's digit with at least PUT_BACK_PRINT and, among the givens left, it may not be pen at a pen score
+#: of PUT_BACK_SCORE (`_may_be_pen`: its ink is the print's, and neither shape test doubts it). On photos
+#: 0-119 of `benchmarks/handwriting.py --seed 24` (tuning), at 10 and at 0 extra givens, the marks out that read as
 #: the solution's digit were 3 printed givens, scoring 0.70-0.89 against the print left, and 2,113 pen
 #: digits, of which those of the print's ink scored 1.41 or more.
 PUT_BACK_SCORE = 1.0
@@ -739,9 +754,9 @@ def _like_the_print_left(
 
     Each is measured alone against `givens` (the print left once the pen is
     out): read as the solution's digit by the printed-digit model with at
-    least PUT_BACK_PRINT, a pen score (`pen_scores`) below PUT_BACK_SCORE, not
-    of another ink (`_colour_outliers`), and doubted by neither
-    `doubted_by_shape` nor `doubted_by_looks`. A mark that agrees with the
+    least PUT_BACK_PRINT, given a pen score (`pen_scores`: the grid has a
+    print population), and not among the givens that may be pen at a pen
+    score of PUT_BACK_SCORE (`_may_be_pen`). A mark that agrees with the
     solution changes neither the solution nor its uniqueness when it goes back.
     Empty without `probabilities` or a solution.
     """
@@ -755,15 +770,8 @@ def _like_the_print_left(
         with_it = list(givens)
         with_it[cell] = digit
         scores = pen_scores(with_it, looks)
-        if scores.get(cell, np.inf) >= PUT_BACK_SCORE:
-            continue
-        if cell in _colour_outliers([c for c in range(81) if with_it[c]], looks.inks, looks.ruling):
-            continue
-        if cell in doubted_by_shape(with_it, looks, probabilities, scores):
-            continue
-        if cell in doubted_by_looks(with_it, looks, probabilities, scores):
-            continue
-        back.append((cell, digit))
+        if cell in scores and cell not in _may_be_pen(with_it, looks, probabilities, PUT_BACK_SCORE, scores):
+            back.append((cell, digit))
     return back
 
 

@@ -373,13 +373,14 @@ def write_pages(
     Parameters
     ----------
     jobs : list of (source, digit)
-        What to write, in page order: a source (a face, a writer) that
-        `glyph_for` draws from, and a digit 1..9.
+        What to write: a source (a face, a writer, a glyph) that `glyph_for`
+        draws from, and a digit 1..9; written in a random order (`rng`), so
+        that sources mix on a page as a grid's digits do.
     glyph_for : callable
         (source, digit) -> uint8 ink strength, tight (0 = paper); an empty
         (all-zero) glyph writes nothing and gives no sample.
     rng : np.random.Generator
-        One pen a page (`pen_ink`); `write_digit`'s size and place;
+        The order; one pen a page (`pen_ink`); `write_digit`'s size and place;
         `photographed`.
 
     Returns
@@ -389,6 +390,7 @@ def write_pages(
         and their digits; a digit the cell pipeline finds no mark for is left
         out.
     """
+    jobs = [jobs[i] for i in rng.permutation(len(jobs))]
     crops, labels = [], []
     for start in range(0, len(jobs), 81):
         page = jobs[start : start + 81]
@@ -434,8 +436,7 @@ def render_handwriting(
     from PIL import ImageFont
 
     rng = np.random.default_rng(seed)
-    jobs = [(f, d) for f in fonts for d in range(1, 10) for _ in range(per_digit_per_font)]
-    order = rng.permutation(len(jobs))  # faces mixed on a page, as hands are not
+    jobs: list[tuple[object, int]] = [(f, d) for f in fonts for d in range(1, 10) for _ in range(per_digit_per_font)]
     cache: dict[tuple[object, int], np.ndarray] = {}
 
     def glyph_for(font_path: object, digit: int) -> np.ndarray:
@@ -447,7 +448,7 @@ def render_handwriting(
                 cache[key] = np.zeros((1, 1), np.uint8)
         return augment_glyph(cache[key], rng) if cache[key].max() > 0 else cache[key]
 
-    return write_pages([jobs[i] for i in order], glyph_for, rng)
+    return write_pages(jobs, glyph_for, rng)
 
 
 def render_allographs(per_digit: int, seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
@@ -469,8 +470,7 @@ def render_allographs(per_digit: int, seed: int = 0) -> tuple[list[np.ndarray], 
         Digit crops (uint8 ink strength) and their digits.
     """
     rng = np.random.default_rng(seed)
-    digits = [d for d in range(1, 10) for _ in range(per_digit)]
-    jobs: list[tuple[object, int]] = [(None, digits[i]) for i in rng.permutation(len(digits))]
+    jobs: list[tuple[object, int]] = [(None, d) for d in range(1, 10) for _ in range(per_digit)]
     return write_pages(jobs, lambda _, digit: augment_glyph(draw_allograph(digit, rng), rng, 0.5), rng)
 
 
@@ -603,7 +603,7 @@ def mnist_digits(
 
 def render_mnist(glyphs: list[np.ndarray], labels: list[int], seed: int = 0) -> tuple[list[np.ndarray], list[int]]:
     """MNIST digits (`mnist_digits`) written into whole grids in pen, photographed and cut by the cell
-    pipeline (`write_pages`), in a seeded random order.
+    pipeline (`write_pages`).
 
     Parameters
     ----------
@@ -617,9 +617,8 @@ def render_mnist(glyphs: list[np.ndarray], labels: list[int], seed: int = 0) -> 
     (list of np.ndarray, list of int)
         Digit crops (uint8 ink strength) and their digits.
     """
-    rng = np.random.default_rng(seed)
-    jobs: list[tuple[object, int]] = [(glyphs[i], labels[i]) for i in rng.permutation(len(labels))]
-    return write_pages(jobs, lambda glyph, _: np.asarray(glyph), rng)
+    jobs: list[tuple[object, int]] = list(zip(glyphs, labels))
+    return write_pages(jobs, lambda glyph, _: np.asarray(glyph), np.random.default_rng(seed))
 
 
 def uci_digits() -> tuple[list[np.ndarray], list[int]]:
