@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,7 @@ from snapsolve.vision.handwriting import (
     augment_glyph,
     elastic,
     mnist_digits,
+    pen_among_print,
     render_allographs,
     render_handwriting,
     render_mnist,
@@ -111,6 +114,27 @@ def test_handwriting_faces_written_into_grids_are_cut_with_their_labels():
     assert all(c.ndim == 2 and c.dtype == np.uint8 and c.shape[0] >= 10 for c in crops)
     # written smaller than a cell (64 pixels), as people write
     assert max(c.shape[0] for c in crops) < 64
+
+
+def test_pen_among_print_gives_the_layouts_of_pen_digits_in_printed_grids():
+    """Digits drawn in an allograph hand, written in pen among print in matplotlib's DejaVu Sans: one
+    layout per digit the cell pipeline finds, of the sizes `write_digit` writes (45-85% of a cell), off
+    centre by no more than it moves them, and about as dark as the print (blue or black pen)."""
+    import matplotlib
+
+    from snapsolve.vision.allographs import draw_allograph
+    from snapsolve.vision.cells import MARK_FEATURES
+
+    rng = np.random.default_rng(4)
+    glyphs = [draw_allograph(d, rng) for d in range(1, 10) for _ in range(5)]
+    face = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    layouts = pen_among_print(glyphs, [face], np.random.default_rng(5))
+    assert layouts.shape[1] == len(MARK_FEATURES) and 40 <= len(layouts) <= 45
+    column = {name: layouts[:, i] for i, name in enumerate(MARK_FEATURES)}
+    assert column["height"].min() > 0.3 and column["height"].max() < 0.95
+    assert np.abs(column["centre_x"] - 0.5).max() < 0.3 and np.abs(column["centre_y"] - 0.5).max() < 0.3
+    assert np.median(column["relative_contrast"]) > 0.6
+    assert len(pen_among_print(glyphs, [], np.random.default_rng(5))) == 0
 
 
 def test_catmull_rom_passes_through_its_points():

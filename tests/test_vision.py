@@ -209,6 +209,28 @@ def test_handwritten_model_has_many_hands_in_its_own_axes(model, tmp_path):
     assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").handwritten_projection, axes)
 
 
+def test_pen_layouts_speak_only_for_marks_not_taken_for_print(model, tmp_path):
+    """The shipped model's pen layouts (other players' pen digits among print, `vision.training.pen_layouts`)
+    are saved and loaded with it, none of them is a layout the photos' own kind samples take for print,
+    and a mark those samples take for print (P >= PEN_LAYOUT_PRINT) keeps their kind probabilities: the
+    layouts leave print to the per-grid decision."""
+    import dataclasses
+
+    from snapsolve.vision.digits import PEN_LAYOUT_PRINT, PRINTED, CellClassifier
+
+    layouts = model.pen_layouts
+    assert layouts is not None and len(layouts) > 500
+    alone = dataclasses.replace(model, pen_layouts=None)
+    assert (alone.kind_probabilities(layouts)[:, PRINTED] < PEN_LAYOUT_PRINT).all()
+    marks = model.kind_samples
+    before, after = alone.kind_probabilities(marks), model.kind_probabilities(marks)
+    printed = before[:, PRINTED] >= PEN_LAYOUT_PRINT
+    assert printed.sum() > 5000
+    assert np.array_equal(before[printed], after[printed])
+    model.save(tmp_path / "m.npz")
+    assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").pen_layouts, layouts)
+
+
 def test_model_of_other_shape_features_is_refused(model, tmp_path):
     """A model file whose digit shapes have another length (an older version's features) is not loaded."""
     from snapsolve.vision.digits import CellClassifier

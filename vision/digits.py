@@ -80,6 +80,11 @@ HANDWRITTEN_QUERY = 0.002
 #: softmax over the distance to each class's nearest sample, so that every
 #: class keeps a small probability ordered by similarity.
 VOTE_WEIGHT = 0.9
+#: Pen layouts (`CellClassifier.pen_layouts`) speak only for marks that the labelled photos' own kind
+#: samples give a printed probability below this: they can make a mark that one player's marks call
+#: candidates or nothing a handwritten digit, never take a mark read as print away from the per-grid
+#: decision (`snapsolve.repair.separate_written`), which tells pen from print by ink and shape.
+PEN_LAYOUT_PRINT = 0.5
 
 
 def kind_of(cls: int) -> int:
@@ -251,6 +256,30 @@ def handwritten_space(shapes: np.ndarray) -> np.ndarray:
     return np.asarray(shapes, np.float32)[:, : HOG_LENGTH + 1]
 
 
+def kind_probabilities_of(samples: np.ndarray, labels: np.ndarray, features: np.ndarray, k: int = 5) -> np.ndarray:
+    """P(kind) of marks by a kind model fitted on `samples`, as `CellClassifier.kind_probabilities` gives it.
+
+    Parameters
+    ----------
+    samples : np.ndarray
+        Shape (n, len(MARK_FEATURES)), raw mark features.
+    labels : np.ndarray
+        Shape (n,), int kinds (EMPTY .. CANDIDATES).
+    features : np.ndarray
+        Shape (m, len(MARK_FEATURES)): the marks to judge.
+    k : int
+        Neighbours.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (m, 4) float64, rows sum to 1 (columns as `KINDS`).
+    """
+    if len(features) == 0:
+        return np.zeros((0, 4))
+    return _Knn(kind_features(samples), labels, np.arange(4), k).proba(kind_features(features))
+
+
 class _Knn:
     """scikit-learn's distance-weighted KNN over stored samples, with smoothed class probabilities."""
 
@@ -393,6 +422,13 @@ class CellClassifier:
         handwritten model compares, `HANDWRITTEN_COLUMNS`; the rows of the
         other columns are zero). Without it, the handwritten model compares
         `handwritten_space` (older models).
+    pen_layouts : np.ndarray, optional
+        Shape (n4, len(MARK_FEATURES)), float32: mark features of other
+        players' pen digits written among print (`vision.training.pen_layouts`).
+        For a mark whose printed probability by `kind_samples` alone is below
+        PEN_LAYOUT_PRINT, the kind is read from `kind_samples` and these
+        (labelled handwritten) together; without them (older models), from
+        `kind_samples` alone.
     """
 
     kind_samples: np.ndarray
@@ -404,10 +440,16 @@ class CellClassifier:
     k: int = 5
     printed_projection: np.ndarray | None = None
     handwritten_projection: np.ndarray | None = None
+    pen_layouts: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         digits = np.arange(1, 10)
         self._kind = _Knn(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
+        self._kind_with_pen = None
+        if self.pen_layouts is not None and len(self.pen_layouts):
+            samples = np.concatenate([np.asarray(self.kind_samples, np.float32), self.pen_layouts])
+            labels = np.concatenate([self.kind_labels, np.full(len(self.pen_layouts), HANDWRITTEN)])
+            self._kind_with_pen = _Knn(kind_features(samples), labels, np.arange(4), self.k)
         self._printed = _Knn(self._printed_space(self.printed_samples), self.printed_labels, digits, self.k)
         self._handwritten = _Knn(
             self._handwritten_space(self.handwritten_samples), self.handwritten_labels, digits, self.k
@@ -420,8 +462,9 @@ class CellClassifier:
         Takes about a second in a fresh process, nearly all of it importing
         scikit-learn (which imports SciPy).
         """
-        for model in (self._kind, self._printed, self._handwritten):
-            model.index()
+        for model in (self._kind, self._kind_with_pen, self._printed, self._handwritten):
+            if model is not None:
+                model.index()
 
     @classmethod
     def load(cls, path: str | Path) -> CellClassifier:
@@ -438,6 +481,7 @@ class CellClassifier:
             try:
                 projection = data["printed_projection"] if "printed_projection" in data else None
                 written = data["handwritten_projection"] if "handwritten_projection" in data else None
+                layouts = data["pen_layouts"] if "pen_layouts" in data else None
                 model = cls(
                     data["kind_samples"],
                     data["kind_labels"],
@@ -448,6 +492,7 @@ class CellClassifier:
                     int(data["k"]),
                     projection,
                     written,
+                    layouts,
                 )
             except KeyError as exc:
                 raise ModelFileError(
@@ -467,6 +512,8 @@ class CellClassifier:
         )
         if self.handwritten_projection is not None:
             extra["handwritten_projection"] = self.handwritten_projection
+        if self.pen_layouts is not None:
+            extra["pen_layouts"] = np.asarray(self.pen_layouts, np.float32)
         np.savez_compressed(
             path,
             kind_samples=self.kind_samples,
@@ -633,7 +680,17 @@ class CellClassifier:
         return self._printed.proba_and_nearest(self._printed_space(shapes))
 
     def kind_probabilities(self, features: np.ndarray) -> np.ndarray:
-        """Shape (m, 4) float64: probability of each kind (`KINDS`) from mark features alone (m, len(MARK_FEATURES))."""
+        """Shape (m, 4) float64: probability of each kind (`KINDS`) from mark features alone (m, len(MARK_FEATURES)).
+
+        Read from `kind_samples`; for the marks they give a printed probability below PEN_LAYOUT_PRINT,
+        from `kind_samples` and `pen_layouts` together (when the model has them).
+        """
         if len(features) == 0:
             return np.zeros((0, 4))
-        return self._kind.proba(kind_features(features))
+        scaled = kind_features(features)
+        kind = self._kind.proba(scaled)
+        if self._kind_with_pen is not None:
+            other = kind[:, PRINTED] < PEN_LAYOUT_PRINT
+            if other.any():
+                kind[other] = self._kind_with_pen.proba(scaled[other])
+        return kind

@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from .allographs import draw_allograph
-from .cells import find_marks
+from .cells import MARK_FEATURES, find_marks
 from .rectify import CELL_SIZE, GRID_SIZE
 
 #: The version of the Fontsource packages (npm registry; Google Fonts' open-licensed faces, one package a
@@ -409,6 +409,79 @@ def write_pages(
                 crops.append(marks.crops[idx])
                 labels.append(digit)
     return crops, labels
+
+
+#: Printed givens on each page of `pen_among_print` (pen fills PEN_PER_PAGE of the other cells).
+PRINT_PER_PAGE = 28
+PEN_PER_PAGE = 30
+
+
+def pen_among_print(glyphs: list[np.ndarray], print_fonts: list[Path], rng: np.random.Generator) -> np.ndarray:
+    """The mark features of digits written in pen into grids that hold printed givens, as a player writes them.
+
+    A handwritten digit's *kind* is told by its layout (`vision.cells.MARK_FEATURES`: size and place
+    in the cell, contrast relative to the grid's print, stroke width). The labelled photos show one
+    player, who writes large and centred; other players write smaller, higher or off centre, where
+    that player's marks would call a digit print or pencilled candidates. Here each page gets
+    PRINT_PER_PAGE printed givens (one of `print_fonts`, 55-70% of a cell tall, centred, near-black)
+    and PEN_PER_PAGE of the glyphs written by `write_digit` (height 45-85% of the cell, centre off
+    by up to 15% each way) in one pen (`pen_ink`, blue or black: a digit pencilled full size lies
+    where faint print does); the page is `photographed` and cut by the cell pipeline
+    (`vision.cells.find_marks`).
+
+    Parameters
+    ----------
+    glyphs : list of np.ndarray
+        uint8 ink-strength glyphs, tight (0 = paper), written in this order; empty ones are skipped.
+    print_fonts : list of Path
+        TrueType/OpenType faces for the printed givens (a face Pillow cannot open is skipped).
+    rng : np.random.Generator
+        Every draw: cells, face, sizes, pen, `photographed`.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (n, len(MARK_FEATURES)), float32: the features of each pen digit the cell pipeline found
+        (`vision.cells.CellMarks.features`); empty (0 rows) without glyphs or usable faces.
+    """
+    from PIL import ImageFont
+
+    faces = []
+    for path in print_fonts:
+        try:
+            faces.append(ImageFont.truetype(str(path), 56))
+        except OSError:
+            continue
+    glyphs = [g for g in glyphs if g.max() > 0]
+    found = []
+    if not faces:
+        return np.zeros((0, len(MARK_FEATURES)), np.float32)
+    for start in range(0, len(glyphs), PEN_PER_PAGE):
+        canvas = ruled_grid(rng)
+        cells = rng.permutation(81)
+        face = faces[int(rng.integers(len(faces)))]
+        shade = float(rng.uniform(10, 45))
+        for cell in cells[:PRINT_PER_PAGE]:
+            glyph = glyph_of(face, int(rng.integers(1, 10)))
+            height = rng.uniform(0.55, 0.7) * CELL_SIZE
+            scale = height / glyph.shape[0]
+            size = (max(1, int(round(glyph.shape[1] * scale))), max(1, int(round(height))))
+            g = cv2.resize(glyph, size, interpolation=cv2.INTER_AREA)
+            r, c = divmod(int(cell), 9)
+            top = int(round((r + 0.5) * CELL_SIZE - g.shape[0] / 2))
+            _place(canvas, g, (shade, shade, shade), top, int(round((c + 0.5) * CELL_SIZE - g.shape[1] / 2)))
+        name = "pencil"
+        while name == "pencil":  # pen: pencil digits lie where faint print does, which shape and ink tell apart
+            name, colour = pen_ink(rng)
+        pen = cells[PRINT_PER_PAGE : PRINT_PER_PAGE + PEN_PER_PAGE]
+        page = glyphs[start : start + PEN_PER_PAGE]
+        for cell, glyph in zip(pen, page):
+            r, c = divmod(int(cell), 9)
+            write_digit(canvas, glyph, (r * CELL_SIZE, c * CELL_SIZE, CELL_SIZE), colour, rng)
+        marks = find_marks(photographed(canvas, rng))
+        written = [int(cell) for cell in pen[: len(page)]]
+        found.append(marks.features[[cell for cell in written if marks.present[cell]]])
+    return np.concatenate(found).astype(np.float32) if found else np.zeros((0, len(MARK_FEATURES)), np.float32)
 
 
 def render_handwriting(

