@@ -209,24 +209,23 @@ def test_handwritten_model_has_many_hands_in_its_own_axes(model, tmp_path):
     assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").handwritten_projection, axes)
 
 
-def test_pen_layouts_speak_only_for_marks_not_taken_for_print(model, tmp_path):
+def test_pen_layouts_never_move_a_marks_printed_probability(model, tmp_path):
     """The shipped model's pen layouts (other players' pen digits among print, `vision.training.pen_layouts`)
-    are saved and loaded with it, none of them is a layout the photos' own kind samples take for print,
-    and a mark those samples take for print (P >= PEN_LAYOUT_PRINT) keeps their kind probabilities: the
-    layouts leave print to the per-grid decision."""
+    are saved and loaded with it; with them a mark's printed probability is the photos' kind samples'
+    alone, and only its other kinds are shared out anew (on the labelled photos' own marks, 5,354 of them
+    print); more than a quarter of the layouts are pen that the photos' samples alone do not call handwritten."""
     import dataclasses
 
-    from snapsolve.vision.digits import PEN_LAYOUT_PRINT, PRINTED, CellClassifier
+    from snapsolve.vision.digits import HANDWRITTEN, PRINTED, CellClassifier
 
     layouts = model.pen_layouts
-    assert layouts is not None and len(layouts) > 500
+    assert layouts is not None and len(layouts) > 1500
     alone = dataclasses.replace(model, pen_layouts=None)
-    assert (alone.kind_probabilities(layouts)[:, PRINTED] < PEN_LAYOUT_PRINT).all()
     marks = model.kind_samples
     before, after = alone.kind_probabilities(marks), model.kind_probabilities(marks)
-    printed = before[:, PRINTED] >= PEN_LAYOUT_PRINT
-    assert printed.sum() > 5000
-    assert np.array_equal(before[printed], after[printed])
+    assert np.array_equal(before[:, PRINTED], after[:, PRINTED])
+    assert np.allclose(after.sum(axis=1), 1.0)
+    assert (alone.kind_probabilities(layouts).argmax(axis=1) != HANDWRITTEN).mean() > 0.25  # what they add
     model.save(tmp_path / "m.npz")
     assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").pen_layouts, layouts)
 

@@ -80,11 +80,6 @@ HANDWRITTEN_QUERY = 0.002
 #: softmax over the distance to each class's nearest sample, so that every
 #: class keeps a small probability ordered by similarity.
 VOTE_WEIGHT = 0.9
-#: Pen layouts (`CellClassifier.pen_layouts`) speak only for marks that the labelled photos' own kind
-#: samples give a printed probability below this: they can make a mark that one player's marks call
-#: candidates or nothing a handwritten digit, never take a mark read as print away from the per-grid
-#: decision (`snapsolve.repair.separate_written`), which tells pen from print by ink and shape.
-PEN_LAYOUT_PRINT = 0.5
 
 
 def kind_of(cls: int) -> int:
@@ -256,30 +251,6 @@ def handwritten_space(shapes: np.ndarray) -> np.ndarray:
     return np.asarray(shapes, np.float32)[:, : HOG_LENGTH + 1]
 
 
-def kind_probabilities_of(samples: np.ndarray, labels: np.ndarray, features: np.ndarray, k: int = 5) -> np.ndarray:
-    """P(kind) of marks by a kind model fitted on `samples`, as `CellClassifier.kind_probabilities` gives it.
-
-    Parameters
-    ----------
-    samples : np.ndarray
-        Shape (n, len(MARK_FEATURES)), raw mark features.
-    labels : np.ndarray
-        Shape (n,), int kinds (EMPTY .. CANDIDATES).
-    features : np.ndarray
-        Shape (m, len(MARK_FEATURES)): the marks to judge.
-    k : int
-        Neighbours.
-
-    Returns
-    -------
-    np.ndarray
-        Shape (m, 4) float64, rows sum to 1 (columns as `KINDS`).
-    """
-    if len(features) == 0:
-        return np.zeros((0, 4))
-    return _Knn(kind_features(samples), labels, np.arange(4), k).proba(kind_features(features))
-
-
 class _Knn:
     """scikit-learn's distance-weighted KNN over stored samples, with smoothed class probabilities."""
 
@@ -425,10 +396,9 @@ class CellClassifier:
     pen_layouts : np.ndarray, optional
         Shape (n4, len(MARK_FEATURES)), float32: mark features of other
         players' pen digits written among print (`vision.training.pen_layouts`).
-        For a mark whose printed probability by `kind_samples` alone is below
-        PEN_LAYOUT_PRINT, the kind is read from `kind_samples` and these
-        (labelled handwritten) together; without them (older models), from
-        `kind_samples` alone.
+        They say which of the kinds other than print a mark is (see
+        `kind_probabilities`); without them (older models), `kind_samples`
+        alone do.
     """
 
     kind_samples: np.ndarray
@@ -682,15 +652,21 @@ class CellClassifier:
     def kind_probabilities(self, features: np.ndarray) -> np.ndarray:
         """Shape (m, 4) float64: probability of each kind (`KINDS`) from mark features alone (m, len(MARK_FEATURES)).
 
-        Read from `kind_samples`; for the marks they give a printed probability below PEN_LAYOUT_PRINT,
-        from `kind_samples` and `pen_layouts` together (when the model has them).
+        P(printed) is that of `kind_samples` (the labelled photos' marks). With `pen_layouts`, the rest
+        (1 - P(printed)) is shared among empty, handwritten and candidates as `kind_samples` and
+        `pen_layouts` together share it: other players' pen can show that a mark one player's samples
+        call candidates or nothing is a handwritten digit, but never moves a mark's printed probability,
+        so print and pen that look alike by layout are left to the per-grid decision
+        (`snapsolve.repair.separate_written`), which tells them apart by ink and shape. (Added to the
+        kind samples plainly, the layouts made a faint printed 2 and 3 of a validation photo pen.)
         """
         if len(features) == 0:
             return np.zeros((0, 4))
         scaled = kind_features(features)
         kind = self._kind.proba(scaled)
         if self._kind_with_pen is not None:
-            other = kind[:, PRINTED] < PEN_LAYOUT_PRINT
-            if other.any():
-                kind[other] = self._kind_with_pen.proba(scaled[other])
+            other = [EMPTY, HANDWRITTEN, CANDIDATES]
+            with_pen = self._kind_with_pen.proba(scaled)[:, other]
+            share = with_pen / np.maximum(with_pen.sum(axis=1, keepdims=True), 1e-12)
+            kind[:, other] = (1.0 - kind[:, PRINTED])[:, None] * share
         return kind

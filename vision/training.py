@@ -34,15 +34,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .dataset import LabelledPhoto
-from .digits import (
-    HANDWRITTEN,
-    PEN_LAYOUT_PRINT,
-    PRINTED,
-    CellClassifier,
-    features_of,
-    kind_of,
-    kind_probabilities_of,
-)
+from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of
 from .handwriting import (
     FONTSOURCE_VERSION,
     FONTSOURCE_VERSIONS,
@@ -338,12 +330,10 @@ PEN_AMONG_PRINT = 2000
 
 
 def pen_layouts(
-    samples: Samples,
     print_fonts: list[Path],
     handwriting: Sequence[Path],
     mnist_glyphs: list[np.ndarray],
     count: int = PEN_AMONG_PRINT,
-    k: int = 5,
     seed: int = 5,
 ) -> np.ndarray:
     """Layouts of other players' pen digits that the labelled photos' one player does not show.
@@ -352,19 +342,16 @@ def pen_layouts(
     (`vision.cells.MARK_FEATURES`), learnt from the labelled photos, where one player writes large
     and centred: a smaller or higher digit of another hand lies nearer that player's pencilled
     candidates or show-through than their pen, and is lost as an entry. So `count` digits (half
-    of `mnist_glyphs`, drawn at random, and half of the handwriting faces with
-    `vision.handwriting.augment_glyph`'s stroke changes; all the faces' without MNIST) are written
-    among printed givens by `vision.handwriting.pen_among_print` (sizes and places of many players).
-    Of their marks, those that the kind model of `samples` (the photos' marks) gives a printed
-    probability of PEN_LAYOUT_PRINT or more are left out, as they would be asked about only for
-    marks it does not take for print (`vision.digits.CellClassifier.kind_probabilities`): where pen
-    looks like print by layout, the per-grid decision tells them apart by ink and shape
-    (`snapsolve.repair.separate_written`).
+    of them drawn at random from `mnist_glyphs`, half drawn in the handwriting faces with
+    `vision.handwriting.augment_glyph`'s stroke changes; all from one source when the other is
+    missing) are written among printed givens by `vision.handwriting.pen_among_print` (sizes and
+    places of many players).
+    The layouts only share out a mark's probability of not being print
+    (`vision.digits.CellClassifier.kind_probabilities`): where pen looks like print by layout, the
+    per-grid decision tells them apart by ink and shape (`snapsolve.repair.separate_written`).
 
     Parameters
     ----------
-    samples : Samples
-        The labelled photos' marks (`Samples.kind_features`, `Samples.kind_labels`).
     print_fonts : list of Path
         Faces for the printed givens (the training fonts).
     handwriting : list of Path
@@ -373,8 +360,6 @@ def pen_layouts(
         MNIST training glyphs (`vision.handwriting.mnist_digits`), maybe empty.
     count : int
         Digits written.
-    k : int
-        Neighbours of the kind model.
     seed : int
         The same seed gives the same layouts.
 
@@ -382,7 +367,7 @@ def pen_layouts(
     -------
     np.ndarray
         Shape (n, len(MARK_FEATURES)) float32: mark features of pen digits, `CellClassifier.pen_layouts`
-        (0 rows without fonts, glyphs or photo marks).
+        (0 rows without fonts or glyphs).
     """
     from PIL import ImageFont
 
@@ -398,12 +383,7 @@ def pen_layouts(
     for i in range(count - from_mnist if faces else 0):
         glyphs.append(augment_glyph(glyph_of(faces[i % len(faces)], int(rng.integers(1, 10))), rng))
     glyphs = [glyphs[i] for i in rng.permutation(len(glyphs))]
-    layouts = pen_among_print(glyphs, list(print_fonts), rng)
-    if not len(layouts) or not samples.kind_labels:
-        return layouts[:0]
-    real = np.array(samples.kind_features, np.float32).reshape(-1, len(MARK_FEATURES))
-    kinds = kind_probabilities_of(real, np.array(samples.kind_labels, np.int64), layouts, k)
-    return layouts[kinds[:, PRINTED] < PEN_LAYOUT_PRINT]
+    return pen_among_print(glyphs, list(print_fonts), rng)
 
 
 def best_rotation(marks: CellMarks, cells: list[int], reference: KNeighborsClassifier | None = None) -> int:
@@ -688,7 +668,7 @@ def build_model(
         if progress:
             progress(f"drew {len(crops)} digits from allograph templates, each in a new hand")
     if pen_digits and fonts and (handwriting or mnist_glyphs):
-        samples.pen_layouts = pen_layouts(samples, fonts, handwriting, mnist_glyphs, pen_digits, k)
+        samples.pen_layouts = pen_layouts(fonts, handwriting, mnist_glyphs, pen_digits)
         if progress:
             progress(f"wrote {pen_digits} digits in pen among print: {len(samples.pen_layouts)} pen layouts")
     if mnist_glyphs:
