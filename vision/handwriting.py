@@ -34,7 +34,7 @@ JPEG.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import cv2
@@ -411,6 +411,20 @@ def write_pages(
     return crops, labels
 
 
+def pillow_faces(paths: Iterable[Path], size: int = 56) -> list:
+    """Pillow fonts (``ImageFont.FreeTypeFont``) of the faces at `paths` that Pillow can open, at `size`
+    pixels, in order; a file it cannot read is left out."""
+    from PIL import ImageFont
+
+    faces = []
+    for path in paths:
+        try:
+            faces.append(ImageFont.truetype(str(path), size))
+        except OSError:
+            continue
+    return faces
+
+
 #: Printed givens on each page of `pen_among_print` (pen fills PEN_PER_PAGE of the other cells).
 PRINT_PER_PAGE = 28
 PEN_PER_PAGE = 30
@@ -444,14 +458,7 @@ def pen_among_print(glyphs: list[np.ndarray], print_fonts: list[Path], rng: np.r
         Shape (n, len(MARK_FEATURES)), float32: the features of each pen digit the cell pipeline found
         (`vision.cells.CellMarks.features`); empty (0 rows) without glyphs or usable faces.
     """
-    from PIL import ImageFont
-
-    faces = []
-    for path in print_fonts:
-        try:
-            faces.append(ImageFont.truetype(str(path), 56))
-        except OSError:
-            continue
+    faces = pillow_faces(print_fonts)
     glyphs = [g for g in glyphs if g.max() > 0]
     found = []
     if not faces:

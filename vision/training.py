@@ -46,6 +46,7 @@ from .handwriting import (
     glyph_of,
     mnist_digits,
     pen_among_print,
+    pillow_faces,
     render_allographs,
     render_handwriting,
     render_mnist,
@@ -369,17 +370,10 @@ def pen_layouts(
         Shape (n, len(MARK_FEATURES)) float32: mark features of pen digits, `CellClassifier.pen_layouts`
         (0 rows without fonts or glyphs).
     """
-    from PIL import ImageFont
-
     rng = np.random.default_rng(seed)
     from_mnist = min(count // 2, len(mnist_glyphs)) if handwriting else min(count, len(mnist_glyphs))
     glyphs = [mnist_glyphs[i] for i in rng.permutation(len(mnist_glyphs))[:from_mnist]]
-    faces = []
-    for path in handwriting:
-        try:
-            faces.append(ImageFont.truetype(str(path), 56))
-        except OSError:
-            continue
+    faces = pillow_faces(handwriting)
     for i in range(count - from_mnist if faces else 0):
         glyphs.append(augment_glyph(glyph_of(faces[i % len(faces)], int(rng.integers(1, 10))), rng))
     glyphs = [glyphs[i] for i in rng.permutation(len(glyphs))]
