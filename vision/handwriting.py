@@ -319,13 +319,28 @@ def write_digit(
     """
     top, left, side = cell
     height = rng.uniform(0.45, 0.85) * side
-    scale = height / glyph.shape[0]
-    width = max(1, int(round(glyph.shape[1] * scale)))
-    width = min(width, int(0.9 * side))
-    g = cv2.resize(glyph, (width, max(1, int(round(height)))), interpolation=cv2.INTER_AREA)
     cy = top + side * (0.5 + rng.uniform(-0.15, 0.15))
     cx = left + side * (0.5 + rng.uniform(-0.15, 0.15))
-    _place(canvas, g, colour, int(round(cy - g.shape[0] / 2)), int(round(cx - g.shape[1] / 2)))
+    _write_centred(canvas, glyph, height, (cy, cx), colour, int(0.9 * side))
+
+
+def _write_centred(
+    canvas: np.ndarray,
+    glyph: np.ndarray,
+    height: float,
+    centre: tuple[float, float],
+    colour: tuple,
+    max_width: int | None = None,
+) -> None:
+    """Darken a BGR canvas (float32, 0..255, changed in place) with `glyph` (uint8 ink strength, tight)
+    scaled to `height` pixels (its aspect ratio kept, its width at most `max_width` pixels) and centred
+    at `centre` (y, x), pixels."""
+    scale = height / glyph.shape[0]
+    width = max(1, int(round(glyph.shape[1] * scale)))
+    if max_width is not None:
+        width = min(width, max_width)
+    g = cv2.resize(glyph, (width, max(1, int(round(height)))), interpolation=cv2.INTER_AREA)
+    _place(canvas, g, colour, int(round(centre[0] - g.shape[0] / 2)), int(round(centre[1] - g.shape[1] / 2)))
 
 
 def photographed(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -460,9 +475,9 @@ def pen_among_print(glyphs: list[np.ndarray], print_fonts: list[Path], rng: np.r
     """
     faces = pillow_faces(print_fonts)
     glyphs = [g for g in glyphs if g.max() > 0]
-    found = []
-    if not faces:
+    if not faces or not glyphs:
         return np.zeros((0, len(MARK_FEATURES)), np.float32)
+    found = []
     for start in range(0, len(glyphs), PEN_PER_PAGE):
         canvas = ruled_grid(rng)
         cells = rng.permutation(81)
@@ -470,13 +485,9 @@ def pen_among_print(glyphs: list[np.ndarray], print_fonts: list[Path], rng: np.r
         shade = float(rng.uniform(10, 45))
         for cell in cells[:PRINT_PER_PAGE]:
             glyph = glyph_of(face, int(rng.integers(1, 10)))
-            height = rng.uniform(0.55, 0.7) * CELL_SIZE
-            scale = height / glyph.shape[0]
-            size = (max(1, int(round(glyph.shape[1] * scale))), max(1, int(round(height))))
-            g = cv2.resize(glyph, size, interpolation=cv2.INTER_AREA)
             r, c = divmod(int(cell), 9)
-            top = int(round((r + 0.5) * CELL_SIZE - g.shape[0] / 2))
-            _place(canvas, g, (shade, shade, shade), top, int(round((c + 0.5) * CELL_SIZE - g.shape[1] / 2)))
+            centre = ((r + 0.5) * CELL_SIZE, (c + 0.5) * CELL_SIZE)
+            _write_centred(canvas, glyph, rng.uniform(0.55, 0.7) * CELL_SIZE, centre, (shade, shade, shade))
         name = "pencil"
         while name == "pencil":  # pen: pencil digits lie where faint print does, which shape and ink tell apart
             name, colour = pen_ink(rng)
@@ -488,7 +499,7 @@ def pen_among_print(glyphs: list[np.ndarray], print_fonts: list[Path], rng: np.r
         marks = find_marks(photographed(canvas, rng))
         written = [int(cell) for cell in pen[: len(page)]]
         found.append(marks.features[[cell for cell in written if marks.present[cell]]])
-    return np.concatenate(found).astype(np.float32) if found else np.zeros((0, len(MARK_FEATURES)), np.float32)
+    return np.concatenate(found).astype(np.float32)
 
 
 def render_handwriting(
