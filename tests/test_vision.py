@@ -230,6 +230,37 @@ def test_pen_layouts_never_move_a_marks_printed_probability(model, tmp_path):
     assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").pen_layouts, layouts)
 
 
+def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend_costs_nothing(model, tmp_path):
+    """The shipped model stores each handwritten sample's upright normalised image (`handwritten_images`),
+    saved and loaded with it, in the order of its shapes: the HOG of each stored image is that sample's
+    HOG. The image distortion model (`vision.deformation`) lets a pixel match within WARP pixels: a sample
+    moved by one pixel is at distance 0 from it (not so without warp), nearer than any sample of another
+    digit among its 50 nearest; a model without the images (older) has no second look."""
+    import dataclasses
+
+    from snapsolve.vision.deformation import WARP, distortion_distances, gradient_context
+    from snapsolve.vision.digits import HOG_LENGTH, CellClassifier, hog
+
+    images = model.handwritten_images
+    assert images is not None and images.dtype == np.uint8
+    assert images.shape == (len(model.handwritten_labels), 28, 28)
+    picked = np.random.default_rng(1).choice(len(images), 200, replace=False)
+    assert np.allclose(hog(images[picked]), model.handwritten_samples[picked, :HOG_LENGTH], atol=1e-4)
+    sample = int(picked[0])
+    moved = np.roll(images[sample], (1, -1), axis=(0, 1))
+    query = gradient_context(moved[None])[0]
+    assert distortion_distances(query, gradient_context(images[[sample]]), warp=0)[0] > 1.0
+    assert distortion_distances(query, gradient_context(images[[sample]]), warp=WARP)[0] < 1e-6
+    space = model._handwritten_space(model.handwritten_samples[[sample]])
+    _, near = model._handwritten.index().kneighbors(space, n_neighbors=50)
+    others = near[0][model.handwritten_labels[near[0]] != model.handwritten_labels[sample]]
+    if len(others):
+        assert distortion_distances(query, gradient_context(images[others])).min() > 1.0
+    model.save(tmp_path / "m.npz")
+    assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").handwritten_images, images)
+    assert dataclasses.replace(model, handwritten_images=None).deformed_proba([images[sample]]) is None
+
+
 def test_model_of_other_shape_features_is_refused(model, tmp_path):
     """A model file whose digit shapes have another length (an older version's features) is not loaded."""
     from snapsolve.vision.digits import CellClassifier

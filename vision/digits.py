@@ -23,7 +23,10 @@ axes of their samples that keep 99.5% of the variance
 the time; handwritten digits are first deskewed by their image moments
 (`deskew`, as OpenCV's sample does: a hand slants its own way) and compared by
 the same three features in the principal axes of their own samples
-(`CellClassifier.handwritten_projection`). The model is stored as features,
+(`CellClassifier.handwritten_projection`). A handwritten entry in doubt can be
+given a second look by the image distortion model (`vision.deformation`,
+`CellClassifier.deformed_proba`), which re-ranks the handwritten model's
+nearest samples by their stored images. The model is stored as features,
 labels and those projections (an ``.npz`` file, no pickle) and fitted when first queried:
 fitting a KNN model only builds an index, but importing scikit-learn takes
 about a second, which a command can spend decoding and locating the photo
@@ -200,6 +203,17 @@ def deskew(image: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(image, shear, (NORM_SIZE, NORM_SIZE), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
 
 
+def normalised_images(crops: list, upright: bool = False) -> np.ndarray:
+    """Digit crops as the shape features see them: `normalize_digit`, `deskew` when `upright`, then a
+    3 x 3 Gaussian blur.
+
+    `crops`: each shape (h, w), uint8 ink strength (0 = paper), at least one.
+    Returns shape (n, NORM_SIZE, NORM_SIZE) uint8.
+    """
+    straighten = deskew if upright else (lambda image: image)
+    return np.stack([cv2.GaussianBlur(straighten(normalize_digit(c)), (3, 3), 0) for c in crops])
+
+
 def features_of(crops: list, upright: bool = False) -> np.ndarray:
     """Shape features of digit crops: HOG of the normalised crop, its aspect ratio and its ink thumbnail.
 
@@ -221,8 +235,7 @@ def features_of(crops: list, upright: bool = False) -> np.ndarray:
     """
     if not crops:
         return np.zeros((0, FEATURE_LENGTH), np.float32)
-    straighten = deskew if upright else (lambda image: image)
-    norm = np.stack([cv2.GaussianBlur(straighten(normalize_digit(c)), (3, 3), 0) for c in crops])
+    norm = normalised_images(crops, upright)
     aspect = np.array([[c.shape[1] / c.shape[0] * 0.5] for c in crops], np.float32)
     return np.concatenate([hog(norm), aspect, ink_thumbnails(norm)], axis=1).astype(np.float32)
 
@@ -399,6 +412,11 @@ class CellClassifier:
         They say which of the kinds other than print a mark is (see
         `kind_probabilities`); without them (older models), `kind_samples`
         alone do.
+    handwritten_images : np.ndarray, optional
+        Shape (n3, NORM_SIZE, NORM_SIZE), uint8: the handwritten samples'
+        upright normalised images (`normalised_images`), in the order of
+        `handwritten_samples`, for `deformed_proba`; without them (older
+        models) there is no second look.
     """
 
     kind_samples: np.ndarray
@@ -411,6 +429,7 @@ class CellClassifier:
     printed_projection: np.ndarray | None = None
     handwritten_projection: np.ndarray | None = None
     pen_layouts: np.ndarray | None = None
+    handwritten_images: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         digits = np.arange(1, 10)
@@ -452,6 +471,7 @@ class CellClassifier:
                 projection = data["printed_projection"] if "printed_projection" in data else None
                 written = data["handwritten_projection"] if "handwritten_projection" in data else None
                 layouts = data["pen_layouts"] if "pen_layouts" in data else None
+                images = data["handwritten_images"] if "handwritten_images" in data else None
                 model = cls(
                     data["kind_samples"],
                     data["kind_labels"],
@@ -463,6 +483,7 @@ class CellClassifier:
                     projection,
                     written,
                     layouts,
+                    images,
                 )
             except KeyError as exc:
                 raise ModelFileError(
@@ -484,6 +505,8 @@ class CellClassifier:
             extra["handwritten_projection"] = self.handwritten_projection
         if self.pen_layouts is not None:
             extra["pen_layouts"] = np.asarray(self.pen_layouts, np.float32)
+        if self.handwritten_images is not None:
+            extra["handwritten_images"] = np.asarray(self.handwritten_images, np.uint8)
         np.savez_compressed(
             path,
             kind_samples=self.kind_samples,
@@ -618,6 +641,44 @@ class CellClassifier:
             self.printed_proba_and_nearest(shapes)[0] if printed else np.full((len(crops), 9), np.nan),
             shapes=space,
         )
+
+    def deformed_proba(self, crops: list) -> np.ndarray | None:
+        """A second reading of handwritten digit crops: the HOG model's nearest samples re-ranked by the
+        image distortion model (`vision.deformation`, Keysers et al. 2007).
+
+        Each crop's `deformation.CANDIDATES` nearest handwritten samples (in
+        the handwritten model's space) are measured by
+        `deformation.distortion_distances` between upright normalised images
+        (`normalised_images`), and the `deformation.VOTERS` least distorted
+        vote (`deformation.deformed_votes`). About 20 ms a crop, so it is
+        meant for the few entries in doubt.
+
+        Parameters
+        ----------
+        crops : list of np.ndarray
+            Each shape (h, w), uint8 ink strength (0 = paper), upright.
+
+        Returns
+        -------
+        np.ndarray or None
+            Shape (n, 9) float64, rows sum to 1: P(digit 1..9); None when the
+            model stores no `handwritten_images` (an older model).
+        """
+        from .deformation import CANDIDATES, deformed_votes, distortion_distances, gradient_context
+
+        if self.handwritten_images is None:
+            return None
+        if not crops:
+            return np.zeros((0, 9))
+        space = self._handwritten_query(crops, features_of(crops))
+        reach = min(CANDIDATES, len(self.handwritten_labels))
+        _, nearest = self._handwritten.index().kneighbors(space, n_neighbors=reach)
+        queries = gradient_context(normalised_images(crops, upright=True))
+        out = np.zeros((len(crops), 9))
+        for row, candidates in enumerate(nearest):
+            distances = distortion_distances(queries[row], gradient_context(self.handwritten_images[candidates]))
+            out[row] = deformed_votes(distances, self.handwritten_labels[candidates])
+        return out
 
     def print_shapes(self, marks: CellMarks, cells: list[int], measured: np.ndarray | None = None) -> np.ndarray:
         """The digit shapes of some cells' marks as the printed-digit model compares them.

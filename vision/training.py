@@ -34,7 +34,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .dataset import LabelledPhoto
-from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of
+from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of, normalised_images
 from .handwriting import (
     FONTSOURCE_VERSION,
     FONTSOURCE_VERSIONS,
@@ -310,7 +310,8 @@ class Samples:
                 f"{len(self.handwritten_labels)} handwritten digits)"
             )
         printed = features_of(self.printed_crops)
-        written = features_of(self.handwritten_crops + self.extra_handwritten_crops, upright=True)
+        written_crops = self.handwritten_crops + self.extra_handwritten_crops
+        written = features_of(written_crops, upright=True)
         return CellClassifier(
             np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
             np.array(self.kind_labels, np.int64),
@@ -322,6 +323,7 @@ class Samples:
             principal_axes(printed),
             principal_axes(written, HANDWRITTEN_VARIANCE),
             self.pen_layouts,
+            normalised_images(written_crops, upright=True),
         )
 
 

@@ -1,0 +1,111 @@
+"""A second look at a doubtful handwritten digit: nearest neighbours under the image distortion model.
+
+The handwritten-digit model (`vision.digits`) compares histograms of oriented
+gradients, which a new writer's stroke, bent a little further than any
+training sample's, can move across the border between two digits (a 4 whose
+top is nearly closed, a 1 with a long flag). The image distortion model
+(IDM) of D. Keysers, T. Deselaers, C. Gollan and H. Ney, "Deformation Models
+for Image Recognition", IEEE TPAMI 29(8), 2007, compares the images
+themselves and lets every pixel of the query match the best pixel within
+`WARP` pixels of its place in the sample, each compared by its local context
+(the horizontal and vertical gradients of its 3 x 3 neighbourhood), so that
+a small local bend costs nothing while a missing or extra stroke still does.
+
+Measuring it against every sample would be slow (some 20 ms for 50 samples),
+so it re-ranks the `CANDIDATES` nearest samples of the HOG model
+(`CellClassifier.deformed_proba`) and is asked only about entries that
+disagree with the solution (`repair.read_entries`). The samples are stored as
+their upright normalised images (`vision.digits.normalised_images`, 28 x 28
+uint8), from which the gradient contexts are computed when needed.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Largest move, pixels of the 28 x 28 normalised image, of a query pixel onto a sample pixel (the
+#: "warp range" of Keysers et al.): 2 pixels let a stroke bend by up to 7% of the digit's size.
+WARP = 2
+#: Samples of the HOG model re-ranked for each query (its nearest, in its own space).
+CANDIDATES = 50
+#: Nearest re-ranked samples that vote, each by the inverse of its distortion distance.
+VOTERS = 3
+#: Channels of a pixel's local context: the two Sobel gradients over its 3 x 3 neighbourhood.
+CONTEXT_CHANNELS = 18
+
+
+def gradient_context(images: np.ndarray) -> np.ndarray:
+    """Each pixel's local context: the horizontal and vertical gradients of its 3 x 3 neighbourhood.
+
+    Parameters
+    ----------
+    images : np.ndarray
+        Shape (n, s, s), uint8 ink strength (0 = paper), such as
+        `vision.digits.normalised_images`.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (n, s, s, CONTEXT_CHANNELS) float32: for each pixel, the 3 x 3
+        Sobel x and y gradients (of the image scaled to 0..1) around it, row
+        by row (zero beyond the border).
+    """
+    images = np.asarray(images)
+    n, side = images.shape[0], images.shape[1]
+    out = np.empty((n, side, side, CONTEXT_CHANNELS), np.float32)
+    for i, image in enumerate(images):
+        scaled = image.astype(np.float32) / 255.0
+        gradients = np.stack(
+            [cv2.Sobel(scaled, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(scaled, cv2.CV_32F, 0, 1, ksize=3)], axis=-1
+        )
+        padded = np.pad(gradients, ((1, 1), (1, 1), (0, 0)))
+        out[i] = np.concatenate(
+            [padded[1 + dy : 1 + dy + side, 1 + dx : 1 + dx + side] for dy in (-1, 0, 1) for dx in (-1, 0, 1)],
+            axis=-1,
+        )
+    return out
+
+
+def distortion_distances(query: np.ndarray, samples: np.ndarray, warp: int = WARP) -> np.ndarray:
+    """Image distortion model distances from one query to some samples (Keysers et al. 2007).
+
+    Each query pixel is matched with the sample pixel within `warp` pixels
+    (horizontally and vertically) of its place whose local context is
+    nearest; the distance is the sum over the query's pixels of those
+    squared context differences. Not symmetric: the query is the one bent.
+
+    Parameters
+    ----------
+    query : np.ndarray
+        Shape (s, s, c) float32: `gradient_context` of the query image.
+    samples : np.ndarray
+        Shape (m, s, s, c) float32: `gradient_context` of the samples.
+    warp : int
+        The warp range, pixels (0: plain squared Euclidean distance of the contexts).
+
+    Returns
+    -------
+    np.ndarray
+        Shape (m,) float64, non-negative.
+    """
+    side = query.shape[0]
+    padded = np.pad(samples, ((0, 0), (warp, warp), (warp, warp), (0, 0)))  # paper beyond the border
+    best = np.full(samples.shape[:3], np.inf, np.float32)
+    for dy in range(2 * warp + 1):
+        for dx in range(2 * warp + 1):
+            moved = padded[:, dy : dy + side, dx : dx + side, :]
+            np.minimum(best, ((moved - query[None]) ** 2).sum(axis=-1), out=best)
+    return best.sum(axis=(1, 2), dtype=np.float64)
+
+
+def deformed_votes(distances: np.ndarray, labels: np.ndarray, voters: int = VOTERS) -> np.ndarray:
+    """P(digit 1..9) from the `voters` samples of least distortion distance, each weighted by 1 / distance.
+
+    `distances` (m,) and `labels` (m,) int 1..9 of one query's candidates.
+    Returns shape (9,) float64 summing to 1.
+    """
+    nearest = np.argsort(distances, kind="stable")[:voters]
+    votes = np.zeros(9)
+    np.add.at(votes, np.asarray(labels)[nearest] - 1, 1.0 / np.maximum(distances[nearest], 1e-6))
+    return votes / votes.sum()
