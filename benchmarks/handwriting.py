@@ -13,7 +13,7 @@ deliberately wrong (recorded). The colour page is photographed like
 JPEG, 960 x 720 BGR) and read by `snapsolve.pipeline.read_grids`,
 `snapsolve.pipeline.decide` (`repair.choose_reading`, then
 `repair.separate_written`: givens unlike the grid's print taken for pen) and
-`repair.read_entries` (with the model's entry evidence, as
+`repair.read_entries` (`snapsolve.pipeline.player_entries`: the model's entry evidence and its second look, as
 `snapsolve.pipeline.read_puzzle` does).
 
 Reported: handwritten digits read right (the classifier's most probable class
@@ -56,8 +56,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from snapsolve.pipeline import decide, default_model, read_grids
-from snapsolve.repair import read_entries
+from snapsolve.pipeline import decide, default_model, player_entries, read_grids
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.digits import CLASSES, CellClassifier
@@ -244,13 +243,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
                 totals["digit_right"] += int(np.argmax(p[10:19])) + 1 == written[cell]
                 if read != 9 + written[cell]:
                     confusions[f"h{written[cell]}->{CLASSES[read]}"] += 1
-        entries = read_entries(
-            probs,
-            decision.givens,
-            decision.solution,
-            lambda cells, reading=reading: model.entry_evidence(reading.marks, cells),
-            decision.written,
-        )
+        entries = player_entries(reading, decision, model)
         totals["entries_right"] += sum(entries.entries[cell] == digit for cell, digit in written.items())
         if decision.solution is None:
             totals["unsolved"] += 1

@@ -151,8 +151,9 @@ def player_entries(reading: GridReading, decision: Decision, model: CellClassifi
     """The player's entries of a grid read from a photo, in the light of the decided puzzle.
 
     `repair.read_entries` with the model asked again about entries that
-    differ from the solution (`CellClassifier.entry_evidence`) and the givens
-    that `repair.separate_written` took for pen.
+    differ from the solution (`CellClassifier.entry_evidence`, and a second
+    look by `CellClassifier.deformed_proba`) and the givens that
+    `repair.separate_written` took for pen.
     """
     return read_entries(
         reading.probabilities,
@@ -160,6 +161,7 @@ def player_entries(reading: GridReading, decision: Decision, model: CellClassifi
         decision.solution,
         lambda cells: model.entry_evidence(reading.marks, cells),
         decision.written,
+        lambda cells: model.deformed_proba([reading.marks.crops[cell] for cell in cells]),
     )
 
 
