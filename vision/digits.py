@@ -650,7 +650,7 @@ class CellClassifier:
         the handwritten model's space) are measured by
         `deformation.distortion_distances` between upright normalised images
         (`normalised_images`), and the `deformation.VOTERS` least distorted
-        vote (`deformation.deformed_votes`). About 20 ms a crop, so it is
+        vote (`deformation.deformed_votes`). About 8 ms a crop, so it is
         meant for the few entries in doubt.
 
         Parameters
