@@ -12,7 +12,7 @@ themselves and lets every pixel of the query match the best pixel within
 a small local bend costs nothing while a missing or extra stroke still does.
 
 Measuring it against every sample would be slow (some 8 ms for 50 samples, so
-seconds for all of them), so it re-ranks the `CANDIDATES` nearest samples of the HOG model
+seconds for all of them), so it re-ranks the `RERANKED` nearest samples of the HOG model
 (`CellClassifier.deformed_proba`) and is asked only about entries that
 disagree with the solution (`repair.read_entries`). The samples are stored as
 their upright normalised images (`vision.digits.normalised_images`, 28 x 28
@@ -28,7 +28,7 @@ import numpy as np
 #: "warp range" of Keysers et al.): 2 pixels let a stroke bend by up to 7% of the digit's size.
 WARP = 2
 #: Samples of the HOG model re-ranked for each query (its nearest, in its own space).
-CANDIDATES = 50
+RERANKED = 50
 #: Nearest re-ranked samples that vote, each by the inverse of its distortion distance.
 VOTERS = 3
 #: Channels of a pixel's local context: the two Sobel gradients over its 3 x 3 neighbourhood.

@@ -46,6 +46,7 @@ import numpy as np
 
 from ..errors import ModelFileError
 from .cells import MARK_FEATURES, CellMarks, reaches_a_line
+from .deformation import RERANKED, deformed_votes, distortion_distances, gradient_context
 
 #: Side (pixels) of the normalised digit image.
 NORM_SIZE = 28
@@ -646,7 +647,7 @@ class CellClassifier:
         """A second reading of handwritten digit crops: the HOG model's nearest samples re-ranked by the
         image distortion model (`vision.deformation`, Keysers et al. 2007).
 
-        Each crop's `deformation.CANDIDATES` nearest handwritten samples (in
+        Each crop's `deformation.RERANKED` nearest handwritten samples (in
         the handwritten model's space) are measured by
         `deformation.distortion_distances` between upright normalised images
         (`normalised_images`), and the `deformation.VOTERS` least distorted
@@ -664,14 +665,12 @@ class CellClassifier:
             Shape (n, 9) float64, rows sum to 1: P(digit 1..9); None when the
             model stores no `handwritten_images` (an older model).
         """
-        from .deformation import CANDIDATES, deformed_votes, distortion_distances, gradient_context
-
         if self.handwritten_images is None:
             return None
         if not crops:
             return np.zeros((0, 9))
         space = self._handwritten_query(crops, features_of(crops))
-        reach = min(CANDIDATES, len(self.handwritten_labels))
+        reach = min(RERANKED, len(self.handwritten_labels))
         _, nearest = self._handwritten.index().kneighbors(space, n_neighbors=reach)
         queries = gradient_context(normalised_images(crops, upright=True))
         out = np.zeros((len(crops), 9))
