@@ -1486,7 +1486,11 @@ def read_entries(
             row for row, cell in enumerate(doubtful) if _certain(seen, row, kinds[cell], entries[cell], solution[cell])
         ]
         ratios = _own_copy_ratios(doubtful, list(range(len(doubtful))), seen, entries, sure, solution, ask)
-        second = _second_look(reread, doubtful)
+        # asked only where it can change something: marks surely pen (SECOND_LOOK_KIND), which it may read
+        # as right, and readings certain enough for a mistake, which it must confirm
+        second = _second_look(
+            reread, [cell for row, cell in enumerate(doubtful) if kinds[cell] >= SECOND_LOOK_KIND or row in certain]
+        )
         # like the player's own copies of the solution's digit: not a mistake, and below OWN_COPY_LIKE that digit
         # and, when there is a second look, read by it as the same digit
         accused = [

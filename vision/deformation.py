@@ -103,7 +103,7 @@ def distortion_distances(query: np.ndarray, samples: np.ndarray, warp: int = WAR
 def deformed_votes(distances: np.ndarray, labels: np.ndarray, voters: int = VOTERS) -> np.ndarray:
     """P(digit 1..9) from the `voters` samples of least distortion distance, each weighted by 1 / distance.
 
-    `distances` (m,) and `labels` (m,) int 1..9 of one query's candidates.
+    `distances` (m,) and `labels` (m,) int 1..9 of the samples re-ranked for one query.
     Returns shape (9,) float64 summing to 1.
     """
     nearest = np.argsort(distances, kind="stable")[:voters]

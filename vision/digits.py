@@ -215,7 +215,7 @@ def normalised_images(crops: list, upright: bool = False) -> np.ndarray:
     return np.stack([cv2.GaussianBlur(straighten(normalize_digit(c)), (3, 3), 0) for c in crops])
 
 
-def features_of(crops: list, upright: bool = False) -> np.ndarray:
+def features_of(crops: list, upright: bool = False, images: np.ndarray | None = None) -> np.ndarray:
     """Shape features of digit crops: HOG of the normalised crop, its aspect ratio and its ink thumbnail.
 
     Parameters
@@ -226,6 +226,9 @@ def features_of(crops: list, upright: bool = False) -> np.ndarray:
     upright : bool
         Deskew each normalised digit first (`deskew`): the handwritten
         model's shapes, which a hand slants its own way.
+    images : np.ndarray, optional
+        ``normalised_images(crops, upright)`` (n, NORM_SIZE, NORM_SIZE) uint8
+        when the caller has them, so as not to normalise the crops twice.
 
     Returns
     -------
@@ -236,7 +239,7 @@ def features_of(crops: list, upright: bool = False) -> np.ndarray:
     """
     if not crops:
         return np.zeros((0, FEATURE_LENGTH), np.float32)
-    norm = normalised_images(crops, upright)
+    norm = normalised_images(crops, upright) if images is None else images
     aspect = np.array([[c.shape[1] / c.shape[0] * 0.5] for c in crops], np.float32)
     return np.concatenate([hog(norm), aspect, ink_thumbnails(norm)], axis=1).astype(np.float32)
 
@@ -535,17 +538,20 @@ class CellClassifier:
             return handwritten_space(shapes)
         return np.asarray(shapes, np.float32) @ np.asarray(self.handwritten_projection, np.float32)
 
-    def _handwritten_query(self, crops: list, shapes: np.ndarray) -> np.ndarray:
+    def _handwritten_query(
+        self, crops: list, shapes: np.ndarray | None = None, images: np.ndarray | None = None
+    ) -> np.ndarray:
         """Marks' crops as the handwritten model compares them: (m, d) float32.
 
         A model with a `handwritten_projection` holds upright shapes
-        (`features_of` with ``upright=True``), measured here from the crops;
-        an older one compares the printed `shapes` (m, FEATURE_LENGTH) in
-        `handwritten_space`.
+        (`features_of` with ``upright=True``), measured here from the crops
+        (or from their upright `images`, ``normalised_images(crops, True)``,
+        when given); an older one compares the printed `shapes` (m,
+        FEATURE_LENGTH; measured here when not given) in `handwritten_space`.
         """
         if self.handwritten_projection is None:
-            return handwritten_space(shapes)
-        return self._handwritten_space(features_of(crops, upright=True))
+            return handwritten_space(features_of(crops) if shapes is None else shapes)
+        return self._handwritten_space(features_of(crops, upright=True, images=images))
 
     def predict_proba(
         self,
@@ -669,10 +675,11 @@ class CellClassifier:
             return None
         if not crops:
             return np.zeros((0, 9))
-        space = self._handwritten_query(crops, features_of(crops))
+        images = normalised_images(crops, upright=True)
+        space = self._handwritten_query(crops, images=images)
         reach = min(RERANKED, len(self.handwritten_labels))
         _, nearest = self._handwritten.index().kneighbors(space, n_neighbors=reach)
-        queries = gradient_context(normalised_images(crops, upright=True))
+        queries = gradient_context(images)
         out = np.zeros((len(crops), 9))
         for row, candidates in enumerate(nearest):
             distances = distortion_distances(queries[row], gradient_context(self.handwritten_images[candidates]))

@@ -440,8 +440,9 @@ def pillow_faces(paths: Iterable[Path], size: int = 56) -> list:
     return faces
 
 
-#: Printed givens on each page of `pen_among_print` (pen fills PEN_PER_PAGE of the other cells).
+#: Printed givens on each page of `pen_among_print`.
 PRINT_PER_PAGE = 28
+#: Pen digits on each page of `pen_among_print`, in cells the print leaves empty.
 PEN_PER_PAGE = 30
 
 

@@ -311,7 +311,8 @@ class Samples:
             )
         printed = features_of(self.printed_crops)
         written_crops = self.handwritten_crops + self.extra_handwritten_crops
-        written = features_of(written_crops, upright=True)
+        written_images = normalised_images(written_crops, upright=True)
+        written = features_of(written_crops, upright=True, images=written_images)
         return CellClassifier(
             np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
             np.array(self.kind_labels, np.int64),
@@ -323,7 +324,7 @@ class Samples:
             principal_axes(printed),
             principal_axes(written, HANDWRITTEN_VARIANCE),
             self.pen_layouts,
-            normalised_images(written_crops, upright=True),
+            written_images,
         )
 
 
