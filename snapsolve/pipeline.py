@@ -152,8 +152,9 @@ def player_entries(reading: GridReading, decision: Decision, model: CellClassifi
 
     `repair.read_entries` with the model asked again about entries that
     differ from the solution (`CellClassifier.entry_evidence`, and a second
-    look by `CellClassifier.deformed_proba`) and the givens that
-    `repair.separate_written` took for pen.
+    look by `CellClassifier.second_look`) and the givens that
+    `repair.separate_written` took for pen. When the repair dropped a digit
+    read as print (`Decision.dropped_print`), no entry is called a mistake.
     """
     return read_entries(
         reading.probabilities,
@@ -161,7 +162,8 @@ def player_entries(reading: GridReading, decision: Decision, model: CellClassifi
         decision.solution,
         lambda cells: model.entry_evidence(reading.marks, cells),
         decision.written,
-        lambda cells: model.deformed_proba([reading.marks.crops[cell] for cell in cells]),
+        lambda cells, digits: model.second_look([reading.marks.crops[cell] for cell in cells], digits),
+        givens_doubted=decision.dropped_print,
     )
 
 

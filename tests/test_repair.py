@@ -155,6 +155,17 @@ def _one_hot(digit, value=1.0, rest=0.0):
     return [value if d == digit else rest for d in range(1, 10)]
 
 
+def test_a_repair_that_drops_a_printed_digit_doubts_the_givens():
+    """`Decision.dropped_print`: a change to 0 (a mark read as print taken for no printed digit), which is what
+    `pipeline.player_entries` passes as `read_entries`' ``givens_doubted``; a misread digit put right is not."""
+    from snapsolve.repair import Decision
+
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    assert Decision(givens, SOLVED, changes=[(4, 3, 0)]).dropped_print
+    assert not Decision(givens, SOLVED, changes=[(4, 3, 8)]).dropped_print
+    assert not Decision(givens, SOLVED).dropped_print
+
+
 def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
@@ -196,6 +207,13 @@ def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
     # without a solution, the digits are taken as read and nothing is unclear
     read = read_entries(probs, givens, None)
     assert read.entries[close] == other[close] and read.unclear == []
+    # givens repaired by dropping a digit read as print: the solution may be another puzzle's, so the sure
+    # mistake is a question too (the solution's digit its alternative), and the right entry stays right
+    read = read_entries(probs, givens, solution, _evidence(reads), givens_doubted=True)
+    assert read.sure[certain] == 0 and read.entries[certain] == other[certain]
+    assert {u.cell for u in read.unclear} == {certain, close, disputed, doubted}
+    assert next(u for u in read.unclear if u.cell == certain).alternatives == (solution[certain],)
+    assert read.sure[right] == solution[right]
 
 
 def test_a_sure_reading_of_a_mark_that_reaches_a_ruled_line_is_a_question_not_a_mistake():
@@ -280,23 +298,27 @@ def test_a_sure_misreading_like_the_players_own_copies_of_the_solution_digit_is_
 
 
 def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_mark_and_vetoes_mistakes():
-    """`read_entries`' `reread` (the image distortion model's second look, P(digit) per cell): an entry read
-    as another digit that the second look reads as the solution's digit is a right entry when the mark is
-    surely pen (SECOND_LOOK_KIND), and stays a question when the kind model is unsure it is pen at all
-    (pencil taken for pen); a reading certain enough for a mistake is a mistake only when the second look
-    agrees, else a question; a second look that gives the solution's digit less than SECOND_LOOK_RIGHT
-    changes nothing."""
-    from snapsolve.repair import SECOND_LOOK_KIND
+    """`read_entries`' `reread` (the image distortion model's second look: P(digit) and each digit's least
+    distortion per cell): an entry read as another digit that the second look reads as the solution's digit
+    (SECOND_LOOK_RIGHT of its votes, or a distortion ratio of at most SECOND_LOOK_RATIO while the first
+    reading gives that digit at least SECOND_LOOK_FIRST) is a right entry
+    when the mark is surely pen (SECOND_LOOK_KIND), and stays a question when the kind model is unsure it
+    is pen at all (pencil taken for pen); a reading certain enough for a mistake is a mistake only when the
+    second look agrees, else a question; a second look that gives the solution's digit fewer votes and a
+    ratio above SECOND_LOOK_RATIO (or within it, where the first reading gives the solution's digit less than
+    SECOND_LOOK_FIRST) changes nothing."""
+    from snapsolve.repair import SECOND_LOOK_FIRST, SECOND_LOOK_KIND, SECOND_LOOK_RATIO
+    from snapsolve.vision.digits import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
     empty = [i for i, d in enumerate(givens) if not d]
-    doubted, unsure_kind, certain, vetoed, questioned, split = empty[:6]
+    doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first = empty[:9]
     other = {c: solution[c] % 9 + 1 for c in empty}
     probs = twenty_classes(givens)
     far = {c: [1.0 if d == other[c] else 2.0 for d in range(1, 10)] for c in empty}
     reads = {}
-    for cell in (doubted, unsure_kind, certain, vetoed, questioned, split):
+    for cell in (doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first):
         handwritten = 0.97 if cell in (certain, vetoed, questioned) else 0.6
         kind = (SECOND_LOOK_KIND - 0.2) if cell == unsure_kind else 0.99
         probs[cell] = 0.0
@@ -304,6 +326,10 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
         probs[cell, 9 + solution[cell]] = kind * (1 - handwritten)
         probs[cell, 19] = 1 - kind
         reads[cell] = (_one_hot(other[cell], handwritten, (1 - handwritten) / 8), far[cell], _one_hot(other[cell]))
+    for cell in (close, apart):  # the first reading's second choice is the solution's digit
+        reads[cell][0][solution[cell] - 1] = 2 * SECOND_LOOK_FIRST
+    assert reads[unlike_first][0][solution[unlike_first] - 1] < SECOND_LOOK_FIRST
+    one_in_three = [1 / 3 if d == solution[split] else 2 / 3 if d == other[split] else 0.0 for d in range(1, 10)]
     second = {
         doubted: _one_hot(solution[doubted], 0.8, 0.2 / 8),
         unsure_kind: _one_hot(solution[unsure_kind], 0.8, 0.2 / 8),
@@ -311,18 +337,38 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
         vetoed: _one_hot(solution[vetoed], 0.7, 0.3 / 8),
         questioned: _one_hot(next(d for d in range(1, 10) if d not in (solution[questioned], other[questioned])), 0.7),
         split: [0.1 if d == solution[split] else 0.85 if d == other[split] else 0.05 / 7 for d in range(1, 10)],
+        close: one_in_three,
+        apart: one_in_three,
+        unlike_first: one_in_three,
     }
-    reread = lambda cells: np.array([second[c] for c in cells])  # noqa: E731
+    # each digit's least distortion: the solution's digit twice as far as the nearest, but for `close` and
+    # `unlike_first` (just within SECOND_LOOK_RATIO) and `apart` (just beyond)
+    ratio = {c: 2.0 for c in second} | {close: 0.98 * SECOND_LOOK_RATIO, apart: 1.02 * SECOND_LOOK_RATIO}
+    ratio[unlike_first] = 0.98 * SECOND_LOOK_RATIO
+
+    def nearest(cell, digit):
+        return [100.0 * ratio[cell] if d == digit else 100.0 for d in range(1, 10)]
+
+    asked = []
+
+    def reread(cells, digits):
+        asked.extend(zip(cells, digits))
+        votes = np.array([second[c] for c in cells])
+        return SecondLook(votes, np.array([nearest(c, d) for c, d in zip(cells, digits)]))
+
     before = read_entries(probs, givens, solution, _evidence(reads))
     assert all(before.sure[c] == other[c] for c in (certain, vetoed, questioned))  # mistakes
-    assert {u.cell for u in before.unclear} == {doubted, unsure_kind, split}
+    assert {u.cell for u in before.unclear} == {doubted, unsure_kind, split, close, apart, unlike_first}
     read = read_entries(probs, givens, solution, _evidence(reads), reread=reread)
+    assert all(digit == solution[cell] for cell, digit in asked)  # asked how near the solution's digit is
     assert read.entries[doubted] == read.sure[doubted] == solution[doubted]  # the second look reads it right
     assert read.sure[certain] == other[certain]  # both readings agree: a mistake
     assert read.entries[vetoed] == read.sure[vetoed] == solution[vetoed]  # the second look reads the solution's digit
-    assert {u.cell for u in read.unclear} == {unsure_kind, questioned, split}  # a third digit: a question
-    # a model without a second look (an older one, `deformed_proba` None) reads as before
-    assert read_entries(probs, givens, solution, _evidence(reads), reread=lambda cells: None) == before
+    assert read.entries[close] == read.sure[close] == solution[close]  # nearly as near as the nearest: right
+    # a third digit, a ratio too far, or a first reading that all but rules the solution's digit out: questions
+    assert {u.cell for u in read.unclear} == {unsure_kind, questioned, split, apart, unlike_first}
+    # a model without a second look (an older one, `second_look` None) reads as before
+    assert read_entries(probs, givens, solution, _evidence(reads), reread=lambda cells, digits: None) == before
 
 
 def test_a_mark_taken_out_of_the_givens_is_read_by_the_handwritten_model_and_never_accused():

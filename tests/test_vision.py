@@ -235,7 +235,8 @@ def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend
     saved and loaded with it, in the order of its shapes: the HOG of each stored image is that sample's
     HOG. The image distortion model (`vision.deformation`) lets a pixel match within WARP pixels: a sample
     moved by one pixel is at distance 0 from it (not so without warp), nearer than any sample of another
-    digit among its 50 nearest; a model without the images (older) has no second look."""
+    digit among its 50 nearest; asked about a digit, the second look measures that digit's nearest samples too
+    (`SecondLook.ratio`); a model without the images (older) has no second look."""
     import dataclasses
 
     from snapsolve.vision.deformation import WARP, distortion_distances, gradient_context
@@ -256,9 +257,20 @@ def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend
     others = near[0][model.handwritten_labels[near[0]] != model.handwritten_labels[sample]]
     if len(others):
         assert distortion_distances(query, gradient_context(images[others])).min() > 1.0
+    # the second look at a stored sample, asked about its own digit and about another: its own digit has the
+    # least distortion (the sample, normalised once more, is nearest), and the other digit is measured even
+    # when none of its samples is among the 50 re-ranked
+    label = int(model.handwritten_labels[sample])
+    look = model.second_look([images[sample], images[sample]], [label, label % 9 + 1])
+    assert np.argmax(look.votes[0]) + 1 == label and look.ratio(0, label) < 1.0
+    assert np.isfinite(look.nearest[1, label % 9]) and look.ratio(1, label % 9 + 1) > 1.0
+    assert np.allclose(look.votes, model.deformed_proba([images[sample]] * 2))  # asking changes no vote
+    with pytest.raises(ValueError):
+        model.second_look([images[sample]], [1, 2])
     model.save(tmp_path / "m.npz")
     assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").handwritten_images, images)
     assert dataclasses.replace(model, handwritten_images=None).deformed_proba([images[sample]]) is None
+    assert dataclasses.replace(model, handwritten_images=None).second_look([images[sample]]) is None
 
 
 def test_model_of_other_shape_features_is_refused(model, tmp_path):

@@ -13,8 +13,11 @@ a small local bend costs nothing while a missing or extra stroke still does.
 
 Measuring it against every sample would be slow (some 8 ms for 50 samples, so
 seconds for all of them), so it re-ranks the `RERANKED` nearest samples of the HOG model
-(`CellClassifier.deformed_proba`) and is asked only about entries that
-disagree with the solution (`repair.read_entries`). The samples are stored as
+(`CellClassifier.second_look`), and the `DIGIT_RERANKED` nearest of the
+solution's digit, and is asked only about entries that disagree with the
+solution (`repair.read_entries`): the least distorted samples vote
+(`deformed_votes`), and `distortion_ratio` says how nearly the solution's
+digit matches. The samples are stored as
 their upright normalised images (`vision.digits.normalised_images`, 28 x 28
 uint8), from which the gradient contexts are computed when needed.
 """
@@ -33,6 +36,10 @@ RERANKED = 50
 VOTERS = 3
 #: Channels of a pixel's local context: the two Sobel gradients over its 3 x 3 neighbourhood.
 CONTEXT_CHANNELS = 18
+#: Nearest samples (in the HOG model's space) of a digit asked about, measured besides the RERANKED: the
+#: solution's digit may have none among those and still be nearly as near as the nearest
+#: (`distortion_ratio`).
+DIGIT_RERANKED = 10
 
 
 def gradient_context(images: np.ndarray) -> np.ndarray:
@@ -110,3 +117,27 @@ def deformed_votes(distances: np.ndarray, labels: np.ndarray, voters: int = VOTE
     votes = np.zeros(9)
     np.add.at(votes, np.asarray(labels)[nearest] - 1, 1.0 / np.maximum(distances[nearest], 1e-6))
     return votes / votes.sum()
+
+
+def nearest_per_digit(distances: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Each digit's least distortion distance among the samples measured for one query.
+
+    `distances` (m,) and `labels` (m,) int 1..9. Returns shape (9,) float64;
+    ``inf`` for a digit with no sample among them.
+    """
+    out = np.full(9, np.inf)
+    np.minimum.at(out, np.asarray(labels) - 1, np.asarray(distances, np.float64))
+    return out
+
+
+def distortion_ratio(nearest: np.ndarray, digit: int) -> float:
+    """How much more a query must bend to match `digit` than to match any other digit.
+
+    `nearest` (9,) float64 (`nearest_per_digit`). Returns the least distance
+    to a sample of `digit` over the least distance to a sample of another
+    digit: below 1 the nearest sample is that digit's, ``inf`` when no sample
+    of it was measured. A ratio near 1 says the mark lies between two digits
+    (a question), far below 1 that it is that digit.
+    """
+    others = np.delete(np.asarray(nearest, np.float64), digit - 1).min()
+    return float(nearest[digit - 1] / max(others, 1e-9))

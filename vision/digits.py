@@ -25,7 +25,7 @@ the time; handwritten digits are first deskewed by their image moments
 the same three features in the principal axes of their own samples
 (`CellClassifier.handwritten_projection`). A handwritten entry in doubt can be
 given a second look by the image distortion model (`vision.deformation`,
-`CellClassifier.deformed_proba`), which re-ranks the handwritten model's
+`CellClassifier.second_look`), which re-ranks the handwritten model's
 nearest samples by their stored images. The model is stored as features,
 labels and those projections (an ``.npz`` file, no pickle) and fitted when first queried:
 fitting a KNN model only builds an index, but importing scikit-learn takes
@@ -46,7 +46,15 @@ import numpy as np
 
 from ..errors import ModelFileError
 from .cells import MARK_FEATURES, CellMarks, reaches_a_line
-from .deformation import RERANKED, deformed_votes, distortion_distances, gradient_context
+from .deformation import (
+    DIGIT_RERANKED,
+    RERANKED,
+    deformed_votes,
+    distortion_distances,
+    distortion_ratio,
+    gradient_context,
+    nearest_per_digit,
+)
 
 #: Side (pixels) of the normalised digit image.
 NORM_SIZE = 28
@@ -377,6 +385,31 @@ class EntryEvidence:
     shapes: np.ndarray | None = None
 
 
+@dataclass(frozen=True)
+class SecondLook:
+    """The image distortion model's reading of some handwritten marks (`CellClassifier.second_look`).
+
+    Attributes
+    ----------
+    votes : np.ndarray
+        Shape (n, 9) float64, rows sum to 1: P(digit 1..9) from the
+        `deformation.VOTERS` least distorted samples (`deformation.deformed_votes`).
+    nearest : np.ndarray
+        Shape (n, 9) float64: each digit's least distortion distance among
+        the samples measured (`deformation.nearest_per_digit`), ``inf`` for a
+        digit none of them is; compare two digits by
+        `deformation.distortion_ratio`.
+    """
+
+    votes: np.ndarray
+    nearest: np.ndarray
+
+    def ratio(self, row: int, digit: int) -> float:
+        """Mark `row`'s `deformation.distortion_ratio` for `digit` 1..9 (below 1: its nearest sample is
+        that digit's)."""
+        return distortion_ratio(self.nearest[row], digit)
+
+
 @dataclass
 class CellClassifier:
     """Three k-nearest-neighbours models over stored samples: mark kind, printed digit, handwritten digit.
@@ -419,7 +452,7 @@ class CellClassifier:
     handwritten_images : np.ndarray, optional
         Shape (n3, NORM_SIZE, NORM_SIZE), uint8: the handwritten samples'
         upright normalised images (`normalised_images`), in the order of
-        `handwritten_samples`, for `deformed_proba`; without them (older
+        `handwritten_samples`, for `second_look`; without them (older
         models) there is no second look.
     """
 
@@ -650,41 +683,72 @@ class CellClassifier:
         )
 
     def deformed_proba(self, crops: list) -> np.ndarray | None:
+        """`second_look`'s votes: shape (n, 9) float64, P(digit 1..9) of each crop; None for an older model."""
+        look = self.second_look(crops)
+        return None if look is None else look.votes
+
+    def second_look(self, crops: list, asked: list[int] | None = None) -> SecondLook | None:
         """A second reading of handwritten digit crops: the HOG model's nearest samples re-ranked by the
         image distortion model (`vision.deformation`, Keysers et al. 2007).
 
         Each crop's `deformation.RERANKED` nearest handwritten samples (in
-        the handwritten model's space) are measured by
+        the handwritten model's space), and the `deformation.DIGIT_RERANKED`
+        nearest of its `asked` digit, are measured by
         `deformation.distortion_distances` between upright normalised images
-        (`normalised_images`), and the `deformation.VOTERS` least distorted
-        vote (`deformation.deformed_votes`). About 8 ms a crop, so it is
-        meant for the few entries in doubt.
+        (`normalised_images`); the `deformation.VOTERS` least distorted of
+        the RERANKED vote (`deformation.deformed_votes`). About 10 ms a crop, so it is meant
+        for the few entries in doubt.
 
         Parameters
         ----------
         crops : list of np.ndarray
             Each shape (h, w), uint8 ink strength (0 = paper), upright.
+        asked : list of int, optional
+            One digit 1..9 per crop (such as the solution's): its nearest
+            samples are measured too, so that `SecondLook.nearest` says how
+            near that digit is even when none of the RERANKED is it.
 
         Returns
         -------
-        np.ndarray or None
-            Shape (n, 9) float64, rows sum to 1: P(digit 1..9); None when the
-            model stores no `handwritten_images` (an older model).
+        SecondLook or None
+            None when the model stores no `handwritten_images` (an older model).
+
+        Raises
+        ------
+        ValueError
+            `asked` is given and not as long as `crops`.
         """
         if self.handwritten_images is None:
             return None
+        if asked is not None and len(asked) != len(crops):
+            raise ValueError(f"{len(asked)} digits asked about for {len(crops)} crops")
         if not crops:
-            return np.zeros((0, 9))
+            return SecondLook(np.zeros((0, 9)), np.zeros((0, 9)))
         images = normalised_images(crops, upright=True)
         space = self._handwritten_query(crops, images=images)
         reach = min(RERANKED, len(self.handwritten_labels))
         _, nearest = self._handwritten.index().kneighbors(space, n_neighbors=reach)
         queries = gradient_context(images)
-        out = np.zeros((len(crops), 9))
-        for row, candidates in enumerate(nearest):
+        votes, per_digit = np.zeros((len(crops), 9)), np.zeros((len(crops), 9))
+        for row, reranked in enumerate(nearest):
+            candidates = reranked
+            if asked is not None:
+                extra = np.setdiff1d(self._nearest_of_digit(space[row], asked[row]), reranked)
+                candidates = np.concatenate([reranked, extra])
+            labels = self.handwritten_labels[candidates]
             distances = distortion_distances(queries[row], gradient_context(self.handwritten_images[candidates]))
-            out[row] = deformed_votes(distances, self.handwritten_labels[candidates])
-        return out
+            votes[row] = deformed_votes(distances[: len(reranked)], labels[: len(reranked)])  # the RERANKED vote
+            per_digit[row] = nearest_per_digit(distances, labels)
+        return SecondLook(votes, per_digit)
+
+    def _nearest_of_digit(self, query: np.ndarray, digit: int) -> np.ndarray:
+        """Indices of the `deformation.DIGIT_RERANKED` handwritten samples of `digit` nearest to `query`
+        (d,) float32 in the handwritten model's space."""
+        members = np.flatnonzero(self.handwritten_labels == digit)
+        if len(members) <= DIGIT_RERANKED:
+            return members
+        apart = ((self._handwritten.features[members] - query[None]) ** 2).sum(axis=1)
+        return members[np.argpartition(apart, DIGIT_RERANKED)[:DIGIT_RERANKED]]
 
     def print_shapes(self, marks: CellMarks, cells: list[int], measured: np.ndarray | None = None) -> np.ndarray:
         """The digit shapes of some cells' marks as the printed-digit model compares them.
