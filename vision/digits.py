@@ -696,8 +696,9 @@ class CellClassifier:
         nearest of its `asked` digit, are measured by
         `deformation.distortion_distances` between upright normalised images
         (`normalised_images`); the `deformation.VOTERS` least distorted of
-        the RERANKED vote (`deformation.deformed_votes`). About 10 ms a crop, so it is meant
-        for the few entries in doubt.
+        the RERANKED vote (`deformation.deformed_votes`). About 8 ms a crop
+        for the RERANKED (measured), a fifth more with `asked` (estimated), so
+        it is meant for the few entries in doubt.
 
         Parameters
         ----------
