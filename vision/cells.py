@@ -3,14 +3,16 @@
 The rectified grid (`vision.rectify`, ruling at multiples of CELL_SIZE) is
 binarized with an adaptive threshold, so shadows and uneven light do not
 matter, and the ruled lines are removed: long strokes found by morphological
-opening, and the rows and columns at the known line positions that ink covers
-along most of the grid (a faint or blurred line breaks into dashes that the
-opening misses). Where a digit crosses a ruled line, the line's pixels between
-its two halves are put back, so a handwritten digit that runs over its cell's
-border stays one piece. Each connected piece of ink then belongs to the cell
-that holds most of it: a digit that overflows into its neighbour is still read
-in its own cell and leaves nothing behind in the other. Leftovers of the
-ruling (thin strokes along a line), shadow edges, specks, and marks much
+opening (less the strokes of digits written up to a line, which continue the
+line's ink), and the rows and columns at the known line positions that ink
+covers along most of the grid (a faint or blurred line breaks into dashes that
+the opening misses). Where a digit crosses a ruled line, the line's pixels
+between its two halves are put back, so a handwritten digit that runs over its
+cell's border stays one piece (but not where that would join two cells'
+digits written up to their shared line). Each connected piece of ink then
+belongs to the cell that holds most of it: a digit that overflows into its
+neighbour is still read in its own cell and leaves nothing behind in the
+other. Leftovers of the ruling (thin strokes along a line), shadow edges, specks, and marks much
 fainter than the darkest mark of the same cell (print showing through from the
 other side of the page behind a pencilled digit) are dropped.
 
@@ -60,6 +62,12 @@ MIN_PIECE_AREA = 0.002
 MAX_PIECE_SIDE = 1.3
 #: A piece lying wholly within this share of a cell of a ruled line is a leftover of the ruling.
 RULING_BAND = 0.12
+#: A long run of ink that the line-shaped opening found, whose middle lies
+#: farther than this share of a cell from every ruled line's known position and
+#: which is shorter than MAX_PIECE_SIDE cells, is a digit's stroke that reached
+#: a line (a 1 written up to its cell's top line makes a vertical run as long
+#: as a line's), not ruling (`ruling_of`).
+STROKE_INSIDE = 0.2
 #: Rows (columns) within this share of a cell of a ruled line's position are
 #: ruling where ink covers at least LINE_ROW_COVERAGE of the grid's width.
 LINE_REACH = 0.1
@@ -200,7 +208,9 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
     """The ruled lines of an ink mask, widened by a pixel.
 
     Strokes longer than 0.85 of a cell in one direction are ruling (digits,
-    even a tall 1, are shorter): found by morphological opening. So are the
+    even a tall 1, are shorter): found by morphological opening, less the
+    runs inside a cell that a digit's stroke made by reaching a line
+    (`_without_strokes`). So are the
     rows and columns near a line's known position (a multiple of CELL_SIZE)
     that ink covers along LINE_ROW_COVERAGE of the grid or more, which catches
     a faint line that the threshold broke into dashes. The widening takes the
@@ -219,7 +229,7 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
     n = CELL_SIZE
     length = int(n * 0.85)
     horizontal, vertical = extract_lines(ink, length)
-    ruling = cv2.bitwise_or(horizontal, vertical)
+    ruling = cv2.bitwise_or(_without_strokes(horizontal, across=0), _without_strokes(vertical, across=1))
     reach = int(round(LINE_REACH * n))
     size = ink.shape[0]
     marked = cv2.threshold(ink, 0, 1, cv2.THRESH_BINARY)[1]
@@ -234,6 +244,51 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
             else:
                 ruling[:, lines] = np.maximum(ruling[:, lines], ink[:, lines])
     return cv2.dilate(ruling, np.ones((3, 3), np.uint8))
+
+
+def _without_strokes(lines: np.ndarray, across: int) -> np.ndarray:
+    """An opening's line mask without the runs that are a digit's stroke (STROKE_INSIDE).
+
+    A stroke that reaches a ruled line at a right angle continues the line's
+    own ink: a 1 written up to its cell's top line and the line's width above
+    it make a vertical run longer than the opening's length, and the opening
+    keeps the 1 as ruling (`strokes_of` then leaves a sliver of it). Such a
+    run lies inside a cell, away from every line's known position (a
+    multiple of CELL_SIZE), and is shorter than a line. Only when the mask
+    has ink inside the cells are its pieces labelled
+    (``cv2.connectedComponentsWithStats``).
+
+    Parameters
+    ----------
+    lines : np.ndarray
+        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 0/255: horizontal lines
+        (``across=0``: their position is a row) or vertical ones
+        (``across=1``: a column), as `vision.ruling.extract_lines` returns them.
+    across : int
+        0 for horizontal lines, 1 for vertical ones.
+
+    Returns
+    -------
+    np.ndarray
+        Same shape and dtype: `lines` itself when nothing is removed.
+    """
+    n = CELL_SIZE
+    # the largest value of each row (across 0) or column (across 1)
+    profile = cv2.reduce(lines, 1 - across, cv2.REDUCE_MAX).ravel()
+    offset = np.arange(profile.size) % n
+    inside = (offset > STROKE_INSIDE * n) & (offset < (1 - STROKE_INSIDE) * n)
+    if not profile[inside].any():
+        return lines
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(lines, connectivity=8)
+    start, size = (stats[:, 1], stats[:, 3]) if across == 0 else (stats[:, 0], stats[:, 2])
+    length = stats[:, 2] if across == 0 else stats[:, 3]
+    middle = start + size / 2
+    off_line = np.abs(middle - np.round(middle / n) * n) > STROKE_INSIDE * n
+    stroke = off_line & (length < MAX_PIECE_SIDE * n)
+    stroke[0] = False  # the background
+    if not stroke.any():
+        return lines
+    return np.where(stroke[labels], 0, lines).astype(np.uint8)
 
 
 #: A mark whose bounding box comes nearer than this share of a cell to the
@@ -273,11 +328,34 @@ def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
 
     A 7x7 closing of the strokes joins the two halves of a stroke cut by a
     line; only the closed pixels that lie on the ruling are kept, so separate
-    marks elsewhere are not merged.
+    marks elsewhere are not merged. A bridge so put back that makes a piece
+    larger than MAX_PIECE_SIDE cells joins two cells' marks (digits written
+    up to their shared line from both sides, which `find_marks` would drop
+    together as too large), and is left out.
+
+    Parameters
+    ----------
+    ink, ruling : np.ndarray
+        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 0/255: the ink mask and its
+        ruling (`ruling_of`).
+
+    Returns
+    -------
+    np.ndarray
+        Same shape, uint8 0/255.
     """
     strokes = cv2.bitwise_and(ink, cv2.bitwise_not(ruling))
     closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-    return cv2.bitwise_or(strokes, cv2.bitwise_and(closed, ruling))
+    bridges = cv2.bitwise_and(closed, ruling)
+    joined = cv2.bitwise_or(strokes, bridges)
+    if not bridges.any():
+        return joined
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    too_large = np.maximum(stats[:, 2], stats[:, 3]) > MAX_PIECE_SIDE * CELL_SIZE
+    too_large[0] = False  # the background
+    if too_large.any():
+        joined[(bridges > 0) & too_large[labels]] = 0
+    return joined
 
 
 #: The last grid given to `ink_and_strokes` and its results: (grid image, ink, strokes), all read-only.
@@ -403,8 +481,12 @@ def _pieces(strokes: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarr
     long_side, short_side = np.maximum(w, h), np.minimum(w, h)
     noise = (area < MIN_PIECE_AREA * n * n) | (long_side > MAX_PIECE_SIDE * n)
     noise |= _in_ruling_band(y, h) | _in_ruling_band(x, w)
-    # A long thin stroke (a line's remnant, a shadow's edge) is no digit; a 1 is long but not this thin.
-    noise |= (long_side > 5 * short_side) & (short_side < 0.12 * n) & (long_side > 0.5 * n)
+    # A long thin stroke along a ruled line (a line's remnant where the page bends) is no digit; a 1 can be as
+    # long and thin (MNIST's test writers' 1s: 6 px wide, 34-41 px long in a 64-pixel cell), but lies inside
+    # its cell (STROKE_INSIDE).
+    thin = (long_side > 5 * short_side) & (short_side < 0.12 * n) & (long_side > 0.5 * n)
+    across = np.where(w < h, x + w / 2, y + h / 2)  # the middle of a vertical stroke's columns, a horizontal one's rows
+    noise |= thin & (np.abs(across - np.round(across / n) * n) <= STROKE_INSIDE * n)
     noise[0] = True  # the background
     # Cell and darkness of the other pieces only, from their pixels (in raster order).
     kept = ~noise[pixel_labels]
