@@ -166,6 +166,40 @@ def test_a_repair_that_drops_a_printed_digit_doubts_the_givens():
     assert not Decision(givens, SOLVED).dropped_print
 
 
+def test_a_lone_mark_like_a_candidate_is_a_pen_entry_only_in_a_grid_without_pencil():
+    """A small pen digit that the kind model finds more likely a pencilled candidate (0.6 against 0.35
+    handwritten): in a grid where no mark is surely pencil it is an entry (`LONE_PENCIL_DIGIT`), right when
+    it reads as the solution's digit and a question, never a mistake, when it reads as another (its kind is
+    not certain); beside a mark surely pencil (`SURE_PENCIL`) it stays pencil, and so does a mark that is a
+    digit with probability 0.2."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    empty = [i for i, d in enumerate(givens) if not d]
+    small, other, faint, pencilled = empty[:4]
+    wrong = solution[other] % 9 + 1
+    probs = twenty_classes(givens)
+    for cell, digit, share in ((small, solution[small], 0.35), (other, wrong, 0.35), (faint, solution[faint], 0.2)):
+        probs[cell] = 0.0
+        probs[cell, 19] = 0.6
+        probs[cell, 9 + digit] = share
+        probs[cell, 0] = 0.4 - share
+    reads = {
+        other: (
+            _one_hot(wrong, 0.97, 0.03 / 8),
+            [1.0 if d == wrong else 2.0 for d in range(1, 10)],
+            _one_hot(wrong, 0.9, 0.1 / 8),
+        )
+    }
+    read = read_entries(probs, givens, solution, _evidence(reads))
+    assert read.sure[small] == solution[small] and read.pencil == [faint]
+    assert [(u.cell, u.read) for u in read.unclear] == [(other, wrong)] and read.sure[other] == 0
+    probs[pencilled] = 0.0
+    probs[pencilled, 19] = 0.95
+    read = read_entries(probs, givens, solution, _evidence(reads))
+    assert read.entries[small] == read.entries[other] == 0 and read.unclear == []
+    assert read.pencil == sorted([small, other, faint, pencilled])
+
+
 def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
@@ -306,19 +340,19 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
     is pen at all (pencil taken for pen); a reading certain enough for a mistake is a mistake only when the
     second look agrees, else a question; a second look that gives the solution's digit fewer votes and a
     ratio above SECOND_LOOK_RATIO (or within it, where the first reading gives the solution's digit less than
-    SECOND_LOOK_FIRST) changes nothing."""
+    SECOND_LOOK_FIRST, or where every vote goes to another digit) changes nothing."""
     from snapsolve.repair import SECOND_LOOK_FIRST, SECOND_LOOK_KIND, SECOND_LOOK_RATIO
     from snapsolve.vision.digits import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
     empty = [i for i, d in enumerate(givens) if not d]
-    doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first = empty[:9]
+    doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first, no_vote = empty[:10]
     other = {c: solution[c] % 9 + 1 for c in empty}
     probs = twenty_classes(givens)
     far = {c: [1.0 if d == other[c] else 2.0 for d in range(1, 10)] for c in empty}
     reads = {}
-    for cell in (doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first):
+    for cell in (doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first, no_vote):
         handwritten = 0.97 if cell in (certain, vetoed, questioned) else 0.6
         kind = (SECOND_LOOK_KIND - 0.2) if cell == unsure_kind else 0.99
         probs[cell] = 0.0
@@ -326,10 +360,13 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
         probs[cell, 9 + solution[cell]] = kind * (1 - handwritten)
         probs[cell, 19] = 1 - kind
         reads[cell] = (_one_hot(other[cell], handwritten, (1 - handwritten) / 8), far[cell], _one_hot(other[cell]))
-    for cell in (close, apart):  # the first reading's second choice is the solution's digit
+    for cell in (close, apart, no_vote):  # the first reading's second choice is the solution's digit
         reads[cell][0][solution[cell] - 1] = 2 * SECOND_LOOK_FIRST
     assert reads[unlike_first][0][solution[unlike_first] - 1] < SECOND_LOOK_FIRST
-    one_in_three = [1 / 3 if d == solution[split] else 2 / 3 if d == other[split] else 0.0 for d in range(1, 10)]
+
+    def one_in_three(c):
+        return [1 / 3 if d == solution[c] else 2 / 3 if d == other[c] else 0.0 for d in range(1, 10)]
+
     second = {
         doubted: _one_hot(solution[doubted], 0.8, 0.2 / 8),
         unsure_kind: _one_hot(solution[unsure_kind], 0.8, 0.2 / 8),
@@ -337,14 +374,15 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
         vetoed: _one_hot(solution[vetoed], 0.7, 0.3 / 8),
         questioned: _one_hot(next(d for d in range(1, 10) if d not in (solution[questioned], other[questioned])), 0.7),
         split: [0.1 if d == solution[split] else 0.85 if d == other[split] else 0.05 / 7 for d in range(1, 10)],
-        close: one_in_three,
-        apart: one_in_three,
-        unlike_first: one_in_three,
+        close: one_in_three(close),
+        apart: one_in_three(apart),
+        unlike_first: one_in_three(unlike_first),
+        no_vote: _one_hot(other[no_vote]),
     }
     # each digit's least distortion: the solution's digit twice as far as the nearest, but for `close` and
     # `unlike_first` (just within SECOND_LOOK_RATIO) and `apart` (just beyond)
     ratio = {c: 2.0 for c in second} | {close: 0.98 * SECOND_LOOK_RATIO, apart: 1.02 * SECOND_LOOK_RATIO}
-    ratio[unlike_first] = 0.98 * SECOND_LOOK_RATIO
+    ratio[unlike_first] = ratio[no_vote] = 0.98 * SECOND_LOOK_RATIO
 
     def nearest(cell, digit):
         return [100.0 * ratio[cell] if d == digit else 100.0 for d in range(1, 10)]
@@ -358,15 +396,16 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
 
     before = read_entries(probs, givens, solution, _evidence(reads))
     assert all(before.sure[c] == other[c] for c in (certain, vetoed, questioned))  # mistakes
-    assert {u.cell for u in before.unclear} == {doubted, unsure_kind, split, close, apart, unlike_first}
+    assert {u.cell for u in before.unclear} == {doubted, unsure_kind, split, close, apart, unlike_first, no_vote}
     read = read_entries(probs, givens, solution, _evidence(reads), reread=reread)
     assert all(digit == solution[cell] for cell, digit in asked)  # asked how near the solution's digit is
     assert read.entries[doubted] == read.sure[doubted] == solution[doubted]  # the second look reads it right
     assert read.sure[certain] == other[certain]  # both readings agree: a mistake
     assert read.entries[vetoed] == read.sure[vetoed] == solution[vetoed]  # the second look reads the solution's digit
     assert read.entries[close] == read.sure[close] == solution[close]  # nearly as near as the nearest: right
-    # a third digit, a ratio too far, or a first reading that all but rules the solution's digit out: questions
-    assert {u.cell for u in read.unclear} == {unsure_kind, questioned, split, apart, unlike_first}
+    # a third digit, a ratio too far, a first reading that all but rules the solution's digit out, or votes
+    # that all go to another digit: questions
+    assert {u.cell for u in read.unclear} == {unsure_kind, questioned, split, apart, unlike_first, no_vote}
     # a model without a second look (an older one, `second_look` None) reads as before
     assert read_entries(probs, givens, solution, _evidence(reads), reread=lambda cells, digits: None) == before
 
