@@ -337,7 +337,8 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
     (SECOND_LOOK_RIGHT of its votes, or a distortion ratio of at most SECOND_LOOK_RATIO while the first
     reading gives that digit at least SECOND_LOOK_FIRST) is a right entry
     when the mark is surely pen (SECOND_LOOK_KIND), and stays a question when the kind model is unsure it
-    is pen at all (pencil taken for pen); a reading certain enough for a mistake is a mistake only when the
+    is pen at all (pencil taken for pen) in a grid with pencil, but not in a grid without (where a mark that
+    is not print is pen); a reading certain enough for a mistake is a mistake only when the
     second look agrees, else a question; a second look that gives the solution's digit fewer votes and a
     ratio above SECOND_LOOK_RATIO (or within it, where the first reading gives the solution's digit less than
     SECOND_LOOK_FIRST, or where every vote goes to another digit) changes nothing."""
@@ -347,9 +348,9 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
     empty = [i for i, d in enumerate(givens) if not d]
-    doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first, no_vote = empty[:10]
+    doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first, no_vote, pencil = empty[:11]
     other = {c: solution[c] % 9 + 1 for c in empty}
-    probs = twenty_classes(givens)
+    probs = twenty_classes(givens, candidates=[pencil])  # a grid with pencil: SECOND_LOOK_KIND holds
     far = {c: [1.0 if d == other[c] else 2.0 for d in range(1, 10)] for c in empty}
     reads = {}
     for cell in (doubted, unsure_kind, certain, vetoed, questioned, split, close, apart, unlike_first, no_vote):
@@ -408,6 +409,12 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
     assert {u.cell for u in read.unclear} == {unsure_kind, questioned, split, apart, unlike_first, no_vote}
     # a model without a second look (an older one, `second_look` None) reads as before
     assert read_entries(probs, givens, solution, _evidence(reads), reread=lambda cells, digits: None) == before
+    # without the pencil mark, the mark the kind model is unsure of is pen too: the second look reads it right
+    probs[pencil] = 0.0
+    probs[pencil, 0] = 1.0
+    read = read_entries(probs, givens, solution, _evidence(reads), reread=reread)
+    assert read.entries[unsure_kind] == read.sure[unsure_kind] == solution[unsure_kind]
+    assert {u.cell for u in read.unclear} == {questioned, split, apart, unlike_first, no_vote}
 
 
 def test_a_mark_taken_out_of_the_givens_is_read_by_the_handwritten_model_and_never_accused():
