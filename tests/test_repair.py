@@ -543,7 +543,7 @@ def test_a_second_look_reads_right_entries_the_first_reading_doubts_and_never_a_
     `--seed 61 --extra-givens 0` (Caveat Brush), both held-out hands (tests/data/handwriting, PNG;
     `truth.json` gives what is written). The handwritten-digit model reads three right entries as other digits
     (r3c7's 2 and r4c5's 7 as 1s, r4c1's 9 as an 8), so without a second look they are questions. The image
-    distortion model's second look (`CellClassifier.deformed_proba`) reads them as written: right entries. The
+    distortion model's second look (`CellClassifier.second_look`) reads them as written: right entries. The
     two deliberately wrong 3s of the second photo (r6c4, where the solution has 2, and r8c3, 7) stay unclear,
     never passed as right, and no right entry is called a mistake."""
     folder = Path(__file__).parent / "data" / "handwriting"

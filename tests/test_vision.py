@@ -288,12 +288,11 @@ def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend
     look = model.second_look([images[sample], images[sample]], [label, label % 9 + 1])
     assert np.argmax(look.votes[0]) + 1 == label and look.ratio(0, label) < 1.0
     assert np.isfinite(look.nearest[1, label % 9]) and look.ratio(1, label % 9 + 1) > 1.0
-    assert np.allclose(look.votes, model.deformed_proba([images[sample]] * 2))  # asking changes no vote
+    assert np.allclose(look.votes, model.second_look([images[sample]] * 2).votes)  # asking changes no vote
     with pytest.raises(ValueError):
         model.second_look([images[sample]], [1, 2])
     model.save(tmp_path / "m.npz")
     assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").handwritten_images, images)
-    assert dataclasses.replace(model, handwritten_images=None).deformed_proba([images[sample]]) is None
     assert dataclasses.replace(model, handwritten_images=None).second_look([images[sample]]) is None
 
 

@@ -255,8 +255,7 @@ def _without_strokes(lines: np.ndarray, across: int) -> np.ndarray:
     keeps the 1 as ruling (`strokes_of` then leaves a sliver of it). Such a
     run lies inside a cell, away from every line's known position (a
     multiple of CELL_SIZE), and is shorter than a line. Only when the mask
-    has ink inside the cells are its pieces labelled
-    (``cv2.connectedComponentsWithStats``).
+    has ink inside the cells are its pieces labelled (`_components`).
 
     Parameters
     ----------
@@ -279,11 +278,11 @@ def _without_strokes(lines: np.ndarray, across: int) -> np.ndarray:
     inside = (offset > STROKE_INSIDE * n) & (offset < (1 - STROKE_INSIDE) * n)
     if not profile[inside].any():
         return lines
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(lines, connectivity=8)
+    _, labels, stats, *_ = _components(lines)
     start, size = (stats[:, 1], stats[:, 3]) if across == 0 else (stats[:, 0], stats[:, 2])
     length = stats[:, 2] if across == 0 else stats[:, 3]
     middle = start + size / 2
-    off_line = np.abs(middle - np.round(middle / n) * n) > STROKE_INSIDE * n
+    off_line = np.abs(middle - _nearest_line(middle)) > STROKE_INSIDE * n
     stroke = off_line & (length < MAX_PIECE_SIDE * n)
     stroke[0] = False  # the background
     if not stroke.any():
@@ -350,7 +349,7 @@ def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
     joined = cv2.bitwise_or(strokes, bridges)
     if not bridges.any():
         return joined
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    _, labels, stats, *_ = _components(joined)
     too_large = np.maximum(stats[:, 2], stats[:, 3]) > MAX_PIECE_SIDE * CELL_SIZE
     too_large[0] = False  # the background
     if too_large.any():
@@ -396,10 +395,15 @@ def ink_and_strokes(grid_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _in_ruling_band(start: np.ndarray, length: np.ndarray) -> np.ndarray:
     """True where a span [start, start + length) lies within RULING_BAND of the nearest ruled line."""
-    n = CELL_SIZE
-    line = np.round((start + length / 2) / n) * n
-    band = RULING_BAND * n
+    line = _nearest_line(start + length / 2)
+    band = RULING_BAND * CELL_SIZE
     return (start >= line - band) & (start + length <= line + band)
+
+
+def _nearest_line(position: np.ndarray) -> np.ndarray:
+    """The known position of the ruled line nearest each `position` (pixels along one axis of the rectified
+    grid, any shape): the nearest multiple of CELL_SIZE, float64, same shape."""
+    return np.round(np.asarray(position, np.float64) / CELL_SIZE) * CELL_SIZE
 
 
 def _components(ink: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -486,7 +490,7 @@ def _pieces(strokes: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarr
     # its cell (STROKE_INSIDE).
     thin = (long_side > 5 * short_side) & (short_side < 0.12 * n) & (long_side > 0.5 * n)
     across = np.where(w < h, x + w / 2, y + h / 2)  # the middle of a vertical stroke's columns, a horizontal one's rows
-    noise |= thin & (np.abs(across - np.round(across / n) * n) <= STROKE_INSIDE * n)
+    noise |= thin & (np.abs(across - _nearest_line(across)) <= STROKE_INSIDE * n)
     noise[0] = True  # the background
     # Cell and darkness of the other pieces only, from their pixels (in raster order).
     kept = ~noise[pixel_labels]

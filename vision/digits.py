@@ -682,11 +682,6 @@ class CellClassifier:
             shapes=space,
         )
 
-    def deformed_proba(self, crops: list) -> np.ndarray | None:
-        """`second_look`'s votes: shape (n, 9) float64, P(digit 1..9) of each crop; None for an older model."""
-        look = self.second_look(crops)
-        return None if look is None else look.votes
-
     def second_look(self, crops: list, asked: list[int] | None = None) -> SecondLook | None:
         """A second reading of handwritten digit crops: the HOG model's nearest samples re-ranked by the
         image distortion model (`vision.deformation`, Keysers et al. 2007).
