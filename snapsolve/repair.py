@@ -620,7 +620,11 @@ def separate_written(
     needs none, than the copy most like the print. Last, each mark out of
     the givens is measured again against the print left once the pen is out
     (`_like_the_print_left`): one read as print that agrees with the solution
-    and now looks like the print goes back among the givens.
+    and now looks like the print goes back among the givens; then the
+    rounds run once more, that mark staying, so pen the puzzle needed only
+    while it was out goes too (photo 111 of `benchmarks/handwriting.py
+    --seed 24 --extra-givens 0`: a print 7 taken out first, beside two
+    alike pen 7s, had kept two right pen digits as givens).
     So a neat handwritten digit that the cell classifier took for print is
     checked as an entry instead of being trusted as a given; a mark the puzzle
     needs stays a given. Where some marks were taken for pen, a given the
@@ -654,18 +658,9 @@ def separate_written(
     if decision.status != SOLVED:
         return decision
     givens = list(decision.givens)
-    moved, result = [], decision.count
-    for _ in range(SEPARATION_ROUNDS):
-        moved_now = 0
-        for cell in _may_be_pen(givens, looks, probabilities, PEN_SCORE_SOLVED):  # the givens left this round
-            count = _solved_without(givens, cell, decision.solution, search)
-            if count is not None:
-                givens[cell] = 0
-                moved.append(cell)
-                moved_now += 1
-                result = count
-        if not moved_now:
-            break
+    moved: list[int] = []
+    first = _take_out_unlike(givens, moved, looks, probabilities, decision, search)
+    result = first if first is not None else decision.count
     # Copies of one digit far apart from one another: the puzzle tells which is print. Those it does not need
     # are pen if they are also plainly more unlike the print than those it needs (or, when it needs none,
     # than the copy most like the print).
@@ -689,8 +684,14 @@ def separate_written(
     returned = _like_the_print_left(givens, out, decision.solution, looks, probabilities)
     for cell, digit in returned:
         givens[cell] = digit
+    if returned:
+        # print taken out before the pen that made it look unlike is back: pen the puzzle needed only while
+        # that print was out may now go (the print put back stays)
+        kept = {cell for cell, _ in returned}
+        again = _take_out_unlike(givens, moved, looks, probabilities, decision, search, kept)
+        result = again if again is not None else result
     moved = [c for c in moved if not givens[c]]
-    written = [c for c in out if not givens[c]]
+    written = sorted(c for c in set(out) | set(moved) if not givens[c])
     # Where pen of this grid was read as print (some was taken out), givens that may be pen too are asked
     # about: those still unlike the print (the puzzle needs them) and those needed that the classifier
     # doubts (PEN_GIVEN_DOUBT). One that the handwritten-digit model reads as another digit may be a pen
@@ -716,6 +717,37 @@ def separate_written(
     if not moved and not returned:
         return decision
     return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
+
+
+def _take_out_unlike(
+    givens: list[int],
+    moved: list[int],
+    looks: MarkLooks,
+    probabilities: np.ndarray | None,
+    decision: Decision,
+    search: str,
+    kept: set[int] | frozenset[int] = frozenset(),
+) -> SearchResult | None:
+    """`separate_written`'s rounds: the givens that may be pen (`_may_be_pen` at PEN_SCORE_SOLVED), the most
+    unlike first, each taken out of `givens` (changed in place; appended to `moved`) when the puzzle without
+    it still has exactly one solution, `decision`'s; up to SEPARATION_ROUNDS rounds, each measured against
+    the givens left. Cells of `kept` stay. Returns the exact search's count of the last taken out, or None
+    when none was."""
+    result = None
+    for _ in range(SEPARATION_ROUNDS):
+        moved_now = 0
+        for cell in _may_be_pen(givens, looks, probabilities, PEN_SCORE_SOLVED):  # the givens left this round
+            if cell in kept:
+                continue
+            count = _solved_without(givens, cell, decision.solution, search)
+            if count is not None:
+                givens[cell] = 0
+                moved.append(cell)
+                moved_now += 1
+                result = count
+        if not moved_now:
+            break
+    return result
 
 
 def _may_be_pen(
@@ -957,7 +989,9 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     still has none, or one only by a dear repair (unsure: a pen digit
     misread, or one scoring just below PEN_SCORE), the next most unlike
     givens are taken out one at a time (at most MAX_EXTRA_UNLIKE), a mark
-    whose digit the dear repair changed first. When it
+    whose digit the dear repair changed first unless it is print beyond
+    doubt (SURE_PRINT: a pen digit misread as print that repeats it in its
+    house is then the odd one). When it
     has several, is unsure, or has one only by taking marks read as no
     printed digit for givens (the repair putting pen in place of print taken
     out), those the puzzle needs are put back one at a time: first those the
@@ -966,7 +1000,11 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     without leaving no solution, the givens kept are taken out instead, one
     at a time, the most unlike the print first, until one solution is left
     (`_without_a_kept_given`: a pen digit that scored too little to be taken
-    out with the rest contradicts it). Else the first decision stands. A given kept that was
+    out with the rest contradicts it); when one leaves one solution only by a
+    dear repair of a kept mark (unsure), the marks that repair changed are
+    taken out instead, if that leaves one solution with no repair
+    (`_without_changed`: a wrong pen digit like the print, which the mark put
+    back contradicts). Else the first decision stands. A given kept that was
     taken out as unlike the print and put back, and that the
     handwritten-digit model reads as another digit (`MarkLooks.hand_digits`),
     makes the reading unsure: a pen digit misread as print may then have made
@@ -1024,12 +1062,18 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         second = choose_reading(without, search=search)
     # Still no solution, or one only by a dear repair (unsure): take out the next most unlike givens, one at
     # a time; first a mark whose digit the dear repair changed (a pen digit misread as print that contradicts
-    # the rest is taken out rather than changed).
+    # the rest is taken out rather than changed), unless it is print beyond doubt (SURE_PRINT): then a kept
+    # pen digit misread as print is more likely what it contradicts.
     extra = [cell for cell, unlike in ranked if not unlike]
     for _ in range(MAX_EXTRA_UNLIKE):
         if second.status != NO_SOLUTION and not (second.status == UNSURE and second.changes):
             break
-        changed = [c for c, read, _ in second.changes if read and c not in odd]
+        kept = [0 if c in odd else d for c, d in enumerate(most_probable)]
+        changed = [
+            c
+            for c, read, _ in second.changes
+            if read and c not in odd and not _surely_print(c, read, kept, probabilities, looks)
+        ]
         cell = changed[0] if changed else next((c for c in extra if c not in odd), -1)
         if cell < 0:
             break
@@ -1051,6 +1095,11 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         ):
             # print beyond doubt contradicts the givens kept: one of them may be pen; the most unlike out instead
             again, instead = _without_a_kept_given(without, second.givens, cell, looks, search, again)
+            odd += instead
+        elif again.status == UNSURE and again.changes:
+            # one solution only by a dear repair of a kept mark (a wrong pen digit that the mark put back
+            # contradicts): that mark out instead of changed
+            again, instead = _without_changed(without, cell, search, again)
             odd += instead
         if again.status == NO_SOLUTION:
             _read_as_empty(without, cell)
@@ -1139,6 +1188,25 @@ def _without_a_kept_given(
             return trial, [other]
         without[other] = saved
     return failed, []
+
+
+def _without_changed(without: np.ndarray, cell: int, search: str, unsure: Decision) -> tuple[Decision, list[int]]:
+    """The reading `without` (a mark, `cell`, just put back) has one solution only by a dear repair
+    (`unsure`): take the kept marks whose digit that repair changed (not `cell`) out instead, as
+    `decide_givens` does before putting back. Returns the decision and the cells taken out (`without` then
+    marks them empty) when that leaves one solution with no repair, else `unsure` and no cell (`without` as
+    it came). A mark taken out rather than changed keeps the repair's solution: the puzzle without it has
+    that solution among its own, and it has just one."""
+    changed = [c for c, read, _ in unsure.changes if read and c != cell]
+    if not changed:
+        return unsure, []
+    trial = without.copy()
+    _read_as_empty(trial, changed)
+    again = choose_reading(trial, search=search)
+    if again.status != SOLVED or again.changes:
+        return unsure, []
+    without[changed] = trial[changed]
+    return again, changed
 
 
 def _surely_print(cell: int, digit: int, givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> bool:

@@ -8,6 +8,7 @@ import numpy as np
 
 from snapsolve.pipeline import decide, player_entries, read_grids
 from snapsolve.repair import (
+    PEN_SCORE_SOLVED,
     SOLVED,
     UNSURE,
     MarkLooks,
@@ -894,6 +895,100 @@ def test_print_taken_out_is_put_back_rather_than_pen_taken_in():
     decision = decide_givens(probs, MarkLooks(heights))
     assert decision.status == SOLVED and decision.solution == solution
     assert decision.givens == givens and decision.written == [wrong]
+
+
+def test_pen_needed_only_while_a_print_given_was_out_goes_once_that_given_is_back():
+    """separate_written: two right pen 7s written alike make the grid's one printed 7 look unlike the print
+    (its shape far from its digit's other copies, which anchor each other), so it is taken out first; a
+    right pen digit elsewhere is then needed and stays. Once the pen 7s are out, the printed 7 looks like
+    the print and goes back; the pen digit that was needed only without it then goes too, and every printed
+    given is right (photo 111 of `benchmarks/handwriting.py --seed 24 --extra-givens 0`, held-out faces,
+    kept two right pen digits this way). Puzzle 36 of top1465 and its cells were found by a search for
+    such a grid."""
+    givens = parse_puzzle(read_collection("top1465.txt")[36])
+    solution = solve_unique(givens).solution
+    printed_seven, pen_sevens, needed_pen = 62, [4, 25], 34
+    assert givens[printed_seven] == 7 and givens.count(7) == 1
+    assert [solution[c] for c in pen_sevens] == [7, 7] and not givens[needed_pen]
+    reading = list(givens)
+    for cell in [*pen_sevens, needed_pen]:
+        reading[cell] = solution[cell]
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[[*pen_sevens, needed_pen]] = 0.8  # a third taller than the print
+    rng = np.random.default_rng(0)
+    points, hand = rng.normal(0, 5, (10, 8)), rng.normal(0, 5, 8)  # each digit's print; the hand's 7
+    shapes = points[np.asarray(reading)] + rng.normal(0, 0.05, (81, 8))
+    shapes[pen_sevens] = hand + rng.normal(0, 0.05, (2, 8))  # one hand's 7s, alike
+    looks = MarkLooks(heights, shapes=lambda cells: shapes[cells])
+    first = choose_reading(one_hot(reading))
+    assert first.status == SOLVED
+    assert unlike_the_print(reading, looks, PEN_SCORE_SOLVED)[0] == printed_seven  # the most unlike of all
+    # with the printed 7 out, the puzzle needs the pen digit
+    without = [0 if c == printed_seven else d for c, d in enumerate(reading)]
+    assert solve_unique([0 if c == needed_pen else d for c, d in enumerate(without)]).status != SOLVED
+    decision = separate_written(first, looks, "bitmask", one_hot(reading))
+    assert decision.status == SOLVED and decision.solution == solution
+    assert decision.givens == givens and decision.written == sorted([*pen_sevens, needed_pen])
+
+
+def test_a_kept_mark_that_a_put_back_given_leaves_only_to_a_dear_repair_is_taken_out_instead():
+    """decide_givens: a wrong pen digit like the print (read as print at 0.9, the solution's digit at 0.01)
+    and a needed printed given unlike the print (taller). With the given out, the puzzle has several
+    solutions whether the pen digit is read as written or as the solution's digit; put back, the reading
+    has one solution only by the dear change of the pen digit (unsure). The pen digit is taken out
+    instead, and the puzzle is solved from its print (photo 106 of `benchmarks/handwriting.py --seed 157
+    --extra-givens 0 --hands mnist`: a wrong pen 2 among 32 pen digits and 25 printed ones ended with no
+    solution). Puzzle 0 of top1465 and its cells were found by a search for such a grid."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    tall, pen, wrong = 0, 1, 5
+    assert givens[tall] and not givens[pen] and solution[pen] != wrong
+    reading = list(givens)
+    reading[pen] = wrong
+    probs = one_hot(reading)
+    probs[pen] = 0.0
+    probs[pen, wrong], probs[pen, solution[pen]], probs[pen, 0] = 0.9, 0.01, 0.001
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[tall] = 0.85
+    without_tall = [0 if c == tall else d for c, d in enumerate(reading)]
+    assert solve_unique(without_tall).status == "multiple_solutions"
+    without_tall[pen] = solution[pen]
+    assert solve_unique(without_tall).status == "multiple_solutions"
+    assert choose_reading(probs).status == UNSURE  # only the dear change of the pen digit gives one solution
+    decision = decide_givens(probs, MarkLooks(heights))
+    assert decision.status == SOLVED and decision.solution == solution
+    assert decision.givens == givens and decision.written == [pen]
+
+
+def test_a_dear_repair_that_drops_print_beyond_doubt_takes_the_next_most_unlike_given_out_instead():
+    """decide_givens: a right pen digit read as another printed digit (P 0.99, a little taller than the
+    print) repeats a printed given of its column (P 0.985, like the print). The reading is unsure: dropping
+    either mark is dear. A tall pen digit is taken out first; the reading is still unsure, its cheapest
+    repair dropping the printed given. That given is print beyond doubt (SURE_PRINT), so the next most
+    unlike given, the misread pen digit, is taken out instead, and the puzzle is solved from its print.
+    Taking the printed given out, as before, solved another puzzle (photo 57 of
+    `benchmarks/handwriting.py --seed 24 --extra-givens 10 --hands mnist`: a pen 1 read as a printed 7
+    at 0.99 left the reading unsure). Puzzle 0 of top1465 and its cells were found by a search."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    tall, misread, printed = 80, 21, 48
+    digit = givens[printed]
+    assert not givens[tall] and not givens[misread] and digit != solution[misread] and printed % 9 == misread % 9
+    reading = list(givens)
+    reading[misread], reading[tall] = digit, solution[tall]
+    probs = np.zeros((81, 10))
+    for cell, d in enumerate(reading):
+        probs[cell, d] = 0.985 if d else 1.0
+        probs[cell, 0] += 0.015 if d else 0.0
+    probs[misread] = 0.0
+    probs[misread, digit], probs[misread, 0] = 0.99, 0.01
+    heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+    heights[tall], heights[misread] = 0.85, 0.66
+    first = choose_reading(probs)
+    assert first.status == UNSURE and first.changes == [(printed, digit, 0)]
+    decision = decide_givens(probs, MarkLooks(heights))
+    assert decision.status == SOLVED and decision.solution == solution
+    assert decision.givens == givens and decision.written == sorted([misread, tall])
 
 
 def test_a_dear_repair_taking_a_print_like_mark_out_takes_the_next_most_unlike_givens_out():
