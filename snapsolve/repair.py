@@ -1002,10 +1002,11 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     (`_without_a_kept_given`: a pen digit that scored too little to be taken
     out with the rest contradicts it); when one leaves one solution only by a
     dear repair of a kept mark (unsure), the marks that repair changed are
-    taken out instead, if that leaves one solution with no repair
-    (`_without_changed`: a wrong pen digit like the print, which the mark put
-    back contradicts). Else the first decision stands. A given kept that was
-    taken out as unlike the print and put back, and that the
+    taken out instead, if they are the most unlike the print of the marks
+    kept and that leaves one solution with no repair (`_without_changed`: a
+    wrong pen digit like the print, which the mark put back contradicts).
+    Else the first decision stands. A given kept that was taken out as
+    unlike the print and put back, and that the
     handwritten-digit model reads as another digit (`MarkLooks.hand_digits`),
     makes the reading unsure: a pen digit misread as print may then have made
     another puzzle. So does a mark read as print beyond doubt (SURE_PRINT)
@@ -1099,7 +1100,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         elif again.status == UNSURE and again.changes:
             # one solution only by a dear repair of a kept mark (a wrong pen digit that the mark put back
             # contradicts): that mark out instead of changed
-            again, instead = _without_changed(without, cell, search, again)
+            again, instead = _without_changed(without, cell, search, again, looks)
             odd += instead
         if again.status == NO_SOLUTION:
             _read_as_empty(without, cell)
@@ -1190,15 +1191,24 @@ def _without_a_kept_given(
     return failed, []
 
 
-def _without_changed(without: np.ndarray, cell: int, search: str, unsure: Decision) -> tuple[Decision, list[int]]:
-    """The reading `without` (a mark, `cell`, just put back) has one solution only by a dear repair
-    (`unsure`): take the kept marks whose digit that repair changed (not `cell`) out instead, as
-    `decide_givens` does before putting back. Returns the decision and the cells taken out (`without` then
-    marks them empty) when that leaves one solution with no repair, else `unsure` and no cell (`without` as
-    it came). A mark taken out rather than changed keeps the repair's solution: the puzzle without it has
+def _without_changed(
+    without: np.ndarray, cell: int, search: str, unsure: Decision, looks: MarkLooks
+) -> tuple[Decision, list[int]]:
+    """The reading `without` (shape (81, 10); a mark, `cell`, just put back) has one solution only by a
+    dear repair (`unsure`): take the kept marks whose digit that repair changed (not `cell`) out instead,
+    as `decide_givens` does before putting back, when each is at least as unlike the print (`pen_scores`
+    among the marks kept) as every other mark kept but `cell`: else a kept mark more like a pen digit, not the one
+    changed, may be what is wrong. Returns the decision and the cells taken out (`without` then marks
+    them empty) when that leaves one solution with no repair, else `unsure` and no cell (`without` as it
+    came). A mark taken out rather than changed keeps the repair's solution: the puzzle without it has
     that solution among its own, and it has just one."""
     changed = [c for c, read, _ in unsure.changes if read and c != cell]
     if not changed:
+        return unsure, []
+    kept = [int(v) for v in np.asarray(without).argmax(axis=1)]
+    scores = pen_scores(kept, looks)
+    others = [scores.get(c, 0.0) for c in range(81) if kept[c] and c not in changed and c != cell]
+    if others and min(scores.get(c, 0.0) for c in changed) < max(others):
         return unsure, []
     trial = without.copy()
     _read_as_empty(trial, changed)
