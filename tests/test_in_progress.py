@@ -149,6 +149,7 @@ def _swap_in(reading, cell, other):
     """The reading with the mark of cell `other` written in `cell` (a player writing that digit there)."""
     reading.marks.crops[cell] = reading.marks.crops[other]
     reading.probabilities[cell] = reading.probabilities[other]
+    reading.marks.at_ruling[cell] = reading.marks.at_ruling[other]  # the mark's strokes border what they did
 
 
 def test_a_wrong_entry_on_a_photo_is_ringed_and_hinted(model, tmp_path):
@@ -158,8 +159,8 @@ def test_a_wrong_entry_on_a_photo_is_ringed_and_hinted(model, tmp_path):
     image = read_image(PHOTO)
     reading = read_grids(image, model)[0]
     written = [i for i, t in enumerate(LABELS) if t.startswith("h")]
-    clear = ~reaches_a_line(reading.marks.features)
-    entry, other = next((a, b) for a in written for b in written if LABELS[a] != LABELS[b] and clear[a])
+    clear = ~reaches_a_line(reading.marks.features) & ~reading.marks.at_ruling
+    entry, other = next((a, b) for a in written for b in written if LABELS[a] != LABELS[b] and clear[a] and clear[b])
     right, wrong = int(LABELS[entry][1]), int(LABELS[other][1])
     _swap_in(reading, entry, other)
     grid, solution = read_puzzle(reading, Options(hint=True), model)

@@ -654,12 +654,16 @@ class CellClassifier:
             the nearest handwritten sample of each digit, and P(digit |
             printed) from the printed-digit model (trained on other data:
             print from photos and rendered faces), each shape (n, 9) float64;
-            whether each mark reaches a ruled line (``at_line``, (n,) bool);
+            whether each mark reaches a ruled line or borders ink taken away as
+            ruling (``at_line``, (n,) bool; `CellMarks.at_ruling`);
             and each mark's shape in the handwritten model's space
             (``shapes``, (n, d) float32).
         """
         evidence = self.digit_evidence([marks.crops[i] for i in cells])
-        return dataclasses.replace(evidence, at_line=reaches_a_line(marks.features[cells]))
+        at_line = reaches_a_line(marks.features[cells])
+        if marks.at_ruling is not None:
+            at_line |= marks.at_ruling[cells]
+        return dataclasses.replace(evidence, at_line=at_line)
 
     def digit_evidence(self, crops: list, printed: bool = True) -> EntryEvidence:
         """What the two digit models say of some digit crops (`entry_evidence` for crops cut otherwise).
