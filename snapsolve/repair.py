@@ -659,8 +659,7 @@ def separate_written(
         return decision
     givens = list(decision.givens)
     moved: list[int] = []
-    first = _take_out_unlike(givens, moved, looks, probabilities, decision, search)
-    result = first if first is not None else decision.count
+    result = _take_out_unlike(givens, moved, looks, probabilities, decision, search, decision.count)
     # Copies of one digit far apart from one another: the puzzle tells which is print. Those it does not need
     # are pen if they are also plainly more unlike the print than those it needs (or, when it needs none,
     # than the copy most like the print).
@@ -688,8 +687,7 @@ def separate_written(
         # print taken out before the pen that made it look unlike is back: pen the puzzle needed only while
         # that print was out may now go (the print put back stays)
         kept = {cell for cell, _ in returned}
-        again = _take_out_unlike(givens, moved, looks, probabilities, decision, search, kept)
-        result = again if again is not None else result
+        result = _take_out_unlike(givens, moved, looks, probabilities, decision, search, result, kept)
     moved = [c for c in moved if not givens[c]]
     written = sorted(c for c in set(out) | set(moved) if not givens[c])
     # Where pen of this grid was read as print (some was taken out), givens that may be pen too are asked
@@ -726,14 +724,14 @@ def _take_out_unlike(
     probabilities: np.ndarray | None,
     decision: Decision,
     search: str,
+    result: SearchResult | None,
     kept: set[int] | frozenset[int] = frozenset(),
 ) -> SearchResult | None:
     """`separate_written`'s rounds: the givens that may be pen (`_may_be_pen` at PEN_SCORE_SOLVED), the most
     unlike first, each taken out of `givens` (changed in place; appended to `moved`) when the puzzle without
     it still has exactly one solution, `decision`'s; up to SEPARATION_ROUNDS rounds, each measured against
-    the givens left. Cells of `kept` stay. Returns the exact search's count of the last taken out, or None
-    when none was."""
-    result = None
+    the givens left. Cells of `kept` stay. Returns the exact search's count of the last taken out, or
+    `result` (the count so far) when none was."""
     for _ in range(SEPARATION_ROUNDS):
         moved_now = 0
         for cell in _may_be_pen(givens, looks, probabilities, PEN_SCORE_SOLVED):  # the givens left this round
@@ -1182,13 +1180,23 @@ def _without_a_kept_given(
     kept[cell] = int(np.argmax(without[cell]))
     tried = [c for c, _ in _by_unlikeness(kept, looks, PEN_SCORE) if c != cell][:MAX_EXTRA_UNLIKE]
     for other in tried:
-        saved = without[other].copy()
-        _read_as_empty(without, other)
-        trial = choose_reading(without, search=search)
-        if trial.status == SOLVED:
+        trial = _chosen_without(without, [other], search, repaired=True)
+        if trial is not None:
             return trial, [other]
-        without[other] = saved
     return failed, []
+
+
+def _chosen_without(without: np.ndarray, cells: list[int], search: str, repaired: bool) -> Decision | None:
+    """`choose_reading` of `without` (shape (81, 10), changed in place) with the marks of `cells` read as no
+    printed digit: the decision when it is solved (with a repair only when `repaired`), `without` then
+    keeping those cells empty; else None, `without` as it came."""
+    saved = without[cells].copy()
+    _read_as_empty(without, cells)
+    trial = choose_reading(without, search=search)
+    if trial.status == SOLVED and (repaired or not trial.changes):
+        return trial
+    without[cells] = saved
+    return None
 
 
 def _without_changed(
@@ -1197,11 +1205,11 @@ def _without_changed(
     """The reading `without` (shape (81, 10); a mark, `cell`, just put back) has one solution only by a
     dear repair (`unsure`): take the kept marks whose digit that repair changed (not `cell`) out instead,
     as `decide_givens` does before putting back, when each is at least as unlike the print (`pen_scores`
-    among the marks kept) as every other mark kept but `cell`: else a kept mark more like a pen digit, not the one
-    changed, may be what is wrong. Returns the decision and the cells taken out (`without` then marks
-    them empty) when that leaves one solution with no repair, else `unsure` and no cell (`without` as it
-    came). A mark taken out rather than changed keeps the repair's solution: the puzzle without it has
-    that solution among its own, and it has just one."""
+    among the marks kept) as every other mark kept but `cell`: else a kept mark more like a pen digit,
+    not the one changed, may be what is wrong. Returns the decision and the cells taken out (`without`
+    then marks them empty) when that leaves one solution with no repair, else `unsure` and no cell
+    (`without` as it came). A mark taken out rather than changed keeps the repair's solution: the puzzle
+    without it has that solution among its own, and it has just one."""
     changed = [c for c, read, _ in unsure.changes if read and c != cell]
     if not changed:
         return unsure, []
@@ -1210,13 +1218,8 @@ def _without_changed(
     others = [scores.get(c, 0.0) for c in range(81) if kept[c] and c not in changed and c != cell]
     if others and min(scores.get(c, 0.0) for c in changed) < max(others):
         return unsure, []
-    trial = without.copy()
-    _read_as_empty(trial, changed)
-    again = choose_reading(trial, search=search)
-    if again.status != SOLVED or again.changes:
-        return unsure, []
-    without[changed] = trial[changed]
-    return again, changed
+    again = _chosen_without(without, changed, search, repaired=False)
+    return (unsure, []) if again is None else (again, changed)
 
 
 def _surely_print(cell: int, digit: int, givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> bool:

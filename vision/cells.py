@@ -12,9 +12,10 @@ cell's border stays one piece (but not where that would join two cells'
 digits written up to their shared line). Each connected piece of ink then
 belongs to the cell that holds most of it: a digit that overflows into its
 neighbour is still read in its own cell and leaves nothing behind in the
-other. Leftovers of the ruling (thin strokes along a line), shadow edges, specks, and marks much
-fainter than the darkest mark of the same cell (print showing through from the
-other side of the page behind a pencilled digit) are dropped.
+other. Leftovers of the ruling (thin strokes along a line), shadow edges,
+specks, and marks much fainter than the darkest mark of the same cell (print
+showing through from the other side of the page behind a pencilled digit) are
+dropped.
 
 What is left in a cell is its *mark*, described by `MARK_FEATURES` (size and
 position in the cell, ink area, number of pieces, contrast relative to the
@@ -97,17 +98,16 @@ class CellMarks:
         81 entries: a uint8 ink-strength crop (0 paper .. 255 darkest ink) of
         the mark's central piece(s), tight around them, or None where there
         is no mark.
-    at_ruling : np.ndarray or None
+    at_ruling : np.ndarray
         Shape (81,), bool: the mark's strokes border ink taken away as ruling
         (at least RULING_CONTACT pixels next to it), so a stroke of it may
-        have gone with a ruled line (`reaches_a_line` for the other test);
-        None where not measured.
+        have gone with a ruled line (`reaches_a_line` for the other test).
     """
 
     present: np.ndarray
     features: np.ndarray
     crops: list
-    at_ruling: np.ndarray | None = None
+    at_ruling: np.ndarray
 
     def turned(self, rotation: int) -> CellMarks:
         """The same marks as read after turning the grid image by `rotation` degrees counter-clockwise.
@@ -124,8 +124,7 @@ class CellMarks:
         crops = [
             None if self.crops[i] is None else np.ascontiguousarray(np.rot90(self.crops[i], k=turns)) for i in order
         ]
-        at_ruling = None if self.at_ruling is None else self.at_ruling[order]
-        return CellMarks(self.present[order], features, crops, at_ruling)
+        return CellMarks(self.present[order], features, crops, self.at_ruling[order])
 
 
 def turn_features(features: np.ndarray, turns: int) -> np.ndarray:

@@ -660,9 +660,7 @@ class CellClassifier:
             (``shapes``, (n, d) float32).
         """
         evidence = self.digit_evidence([marks.crops[i] for i in cells])
-        at_line = reaches_a_line(marks.features[cells])
-        if marks.at_ruling is not None:
-            at_line |= marks.at_ruling[cells]
+        at_line = reaches_a_line(marks.features[cells]) | marks.at_ruling[cells]
         return dataclasses.replace(evidence, at_line=at_line)
 
     def digit_evidence(self, crops: list, printed: bool = True) -> EntryEvidence:
