@@ -129,12 +129,13 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
 
 def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> MarkLooks:
     """How a reading's marks look (`repair.MarkLooks`): heights, centres, contrast, inks and, with `model`,
-    shapes and the handwritten-digit model's digits."""
+    shapes and the handwritten-digit model's digits and shapes."""
     features, present = reading.marks.features, reading.marks.present
-    shapes = hand_digits = None
+    shapes = hand_digits = hand_shapes = None
     if model is not None:
         shapes = lambda cells: model.print_shapes(reading.marks, cells, reading.shapes)  # noqa: E731
         hand_digits = lambda cells: model.entry_evidence(reading.marks, cells).handwritten.argmax(axis=1) + 1  # noqa: E731
+        hand_shapes = lambda cells: model.handwritten_shapes(reading.marks, cells)  # noqa: E731
     return MarkLooks(
         heights=features[:, MARK_FEATURES.index("height")] * present,
         shapes=shapes,
@@ -144,6 +145,7 @@ def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> Mar
         inks=reading.inks,
         ruling=reading.ruling_ink,
         hand_digits=hand_digits,
+        hand_shapes=hand_shapes,
     )
 
 

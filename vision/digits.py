@@ -767,6 +767,22 @@ class CellClassifier:
         out[marked] = found
         return out
 
+    def handwritten_shapes(self, marks: CellMarks, cells: list[int]) -> np.ndarray:
+        """The digit shapes of some cells' marks as the handwritten-digit model compares them.
+
+        Shape (len(cells), d) float32 (`_handwritten_query`: upright, in the
+        model's principal axes), where Euclidean distance is the model's; NaN
+        rows for cells without a mark. One hand's copies of a digit lie close
+        together (`snapsolve.repair.like_the_players_pen`). No neighbour search.
+        """
+        marked = [i for i, cell in enumerate(cells) if marks.crops[cell] is not None]
+        if not marked:
+            return np.full((len(cells), 1), np.nan, np.float32)
+        found = self._handwritten_query([marks.crops[cells[i]] for i in marked])
+        out = np.full((len(cells), found.shape[1]), np.nan, np.float32)
+        out[marked] = found
+        return out
+
     def printed_proba_and_nearest(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """From one neighbour query: P(digit | printed) (m, 9) and the distance to the nearest printed sample (m,).
 
