@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -943,6 +944,17 @@ def doubted_by_shape(
 #: given right: 234 -> 236 of 240 at 10 extra givens, 445 -> 455 of 480 at 0;
 #: no labelled training photo changed, nor the answer-key grids.
 DOUBTED_PEN_SCORE = 2.0
+#: The same for a given that is the only copy of its digit among the givens:
+#: its pen score has no shape term (nothing to compare its shape with), so
+#: less of the rest tells. On the stop of 2026-11-28's tuning photos (0-119 of
+#: `benchmarks/handwriting.py --seed 24`, MNIST hands and faces, 0 and 10
+#: extra givens) the 234 printed lone copies of solved readings score at most
+#: 0.79 and none is doubted with a score above 1.0; of the training photos'
+#: 73 lone printed givens in solved readings (126 printed, 60 in-progress; not
+#: validation) none is both. The pen lone copies kept as givens on seeds 307,
+#: 419 and 523 (0 extra givens, MNIST hands) scored 1.4 to 1.9 at P 0.73 to
+#: 0.92.
+LONE_DOUBTED_PEN_SCORE = 1.0
 
 
 def doubted_by_looks(
@@ -952,7 +964,8 @@ def doubted_by_looks(
     scores: dict[int, float] | None = None,
 ) -> list[int]:
     """Givens that the classifier doubts (P below PEN_GIVEN_DOUBT) and whose pen score (`pen_scores`)
-    exceeds DOUBTED_PEN_SCORE: the highest score first.
+    exceeds DOUBTED_PEN_SCORE (LONE_DOUBTED_PEN_SCORE for the only given of its digit): the highest score
+    first.
 
     Parameters
     ----------
@@ -974,7 +987,13 @@ def doubted_by_looks(
         return []
     if scores is None:
         scores = pen_scores(givens, looks)
-    doubted = [c for c, v in scores.items() if v > DOUBTED_PEN_SCORE and probabilities[c, givens[c]] < PEN_GIVEN_DOUBT]
+    copies = Counter(d for d in givens if d)
+    doubted = [
+        c
+        for c, v in scores.items()
+        if v > (LONE_DOUBTED_PEN_SCORE if copies[givens[c]] == 1 else DOUBTED_PEN_SCORE)
+        and probabilities[c, givens[c]] < PEN_GIVEN_DOUBT
+    ]
     return sorted(doubted, key=lambda c: -scores[c])
 
 

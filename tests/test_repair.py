@@ -1176,6 +1176,40 @@ def test_a_given_nearer_the_players_own_writing_of_its_digit_than_its_print_is_t
     assert kept.written == [] and kept.givens == givens
 
 
+def test_a_doubted_given_that_is_the_only_copy_of_its_digit_needs_less_unlike_looks_to_be_pen():
+    """doubted_by_looks with LONE_DOUBTED_PEN_SCORE: a right pen digit of a digit the puzzle prints nowhere,
+    read as print at P 0.9 and 12% taller than the print (a pen score of 1.2: no shape term, nothing to
+    compare its shape with), moves to the entries; read surely, or as tall as the print, it stays; a pen
+    digit of a digit printed elsewhere, doubted alike and as tall, stays (DOUBTED_PEN_SCORE)."""
+    lines = read_collection("top1465.txt")
+    givens = next(g for g in map(parse_puzzle, lines) if min(sum(x == d for x in g) for d in range(1, 10)) == 0)
+    solution = solve_unique(givens).solution
+    absent = next(d for d in range(1, 10) if d not in givens)
+    pen = next(c for c in range(81) if not givens[c] and solution[c] == absent)
+    with_pen = list(givens)
+    with_pen[pen] = absent
+
+    def decided(reading, cell, p=0.9, taller=1.12):
+        heights = np.where(np.array(reading) > 0, 0.6, 0.0)
+        heights[cell] *= taller
+        probabilities = one_hot(reading)
+        probabilities[cell, reading[cell]], probabilities[cell, 0] = p, 1.0 - p
+        decision = choose_reading(probabilities)
+        assert decision.status == SOLVED and decision.givens == reading
+        assert 1.0 < pen_scores(reading, MarkLooks(heights))[cell] or taller == 1.0
+        return separate_written(decision, MarkLooks(heights), probabilities=probabilities)
+
+    moved = decided(with_pen, pen)
+    assert moved.written == [pen] and moved.givens == givens and moved.solution == solution
+    assert decided(with_pen, pen, p=1.0).written == []  # read surely
+    assert decided(with_pen, pen, taller=1.0).written == []  # like the print
+    # a digit with printed copies: the same doubt and height are not enough
+    other = next(c for c in range(81) if not givens[c] and sum(x == solution[c] for x in givens) >= 2)
+    with_copy = list(givens)
+    with_copy[other] = solution[other]
+    assert decided(with_copy, other).written == []
+
+
 def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_more_than_the_rest_is_pen():
     """doubted_by_shape in a grid whose print the classifier doubts as a rule (every printed digit P 0.985,
     as on small or blurred print): the far-shaped pen digit (strokes a fifth wider than the print's) read
