@@ -1196,7 +1196,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     # givens: a given the puzzle needs was among them. Put them back (`_put_back_order`), keeping each that
     # does not leave the reading without a solution, until one solution is left without such additions.
     refused: list[int] = []
-    for cell in _put_back_order(odd, most_probable, by_hand):
+    for cell in _put_back_order(odd, most_probable, by_hand, looks):
         if second.status == NO_SOLUTION or (second.status == SOLVED and not _adds_givens(second)):
             break
         without[cell] = probabilities[cell]
@@ -1350,12 +1350,30 @@ def _hand_readings(cells: list[int], looks: MarkLooks) -> dict[int, int]:
     return {c: int(d) for c, d in zip(cells, np.asarray(looks.hand_digits(cells)))}
 
 
-def _put_back_order(odd: list[int], read: list[int], by_hand: dict[int, int]) -> list[int]:
+def _put_back_order(odd: list[int], read: list[int], by_hand: dict[int, int], looks: MarkLooks) -> list[int]:
     """The taken-out marks `odd` (the most unlike first) in the order to put them back: those the
     handwritten-digit model reads (`by_hand`, from `_hand_readings`) as the digit read as print (`read`), or
     does not read, first, the least unlike first; then those it reads otherwise (a pen digit misread as
-    print, whose digit would make another puzzle)."""
-    order = list(reversed(odd))
+    print, whose digit would make another puzzle). How unlike is measured again for each mark alone against
+    the marks left (`read` without `odd`), once the pen is out: the print population the marks were first
+    measured against held the pen too, which can make print look unlike (a printed 9 whose column's other
+    givens were pen, off their centre: photo 21 of `benchmarks/handwriting.py --seed 631 --extra-givens
+    0`). An ink of another colour comes last, then the pen score; without a print population left (fewer
+    than MIN_POPULATION givens) the first order stands."""
+    left = [0 if c in odd else d for c, d in enumerate(read)]
+    rank = {cell: index for index, cell in enumerate(reversed(odd))}
+    unlike: dict[int, tuple[bool, float, int]] = {}
+    for cell in odd:
+        if not read[cell]:
+            continue
+        with_it = list(left)
+        with_it[cell] = read[cell]
+        cells = [c for c in range(81) if with_it[c]]
+        scores = pen_scores(with_it, looks)
+        if cell in scores:
+            colour = cell in _colour_outliers(cells, looks.inks, looks.ruling)
+            unlike[cell] = (colour, scores[cell], rank[cell])
+    order = sorted(odd, key=lambda c: unlike.get(c, (True, math.inf, rank[c])))
     alike = [c for c in order if by_hand.get(c, read[c]) == read[c]]
     return alike + [c for c in order if c not in alike]
 

@@ -13,6 +13,7 @@ from snapsolve.repair import (
     SOLVED,
     UNSURE,
     MarkLooks,
+    _put_back_order,
     choose_reading,
     decide_givens,
     doubted_by_looks,
@@ -1208,6 +1209,30 @@ def test_a_doubted_given_that_is_the_only_copy_of_its_digit_needs_less_unlike_lo
     with_copy = list(givens)
     with_copy[other] = solution[other]
     assert decided(with_copy, other).written == []
+
+
+def test_marks_taken_out_go_back_in_the_order_of_how_unlike_the_print_left_they_are():
+    """_put_back_order: a printed given taken out first (the most unlike the givens it was measured with)
+    goes back first once it is measured again against the print left, which it is like; the pen taken out
+    with it, unlike that print, follows, the most unlike last. Without a print population left the first
+    order (least unlike first) stands."""
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    pens = [c for c in range(81) if not givens[c]][:3]
+    read = list(givens)
+    for c in pens:
+        read[c] = solution[c]
+    printed = next(c for c in range(81) if givens[c])
+    heights = np.where(np.array(read) > 0, 0.6, 0.0)
+    heights[pens] = [0.8, 0.9, 0.7]  # a third, a half and a sixth taller than the print
+    odd = [printed] + pens  # as first measured: the print the most unlike
+    assert _put_back_order(odd, read, {}, MarkLooks(heights)) == [printed, pens[2], pens[0], pens[1]]
+    # the hand reads a pen digit otherwise: it goes last
+    assert _put_back_order(odd, read, {pens[2]: 1 + solution[pens[2]] % 9}, MarkLooks(heights))[-1] == pens[2]
+    few = [0] * 81
+    for c in odd:
+        few[c] = read[c]
+    assert _put_back_order(odd, few, {}, MarkLooks(heights)) == list(reversed(odd))
 
 
 def test_where_the_classifier_doubts_the_whole_print_only_a_given_doubted_far_more_than_the_rest_is_pen():
