@@ -352,8 +352,10 @@ def _colour_outliers(cells: list[int], inks: np.ndarray | None, ruling: np.ndarr
     return {c: d for c, d in far.items() if d > PEN_CHROMA}
 
 
-#: The digit shapes of some cells' marks, in the printed-digit model's space:
-#: cells (n,) -> (n, d) float (`vision.digits.CellClassifier.print_shapes`).
+#: The digit shapes of some cells' marks, in one digit model's space: cells
+#: (n,) -> (n, d) float, NaN rows for cells without a mark
+#: (`vision.digits.CellClassifier.print_shapes` for the printed-digit model,
+#: `handwritten_shapes` for the handwritten-digit model).
 ShapesOf = Callable[[list[int]], np.ndarray]
 
 
@@ -679,19 +681,13 @@ def separate_written(
         for cell in copies:
             if cell in needed or scores.get(cell, 0.0) < least:
                 continue
-            count = _solved_without(givens, cell, decision.solution, search)
-            if count is not None:
-                givens[cell] = 0
-                moved.append(cell)
-                result = count
+            count = _moved_if_not_needed(givens, moved, cell, decision.solution, search)
+            result = count if count is not None else result
     # A given nearer the player's own writing of its digit than the grid's print of it, that the puzzle does
     # not need, is the player's.
     for cell in like_the_players_pen(givens, looks, decision.solution):
-        count = _solved_without(givens, cell, decision.solution, search)
-        if count is not None:
-            givens[cell] = 0
-            moved.append(cell)
-            result = count
+        count = _moved_if_not_needed(givens, moved, cell, decision.solution, search)
+        result = count if count is not None else result
     # Measured against the print left once the pen is out, a mark taken out while pen among the givens
     # skewed the grid's print (its median height, place, stroke) may look like the print after all.
     out = sorted(set(decision.written) | set(moved))
@@ -752,10 +748,8 @@ def _take_out_unlike(
         for cell in _may_be_pen(givens, looks, probabilities, PEN_SCORE_SOLVED):  # the givens left this round
             if cell in kept:
                 continue
-            count = _solved_without(givens, cell, decision.solution, search)
+            count = _moved_if_not_needed(givens, moved, cell, decision.solution, search)
             if count is not None:
-                givens[cell] = 0
-                moved.append(cell)
                 moved_now += 1
                 result = count
         if not moved_now:
@@ -1068,6 +1062,19 @@ def like_the_players_pen(
     return [c for _, c in sorted(liked, reverse=True)]
 
 
+def _moved_if_not_needed(
+    givens: list[int], moved: list[int], cell: int, solution: list[int] | None, search: str
+) -> SearchResult | None:
+    """Take `cell` out of `givens` (changed in place; appended to `moved`) when the puzzle without it still
+    has exactly one solution, `solution` (`_solved_without`): the exact search's count then, else None
+    and nothing changed."""
+    count = _solved_without(givens, cell, solution, search)
+    if count is not None:
+        givens[cell] = 0
+        moved.append(cell)
+    return count
+
+
 def _solved_without(givens: list[int], cell: int, solution: list[int] | None, search: str) -> SearchResult | None:
     """The exact search's count of `givens` without `cell` when it still has exactly one solution,
     `solution`; else None."""
@@ -1176,15 +1183,14 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             break
         kept = [0 if c in odd else d for c, d in enumerate(most_probable)]
         following = next((c for c in extra if c not in odd), -1)
-        scores = pen_scores(kept, looks)
         changed = [
             c
             for c, read, _ in second.changes
-            if read
-            and c not in odd
-            and not _surely_print(c, read, kept, probabilities, looks)
-            and (following < 0 or scores.get(c, 0.0) >= scores.get(following, 0.0))
+            if read and c not in odd and not _surely_print(c, read, kept, probabilities, looks)
         ]
+        if changed and following >= 0:
+            scores = pen_scores(kept, looks)
+            changed = [c for c in changed if scores.get(c, 0.0) >= scores.get(following, 0.0)]
         cell = changed[0] if changed else following
         if cell < 0:
             break

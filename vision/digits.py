@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -410,6 +411,18 @@ class SecondLook:
         return distortion_ratio(self.nearest[row], digit)
 
 
+def _marked_rows(marks: CellMarks, cells: list[int], measure: Callable[[list], np.ndarray]) -> np.ndarray:
+    """`measure` (crops -> (m, d) float32) of the marks of `cells`: shape (len(cells), d) float32, NaN rows
+    for cells without a mark (d = 1 when no cell has one)."""
+    marked = [i for i, cell in enumerate(cells) if marks.crops[cell] is not None]
+    if not marked:
+        return np.full((len(cells), 1), np.nan, np.float32)
+    found = measure([marks.crops[cells[i]] for i in marked])
+    out = np.full((len(cells), found.shape[1]), np.nan, np.float32)
+    out[marked] = found
+    return out
+
+
 @dataclass
 class CellClassifier:
     """Three k-nearest-neighbours models over stored samples: mark kind, printed digit, handwritten digit.
@@ -761,11 +774,7 @@ class CellClassifier:
         """
         if measured is not None:
             return self._printed_space(np.asarray(measured, np.float32)[list(cells)])
-        marked = [i for i, cell in enumerate(cells) if marks.crops[cell] is not None]
-        found = self._printed_space(features_of([marks.crops[cells[i]] for i in marked]))
-        out = np.full((len(cells), found.shape[1]), np.nan, np.float32)
-        out[marked] = found
-        return out
+        return _marked_rows(marks, cells, lambda crops: self._printed_space(features_of(crops)))
 
     def handwritten_shapes(self, marks: CellMarks, cells: list[int]) -> np.ndarray:
         """The digit shapes of some cells' marks as the handwritten-digit model compares them.
@@ -775,13 +784,7 @@ class CellClassifier:
         rows for cells without a mark. One hand's copies of a digit lie close
         together (`snapsolve.repair.like_the_players_pen`). No neighbour search.
         """
-        marked = [i for i, cell in enumerate(cells) if marks.crops[cell] is not None]
-        if not marked:
-            return np.full((len(cells), 1), np.nan, np.float32)
-        found = self._handwritten_query([marks.crops[cells[i]] for i in marked])
-        out = np.full((len(cells), found.shape[1]), np.nan, np.float32)
-        out[marked] = found
-        return out
+        return _marked_rows(marks, cells, self._handwritten_query)
 
     def printed_proba_and_nearest(self, shapes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """From one neighbour query: P(digit | printed) (m, 9) and the distance to the nearest printed sample (m,).
