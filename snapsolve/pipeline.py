@@ -38,6 +38,7 @@ from .vision import (
     to_gray,
 )
 from .vision.cells import MARK_FEATURES
+from .vision.digits import SecondLook
 from .vision.image_io import reduction_for, render_pdf_page
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
@@ -149,6 +150,18 @@ def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> Mar
     )
 
 
+def _second_look(
+    reading: GridReading, model: CellClassifier, cells: list[int], digits: list[int], own: list[tuple[int, int]]
+) -> SecondLook | None:
+    """`CellClassifier.second_look` at the marks of `cells`, asked about `digits`, the player's own marks
+    `own` ((cell, digit) pairs; those without a crop left out) measured as well."""
+    crops = reading.marks.crops
+    mine = [(cell, digit) for cell, digit in own if crops[cell] is not None]
+    return model.second_look(
+        [crops[cell] for cell in cells], digits, ([crops[cell] for cell, _ in mine], [digit for _, digit in mine])
+    )
+
+
 def player_entries(reading: GridReading, decision: Decision, model: CellClassifier) -> EntryReading:
     """The player's entries of a grid read from a photo, in the light of the decided puzzle.
 
@@ -164,7 +177,7 @@ def player_entries(reading: GridReading, decision: Decision, model: CellClassifi
         decision.solution,
         lambda cells: model.entry_evidence(reading.marks, cells),
         decision.written,
-        lambda cells, digits: model.second_look([reading.marks.crops[cell] for cell in cells], digits),
+        lambda cells, digits, own: _second_look(reading, model, cells, digits, own),
         givens_doubted=decision.dropped_print,
     )
 

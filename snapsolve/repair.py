@@ -1560,6 +1560,13 @@ SECOND_LOOK_RATIO = 1.1
 #: count: the wrong entries that ratio alone passed were given 0.01 and 0.02; from 0.05 to 0.15 the
 #: tuning and check seeds read the same.
 SECOND_LOOK_FIRST = 0.1
+#: ... or when the mark is nearer, under the image distortion model, to the player's own right copies of the
+#: solution's digit in the grid (their entries that agree with the solution) than to any other digit, the
+#: model's samples and their own copies together: at most OWN_LOOK_RATIO times as far
+#: (`SecondLook.own_ratio`). One hand writes a digit alike each time, and a mark a model never trained on
+#: that hand doubts is best compared with that hand's own copies. See `models/MODEL_CARD.md` ("The
+#: player's own copies").
+OWN_LOOK_RATIO = 0.85
 
 
 def _own_copy_ratios(
@@ -1597,38 +1604,48 @@ def _own_copy_ratios(
     return ratios
 
 
+#: `read_entries`' second look: given the cells asked about, the solution's digit of each, and the player's own
+#: right entries as (cell, digit) pairs, a `SecondLook` of the cells (None without one).
+Reread = Callable[[list[int], list[int], list[tuple[int, int]]], "SecondLook | None"]
+
+
 def _second_look(
-    reread: Callable[[list[int], list[int]], SecondLook | None] | None, cells: list[int], solution: list[int]
-) -> dict[int, tuple[np.ndarray, float]]:
-    """The second look at each of `cells` (`read_entries`' `reread`, asked about the solution's digits): its
-    P(digit 1..9) shape (9,) and the distortion ratio of the solution's digit (`SecondLook.ratio`); empty
-    without a second look."""
+    reread: Reread | None, cells: list[int], solution: list[int], own: list[tuple[int, int]]
+) -> dict[int, tuple[np.ndarray, float, float]]:
+    """The second look at each of `cells` (`read_entries`' `reread`, asked about the solution's digits, `own`
+    the player's right entries as (cell, digit)): its P(digit 1..9) shape (9,), the distortion ratio of the
+    solution's digit (`SecondLook.ratio`) and that to the player's own copies of it (`SecondLook.own_ratio`,
+    ``inf`` without); empty without a second look."""
     if reread is None or not cells:
         return {}
-    look = reread(cells, [solution[cell] for cell in cells])
+    look = reread(cells, [solution[cell] for cell in cells], own)
     if look is None:
         return {}
     return {
-        cell: (np.asarray(look.votes[row], np.float64), look.ratio(row, solution[cell]))
+        cell: (
+            np.asarray(look.votes[row], np.float64),
+            look.ratio(row, solution[cell]),
+            look.own_ratio(row, solution[cell]),
+        )
         for row, cell in enumerate(cells)
     }
 
 
-def _looks_right(second: dict[int, tuple[np.ndarray, float]], cell: int, right: int, first: np.ndarray) -> bool:
+def _looks_right(second: dict[int, tuple[np.ndarray, float, float]], cell: int, right: int, first: np.ndarray) -> bool:
     """Whether the second look reads the solution's digit `right`: at least SECOND_LOOK_RIGHT of its votes;
     or a distortion ratio of at most SECOND_LOOK_RATIO where the first reading, `first` (9,) P(digit 1..9)
     of the handwritten-digit model, gives that digit at least SECOND_LOOK_FIRST and the votes give it some
-    share."""
+    share; or a ratio to the player's own copies of it of at most OWN_LOOK_RATIO."""
     if cell not in second:
         return False
-    votes, ratio = second[cell]
-    if votes[right - 1] >= SECOND_LOOK_RIGHT:
+    votes, ratio, own_ratio = second[cell]
+    if votes[right - 1] >= SECOND_LOOK_RIGHT or own_ratio <= OWN_LOOK_RATIO:
         return True
     # the ratio counts only where the votes do not all go to other digits (SECOND_LOOK_RATIO)
     return ratio <= SECOND_LOOK_RATIO and first[right - 1] >= SECOND_LOOK_FIRST and votes[right - 1] > 0
 
 
-def _looks_like(second: dict[int, tuple[np.ndarray, float]], cell: int, read: int) -> bool:
+def _looks_like(second: dict[int, tuple[np.ndarray, float, float]], cell: int, read: int) -> bool:
     """Whether the second look, when there is one, reads the digit `read` (its most probable); True without."""
     return cell not in second or int(np.argmax(second[cell][0])) + 1 == read
 
@@ -1663,7 +1680,7 @@ def read_entries(
     solution: list[int] | None,
     evidence: Callable[[list[int]], EntryEvidence] | None = None,
     written: list[int] | None = None,
-    reread: Callable[[list[int], list[int]], SecondLook | None] | None = None,
+    reread: Reread | None = None,
     givens_doubted: bool = False,
 ) -> EntryReading:
     """The player's marks in the cells without a printed digit, and which of them are certain.
@@ -1689,14 +1706,17 @@ def read_entries(
         another digit is unclear, never a mistake and never taken for right
         (unless the second look, `reread`, reads the solution's digit).
     reread : callable, optional
-        Given a list of cells and the solution's digit of each, a second
-        reading of their marks (`vision.digits.SecondLook`: P(digit 1..9) and
-        each digit's least distortion, from
-        `vision.digits.CellClassifier.second_look`), or None when the model has
-        none; asked only for entries whose reading differs from the solution.
-        An entry it reads as the solution's digit (at least SECOND_LOOK_RIGHT
-        of its votes, or a distortion ratio of at most SECOND_LOOK_RATIO where
-        the first reading gives that digit at least SECOND_LOOK_FIRST), whose
+        Given a list of cells, the solution's digit of each and the player's
+        right entries as (cell, digit) pairs, a second reading of the cells'
+        marks (`vision.digits.SecondLook`: P(digit 1..9), each digit's least
+        distortion, and each digit's least distortion to those entries' marks,
+        from `vision.digits.CellClassifier.second_look`), or None when the
+        model has none; asked only for entries whose reading differs from the
+        solution (`Reread`). An entry it reads as the solution's digit (at
+        least SECOND_LOOK_RIGHT of its votes, or a distortion ratio of at most
+        SECOND_LOOK_RATIO where the first reading gives that digit at least
+        SECOND_LOOK_FIRST, or one of at most OWN_LOOK_RATIO to the player's own
+        copies of that digit), whose
         mark is handwritten with probability at least SECOND_LOOK_KIND (in a
         grid with a mark surely pencil; any mark elsewhere), is that digit
         (right); a mistake needs it to read the digit read.
@@ -1757,7 +1777,8 @@ def read_entries(
         assert solution is not None  # cells are taken out of the givens only for a reading with a solution
         seen = ask(taken_out)
         readings = [int(np.argmax(seen.handwritten[row])) + 1 for row in range(len(taken_out))]
-        second = _second_look(reread, [c for c, d in zip(taken_out, readings) if d != solution[c]], solution)
+        own = [(c, entries[c]) for c in kinds if entries[c] == solution[c]]
+        second = _second_look(reread, [c for c, d in zip(taken_out, readings) if d != solution[c]], solution, own)
         for row, cell in enumerate(taken_out):
             entries[cell] = readings[row]
             if entries[cell] == solution[cell]:
@@ -1784,6 +1805,7 @@ def read_entries(
             reread,
             [cell for row, cell in enumerate(doubtful) if kinds[cell] >= pen_kind or row in certain],
             solution,
+            [(c, sure[c]) for c in range(81) if sure[c] and not givens[c] and sure[c] == solution[c]],
         )
         # like the player's own copies of the solution's digit: not a mistake, and below OWN_COPY_LIKE that digit
         # and, when there is a second look, read by it as the same digit

@@ -395,7 +395,7 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
 
     asked = []
 
-    def reread(cells, digits):
+    def reread(cells, digits, own):
         asked.extend(zip(cells, digits))
         votes = np.array([second[c] for c in cells])
         return SecondLook(votes, np.array([nearest(c, d) for c, d in zip(cells, digits)]))
@@ -413,7 +413,7 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
     # that all go to another digit: questions
     assert {u.cell for u in read.unclear} == {unsure_kind, questioned, split, apart, unlike_first, no_vote}
     # a model without a second look (an older one, `second_look` None) reads as before
-    assert read_entries(probs, givens, solution, _evidence(reads), reread=lambda cells, digits: None) == before
+    assert read_entries(probs, givens, solution, _evidence(reads), reread=lambda cells, digits, own: None) == before
     # without the pencil mark, the mark the kind model is unsure of is pen too: the second look reads it right
     probs[pencil] = 0.0
     probs[pencil, 0] = 1.0
@@ -577,6 +577,90 @@ def test_a_second_look_reads_right_entries_the_first_reading_doubts_and_never_a_
         for cell, digit in written.items():
             assert not (read.sure[cell] and read.sure[cell] != solution[cell] and digit == solution[cell]), (name, cell)
             assert read.sure[cell] in (0, digit), (name, cell)
+
+
+def test_a_doubted_entry_nearer_the_players_own_copies_of_the_solutions_digit_than_any_other_is_right():
+    """`read_entries`' second look measures each doubted mark against the player's own right entries too
+    (`SecondLook.own`): a mark at most OWN_LOOK_RATIO times as far from their copies of the solution's digit
+    as from any other digit (the model's samples and their own copies together, `SecondLook.own_ratio`) is
+    right, even when every vote and the model's samples say another digit; just beyond, or nearer their own
+    copy of another digit, or with no own copy, it stays a question. The player's right entries are what
+    the second look is given (cell, digit), never the doubted marks."""
+    from snapsolve.repair import OWN_LOOK_RATIO
+    from snapsolve.vision.digits import SecondLook
+
+    givens = parse_puzzle(read_collection("top1465.txt")[0])
+    solution = solve_unique(givens).solution
+    empty = [i for i, d in enumerate(givens) if not d]
+    like, beyond, nearer_other, none, *right = empty[:10]
+    other = {c: solution[c] % 9 + 1 for c in empty}
+    written = {c: other[c] for c in (like, beyond, nearer_other, none)} | {c: solution[c] for c in right}
+    probs = twenty_classes(givens)
+    reads = {}
+    for cell, digit in written.items():
+        probs[cell] = 0.0
+        probs[cell, 9 + digit] = 0.99 * 0.6
+        probs[cell, 9 + solution[cell]] += 0.99 * 0.4
+        probs[cell, 0] = 0.01
+        reads[cell] = (
+            _one_hot(digit, 0.6, 0.4 / 8),
+            [1.0 if d == digit else 2.0 for d in range(1, 10)],
+            _one_hot(digit),
+        )
+    # the solution's digit as near as the player's own copy of it, relative to the nearest other digit (100)
+    own_ratio = {like: 0.95 * OWN_LOOK_RATIO, beyond: 1.05 * OWN_LOOK_RATIO, nearer_other: 0.5, none: np.inf}
+    given_own = []
+
+    def reread(cells, digits, own):
+        given_own.append(sorted(own))
+        votes = np.array([_one_hot(other[c]) for c in cells])  # every vote for the digit read
+        nearest = np.array([[300.0 if d == digit else 100.0 for d in range(1, 10)] for digit in digits])
+        mine = np.full((len(cells), 9), np.inf)
+        for row, (cell, digit) in enumerate(zip(cells, digits)):
+            mine[row, digit - 1] = 100.0 * own_ratio[cell]
+            if cell == nearer_other:
+                mine[row, other[cell] - 1] = 10.0  # their own copy of the digit read is nearer still
+        return SecondLook(votes, nearest, mine)
+
+    read = read_entries(probs, givens, solution, _evidence(reads), reread=reread)
+    assert given_own == [sorted((c, solution[c]) for c in right)]
+    assert read.entries[like] == read.sure[like] == solution[like]
+    assert {u.cell for u in read.unclear} == {beyond, nearer_other, none}
+    assert all(read.sure[c] == solution[c] for c in right)
+    # the same marks without the player's copies (`SecondLook.own` None): all four are questions
+    plain = read_entries(
+        probs, givens, solution, _evidence(reads), reread=lambda c, d, o: dataclasses.replace(reread(c, d, o), own=None)
+    )
+    assert {u.cell for u in plain.unclear} == {like, beyond, nearer_other, none}
+
+
+def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model):
+    """Photo 64 of `benchmarks/handwriting.py --seed 24 --extra-givens 0` (tests/data/handwriting, PNG; hand
+    SteveHand, never trained on; `truth.json` gives what is written, all right). The hand's 9s in r1c1 and
+    r5c7 are doubted by both models (the image distortion model's samples put another digit nearer), but
+    they lie nearer the player's own right 9 (r7c2) than any other digit, the model's samples and the
+    player's other entries: read as 9s, right, not questions. No entry is called a mistake and none is read
+    as a digit not written. Without the player's own copies the two are questions (the code before)."""
+    folder = Path(__file__).parent / "data" / "handwriting"
+    name = "handwriting_seed24_extra0_64.png"
+    known = json.loads((folder / "truth.json").read_text())[name]
+    written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
+    solution = [int(d) for d in known["solution"]]
+    reading = read_grids(read_image(folder / name), model)[0]
+    decision = decide(reading, model=model)
+    assert decision.solution == solution
+    read = player_entries(reading, decision, model)
+    assert read.unclear == [] and all(read.entries[cell] == read.sure[cell] == d for cell, d in written.items())
+    without = read_entries(
+        reading.probabilities,
+        decision.givens,
+        solution,
+        lambda cells: model.entry_evidence(reading.marks, cells),
+        decision.written,
+        lambda cells, digits, own: model.second_look([reading.marks.crops[cell] for cell in cells], digits),
+    )
+    assert {entry.cell for entry in without.unclear} == {0, 42}
+    assert all(without.sure[cell] in (0, d) for cell, d in written.items())
 
 
 def _solved_with_every_given_right(name, model):

@@ -288,7 +288,8 @@ def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend
     HOG. The image distortion model (`vision.deformation`) lets a pixel match within WARP pixels: a sample
     moved by one pixel is at distance 0 from it (not so without warp), nearer than any sample of another
     digit among its 50 nearest; asked about a digit, the second look measures that digit's nearest samples too
-    (`SecondLook.ratio`); a model without the images (older) has no second look."""
+    (`SecondLook.ratio`), and the writer's own marks when given (`SecondLook.own`, `SecondLook.own_ratio`);
+    a model without the images (older) has no second look."""
     import dataclasses
 
     from snapsolve.vision.deformation import WARP, distortion_distances, gradient_context
@@ -319,6 +320,17 @@ def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend
     assert np.allclose(look.votes, model.second_look([images[sample]] * 2).votes)  # asking changes no vote
     with pytest.raises(ValueError):
         model.second_look([images[sample]], [1, 2])
+    # the writer's own marks (`own`, normalised as the crops are): the sample itself, said to be another digit,
+    # is at distance 0, so that digit's own ratio is 0, and the sample's own digit, with no own copy, has none
+    # (inf); the model's samples read as before
+    said = label % 9 + 1
+    mine = model.second_look([images[sample]], [label], ([images[sample], moved], [said, said % 9 + 1]))
+    assert mine.own is not None and mine.own.shape == (1, 9) and mine.own[0, said - 1] < 1e-6
+    assert mine.own_ratio(0, said) < 1e-6 and mine.own_ratio(0, label) == np.inf
+    assert np.allclose(mine.votes, look.votes[:1]) and np.allclose(mine.nearest, look.nearest[:1])
+    assert model.second_look([images[sample]], [label]).own_ratio(0, label) == np.inf  # no own marks given
+    with pytest.raises(ValueError):
+        model.second_look([images[sample]], [label], ([moved], [1, 2]))
     model.save(tmp_path / "m.npz")
     assert np.array_equal(CellClassifier.load(tmp_path / "m.npz").handwritten_images, images)
     assert dataclasses.replace(model, handwritten_images=None).second_look([images[sample]]) is None
