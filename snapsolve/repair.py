@@ -1609,6 +1609,12 @@ def _own_copy_ratios(
 Reread = Callable[[list[int], list[int], list[tuple[int, int]]], "SecondLook | None"]
 
 
+def _right_entries(values: list[int], givens: list[int], solution: list[int]) -> list[tuple[int, int]]:
+    """The player's entries among 81 `values` that agree with the solution, as (cell, digit) pairs: the
+    copies of their own hand that the second look measures a doubted mark against."""
+    return [(c, v) for c, v in enumerate(values) if v and not givens[c] and v == solution[c]]
+
+
 def _second_look(
     reread: Reread | None, cells: list[int], solution: list[int], own: list[tuple[int, int]]
 ) -> dict[int, tuple[np.ndarray, float, float]]:
@@ -1777,7 +1783,7 @@ def read_entries(
         assert solution is not None  # cells are taken out of the givens only for a reading with a solution
         seen = ask(taken_out)
         readings = [int(np.argmax(seen.handwritten[row])) + 1 for row in range(len(taken_out))]
-        own = [(c, entries[c]) for c in kinds if entries[c] == solution[c]]
+        own = _right_entries(entries, givens, solution)
         second = _second_look(reread, [c for c, d in zip(taken_out, readings) if d != solution[c]], solution, own)
         for row, cell in enumerate(taken_out):
             entries[cell] = readings[row]
@@ -1805,7 +1811,7 @@ def read_entries(
             reread,
             [cell for row, cell in enumerate(doubtful) if kinds[cell] >= pen_kind or row in certain],
             solution,
-            [(c, sure[c]) for c in range(81) if sure[c] and not givens[c] and sure[c] == solution[c]],
+            _right_entries(sure, givens, solution),
         )
         # like the player's own copies of the solution's digit: not a mistake, and below OWN_COPY_LIKE that digit
         # and, when there is a second look, read by it as the same digit

@@ -740,8 +740,8 @@ class CellClassifier:
             The writer's own marks (crops as `crops`) and the digit 1..9 each
             is known to be (such as their entries that agree with the
             solution): each crop is measured against them as well
-            (`SecondLook.own`, `SecondLook.own_ratio`), about 0.15 ms a pair
-            (estimated from the RERANKED's 8 ms for 50).
+            (`SecondLook.own`, `SecondLook.own_ratio`), about 0.3 ms a pair
+            (measured on `benchmarks/handwriting.py` photos).
 
         Returns
         -------
