@@ -1,0 +1,201 @@
+"""Entries left unclear, right and wrong: what would read the right ones without passing a wrong one?
+
+An entry the reading doubts (read as another digit than the solution's, not
+surely, and not put right by the second look's other rules) is left
+*unclear*: a question for the player. Most unclear entries in
+`benchmarks/handwriting.py`'s photos are deliberately wrong digits, but a
+third are right ones in a hand the models never saw. This script records,
+for every entry left unclear (with `repair.SECOND_LOOK_NEAREST` turned off,
+so that the records are those of the other rules), the measures of the
+second look and of the first reading, labelled right or wrong by the
+photo's truth, and reports per run (a seed and hands, 0 extra givens):
+
+- how many right and wrong entries a second-look distortion ratio
+  (`vision.digits.SecondLook.ratio`) of at most 0.9, 0.95, 1.0 and 1.05
+  would take as right (SECOND_LOOK_NEAREST is the rule shipped);
+- for comparison, a logistic regression (scikit-learn) of six measures
+  together (`measures`), fitted on the other runs with its threshold at
+  their highest wrong score plus ``--margin``, run by run.
+
+    python benchmarks/unclear_entries.py [--seeds 24 45 307 419 31 99] [--hands all mnist] [--photos 120]
+        [--margin 0.5] [--save FILE] [--load FILE ...]
+
+Each run takes one to three minutes on one core; ``--save`` keeps the
+records (JSON) and ``--load`` reports from saved ones. The default seeds are
+the tuning seeds SECOND_LOOK_NEAREST was chosen on; report accuracy on
+others (`benchmarks/handwriting.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import numpy as np
+from handwriting import make_photos  # benchmarks/handwriting.py, beside this script
+from sklearn.linear_model import LogisticRegression
+
+from snapsolve import repair
+from snapsolve.pipeline import decide, default_model, player_entries, read_grids
+
+
+def record(seed: int, hands: str, photos: int) -> list[dict]:
+    """The entries left unclear on `photos` photos of `make_photos(photos, seed, 0, hands)`, each a dict of
+    the raw measures (the second look, the HOG own-copy ratio, the printed and nearest-sample readings),
+    the digit read, the solution's and the digit written."""
+    captured: dict = {"last": None, "ratios": {}, "rows": []}
+    looks_right, alternatives_of, own_copy_ratios = (
+        repair._looks_right,
+        repair._alternatives_of,
+        repair._own_copy_ratios,
+    )
+
+    def watch_looks_right(second, cell, right, first):  # the second look at the cell about to be judged
+        captured["last"] = (cell, second.get(cell))
+        return looks_right(second, cell, right, first)
+
+    def watch_own_copy_ratios(doubtful, rows, seen, entries, sure, solution, ask):
+        ratios = own_copy_ratios(doubtful, rows, seen, entries, sure, solution, ask)
+        captured["ratios"] = {doubtful[row]: value for row, value in ratios.items()}
+        return ratios
+
+    def watch_alternatives_of(evidence, row, read, solution):  # asked only for an entry left unclear
+        cell, look = captured["last"]
+        if look is not None:
+            captured["rows"].append(
+                {
+                    "cell": cell,
+                    "read": read,
+                    "right": solution,
+                    "look": [np.asarray(look[0]).tolist(), float(look[1]), float(look[2])],
+                    "shape_own_ratio": captured["ratios"].get(cell, math.inf),
+                    "printed": np.asarray(evidence.printed[row]).tolist(),
+                    "nearest": np.asarray(evidence.distances[row]).tolist(),
+                }
+            )
+        return alternatives_of(evidence, row, read, solution)
+
+    model = default_model()
+    nearest = repair.SECOND_LOOK_NEAREST
+    repair._looks_right, repair._alternatives_of = watch_looks_right, watch_alternatives_of
+    repair._own_copy_ratios, repair.SECOND_LOOK_NEAREST = watch_own_copy_ratios, -math.inf
+    out = []
+    try:
+        for index, photo in enumerate(make_photos(photos, seed, 0, hands)):
+            readings = read_grids(photo["image"], model)
+            if not readings:
+                continue
+            decision = decide(readings[0], model=model)
+            captured["rows"], captured["ratios"] = [], {}
+            entries = player_entries(readings[0], decision, model)
+            if decision.solution is None:
+                continue
+            unclear = {u.cell for u in entries.unclear}
+            for row in captured["rows"]:
+                if row["cell"] in unclear and row["cell"] in photo["written"]:
+                    out.append(
+                        {**row, "written": photo["written"][row["cell"]], "truth": photo["solution"][row["cell"]]}
+                    )
+                    out[-1].update(seed=seed, hands=hands, photo=index)
+    finally:
+        repair._looks_right, repair._alternatives_of = looks_right, alternatives_of
+        repair._own_copy_ratios, repair.SECOND_LOOK_NEAREST = own_copy_ratios, nearest
+    return out
+
+
+#: The measures `measures` gives, in its order.
+MEASURES = ("votes", "log_ratio", "log_own_ratio", "log_shape_own_ratio", "log_printed", "log_nearest")
+#: Ratios above this (and a missing one: no copy of the digit to measure against) count as this.
+RATIO_CAP = 3.0
+#: Probabilities below this count as this (logarithms stay finite).
+FLOOR = 1e-3
+
+
+def measures(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """Each record's MEASURES, shape (n, 6) float64, and whether it was right, (n,) bool: the second look's
+    share of votes for the solution's digit; the logarithms of its distortion ratio, of the ratio to the
+    player's own copies (`SecondLook.own_ratio`) and of the HOG space's own-copy ratio
+    (`repair._own_copy_ratios`), each capped at RATIO_CAP; the logarithm of the printed-digit model's
+    P(solution's digit), floored at FLOOR; the logarithm of the handwritten model's nearest sample of the
+    solution's digit over that of the digit read."""
+    out = []
+    for r in rows:
+        votes, ratio, own_ratio = r["look"]
+        printed = r["printed"][r["right"] - 1]
+        printed = printed if math.isfinite(printed) else 0.0
+        near_right, near_read = r["nearest"][r["right"] - 1], r["nearest"][r["read"] - 1]
+        out.append(
+            [
+                votes[r["right"] - 1],
+                math.log(min(ratio, RATIO_CAP)),
+                math.log(min(own_ratio, RATIO_CAP)),
+                math.log(min(r["shape_own_ratio"], RATIO_CAP)),
+                math.log(max(printed, FLOOR)),
+                math.log(max(near_right, 1e-9) / max(near_read, 1e-9)),
+            ]
+        )
+    right = np.array([r["written"] == r["truth"] for r in rows], bool)
+    return np.array(out, np.float64).reshape(-1, len(MEASURES)), right
+
+
+def fit(rows: list[dict], margin: float) -> tuple[np.ndarray, float, float]:
+    """A logistic regression's weights (6,), bias and threshold (the highest wrong entry's score plus `margin`) fitted
+    on `rows`."""
+    x, y = measures(rows)
+    model = LogisticRegression(C=1.0, max_iter=5000).fit(x, y)
+    scores = model.decision_function(x)
+    return model.coef_[0], float(model.intercept_[0]), float(scores[~y].max() + margin)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[24, 45, 307, 419, 31, 99])
+    parser.add_argument("--hands", nargs="+", choices=("all", "mnist"), default=["all", "mnist"])
+    parser.add_argument("--photos", type=int, default=120)
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=0.5,
+        help="the logistic threshold: added to the highest wrong score (default 0.5)",
+    )
+    parser.add_argument("--save", help="write the records to this JSON file")
+    parser.add_argument("--load", nargs="+", default=[], help="fit from these saved records instead of reading")
+    args = parser.parse_args()
+    runs: dict[str, list[dict]] = {}
+    if args.load:
+        for name in args.load:
+            for row in json.load(open(name)):
+                runs.setdefault(f"{row['seed']} {row['hands']}", []).append(row)
+    else:
+        for seed in args.seeds:
+            for hands in args.hands:
+                runs[f"{seed} {hands}"] = record(seed, hands, args.photos)
+                print(f"recorded seed {seed}, {hands}: {len(runs[f'{seed} {hands}'])} unclear", file=sys.stderr)
+        if args.save:
+            with open(args.save, "w") as out:
+                json.dump([row for rows in runs.values() for row in rows], out)
+    limits = (0.9, 0.95, 1.0, 1.05)
+    print(
+        "run (seed, hands) | right unclear | wrong unclear | taken right / wrong passed at ratio <= "
+        + ", ".join(map(str, limits))
+        + " | logistic, the run left out"
+    )
+    total = np.zeros((len(limits) + 1, 2), int)
+    for name, rows in runs.items():
+        weights, bias, threshold = fit([r for other, rs in runs.items() if other != name for r in rs], args.margin)
+        x, y = measures(rows)
+        takes = [x[:, 1] <= math.log(limit) for limit in limits] + [x @ weights + bias >= threshold]
+        counts = np.array([[(take & y).sum(), (take & ~y).sum()] for take in takes])
+        total += counts
+        print(f"{name} | {y.sum()} | {(~y).sum()} | " + " | ".join(f"{a} / {b}" for a, b in counts))
+    x, y = measures([r for rows in runs.values() for r in rows])
+    print(f"all | {y.sum()} | {(~y).sum()} | " + " | ".join(f"{a} / {b}" for a, b in total))
+    wrong = np.sort(np.exp(x[~y, 1]))[:3]
+    print("the least distortion ratios of wrong entries:", ", ".join(f"{r:.3f}" for r in wrong))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
