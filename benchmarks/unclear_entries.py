@@ -161,7 +161,7 @@ def main() -> int:
         help="the logistic threshold: added to the highest wrong score (default 0.5)",
     )
     parser.add_argument("--save", help="write the records to this JSON file")
-    parser.add_argument("--load", nargs="+", default=[], help="fit from these saved records instead of reading")
+    parser.add_argument("--load", nargs="+", default=[], help="report from these saved records, no photo read")
     args = parser.parse_args()
     runs: dict[str, list[dict]] = {}
     if args.load:
