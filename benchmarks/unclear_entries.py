@@ -12,7 +12,8 @@ photo's truth, and reports per run (a seed and hands, 0 extra givens):
 
 - how many right and wrong entries a second-look distortion ratio
   (`vision.digits.SecondLook.ratio`) of at most 0.9, 0.95, 1.0 and 1.05
-  would take as right (SECOND_LOOK_NEAREST is the rule shipped);
+  would take as right, and the rule shipped (`repair.SECOND_LOOK_NEAREST`,
+  vetoed when the second look's vote goes whole to another digit);
 - for comparison, a logistic regression (scikit-learn) of six measures
   together (`measures`), fitted on the other runs with its threshold at
   their highest wrong score plus ``--margin``, run by run.
@@ -140,6 +141,12 @@ def measures(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(out, np.float64).reshape(-1, len(MEASURES)), right
 
 
+def shipped_rule(row: dict) -> bool:
+    """Whether `repair._nearest_is_right` (SECOND_LOOK_NEAREST, UNANIMOUS) takes the record as right."""
+    look = (np.asarray(row["look"][0], np.float64), row["look"][1], row["look"][2])
+    return repair._nearest_is_right({row["cell"]: look}, row["cell"], row["right"])
+
+
 def fit(rows: list[dict], margin: float) -> tuple[np.ndarray, float, float]:
     """A logistic regression's weights (6,), bias and threshold (the highest wrong entry's score plus `margin`) fitted
     on `rows`."""
@@ -180,13 +187,19 @@ def main() -> int:
     print(
         "run (seed, hands) | right unclear | wrong unclear | taken right / wrong passed at ratio <= "
         + ", ".join(map(str, limits))
+        + " | the shipped rule (SECOND_LOOK_NEAREST, no whole vote for another digit)"
         + " | logistic, the run left out"
     )
-    total = np.zeros((len(limits) + 1, 2), int)
+    total = np.zeros((len(limits) + 2, 2), int)
     for name, rows in runs.items():
-        weights, bias, threshold = fit([r for other, rs in runs.items() if other != name for r in rs], args.margin)
         x, y = measures(rows)
-        takes = [x[:, 1] <= math.log(limit) for limit in limits] + [x @ weights + bias >= threshold]
+        takes = [x[:, 1] <= math.log(limit) for limit in limits] + [np.array([shipped_rule(r) for r in rows], bool)]
+        others = [r for other, rs in runs.items() if other != name for r in rs]
+        if others:
+            weights, bias, threshold = fit(others, args.margin)
+            takes.append(x @ weights + bias >= threshold)
+        else:  # one run: nothing to fit on
+            takes.append(np.zeros(len(rows), bool))
         counts = np.array([[(take & y).sum(), (take & ~y).sum()] for take in takes])
         total += counts
         print(f"{name} | {y.sum()} | {(~y).sum()} | " + " | ".join(f"{a} / {b}" for a, b in counts))

@@ -425,20 +425,20 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
 def test_a_doubted_entry_whose_solution_digit_is_the_least_distorted_is_right():
     """An entry that none of the second look's other rules reads right (a third of its votes, a first reading
     below SECOND_LOOK_FIRST) is right when the solution's digit is the least distorted by the margin of
-    SECOND_LOOK_NEAREST, whatever the first reading; just beyond it, it stays a question; an entry certain
-    enough for a mistake that both readings agree on stays a mistake however near; a model without a second
-    look changes nothing."""
+    SECOND_LOOK_NEAREST, whatever the first reading; just beyond it, or with every vote for another digit, it
+    stays a question; an entry certain enough for a mistake that both readings agree on stays a mistake
+    however near; a model without a second look changes nothing."""
     from snapsolve.repair import SECOND_LOOK_FIRST, SECOND_LOOK_NEAREST
     from snapsolve.vision.digits import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
-    near, beyond, accused = [i for i, d in enumerate(givens) if not d][:3]
-    other = {c: solution[c] % 9 + 1 for c in (near, beyond, accused)}
+    near, beyond, accused, outvoted = [i for i, d in enumerate(givens) if not d][:4]
+    other = {c: solution[c] % 9 + 1 for c in (near, beyond, accused, outvoted)}
     probs = twenty_classes(givens)
-    ratio = {near: 0.98 * SECOND_LOOK_NEAREST, beyond: 1.02 * SECOND_LOOK_NEAREST, accused: 0.5}
+    ratio = {near: 0.98 * SECOND_LOOK_NEAREST, beyond: 1.02 * SECOND_LOOK_NEAREST, accused: 0.5, outvoted: 0.5}
     reads, votes = {}, {}
-    for cell in (near, beyond, accused):
+    for cell in (near, beyond, accused, outvoted):
         sure = 0.97 if cell == accused else 0.85  # below MISTAKE_VOTES: not certain
         probs[cell] = 0.0
         probs[cell, 9 + other[cell]] = sure
@@ -447,17 +447,17 @@ def test_a_doubted_entry_whose_solution_digit_is_the_least_distorted_is_right():
         reads[cell] = (_one_hot(other[cell], sure, (1 - sure) / 8), far, _one_hot(other[cell]))
         assert reads[cell][0][solution[cell] - 1] < SECOND_LOOK_FIRST
         votes[cell] = [1 / 3 if d == solution[cell] else 2 / 3 if d == other[cell] else 0.0 for d in range(1, 10)]
-    votes[accused] = _one_hot(other[accused])
+    votes[accused], votes[outvoted] = _one_hot(other[accused]), _one_hot(other[outvoted])
 
     def reread(cells, digits, own):
         nearest = [[100.0 * ratio[c] if d == digit else 100.0 for d in range(1, 10)] for c, digit in zip(cells, digits)]
         return SecondLook(np.array([votes[c] for c in cells]), np.array(nearest))
 
     before = read_entries(probs, givens, solution, _evidence(reads), reread=lambda cells, digits, own: None)
-    assert {u.cell for u in before.unclear} == {near, beyond} and before.sure[accused] == other[accused]
+    assert {u.cell for u in before.unclear} == {near, beyond, outvoted} and before.sure[accused] == other[accused]
     read = read_entries(probs, givens, solution, _evidence(reads), reread=reread)
     assert read.entries[near] == read.sure[near] == solution[near]
-    assert [(u.cell, u.read) for u in read.unclear] == [(beyond, other[beyond])] and read.sure[beyond] == 0
+    assert {(u.cell, u.read) for u in read.unclear} == {(beyond, other[beyond]), (outvoted, other[outvoted])}
     assert read.sure[accused] == other[accused]  # both readings sure of another digit: a mistake
 
 
