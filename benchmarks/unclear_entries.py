@@ -95,11 +95,10 @@ def record(seed: int, hands: str, photos: int) -> list[dict]:
                 continue
             unclear = {u.cell for u in entries.unclear}
             for row in captured["rows"]:
-                if row["cell"] in unclear and row["cell"] in photo["written"]:
-                    out.append(
-                        {**row, "written": photo["written"][row["cell"]], "truth": photo["solution"][row["cell"]]}
-                    )
-                    out[-1].update(seed=seed, hands=hands, photo=index)
+                cell = row["cell"]
+                if cell in unclear and cell in photo["written"]:
+                    truth = {"written": photo["written"][cell], "truth": photo["solution"][cell]}
+                    out.append({**row, **truth, "seed": seed, "hands": hands, "photo": index})
     finally:
         repair._looks_right, repair._alternatives_of = looks_right, alternatives_of
         repair._own_copy_ratios, repair.SECOND_LOOK_NEAREST = own_copy_ratios, nearest
@@ -173,8 +172,9 @@ def main() -> int:
     runs: dict[str, list[dict]] = {}
     if args.load:
         for name in args.load:
-            for row in json.load(open(name)):
-                runs.setdefault(f"{row['seed']} {row['hands']}", []).append(row)
+            with open(name) as saved:
+                for row in json.load(saved):
+                    runs.setdefault(f"{row['seed']} {row['hands']}", []).append(row)
     else:
         for seed in args.seeds:
             for hands in args.hands:

@@ -1569,7 +1569,7 @@ SECOND_LOOK_FIRST = 0.1
 OWN_LOOK_RATIO = 0.85
 #: ... or, for an entry that would otherwise be left a question (not one called a mistake), when the
 #: solution's digit is the least distorted of all under the image distortion model, by a margin: its
-#: `SecondLook.ratio` at most SECOND_LOOK_NEAREST, whatever the first reading and the votes say. The second
+#: `SecondLook.ratio` at most SECOND_LOOK_NEAREST, whatever the first reading says. The second
 #: look's nearest sample is then the solution's digit, which the first reading (HOG and KNN) had all but
 #: ruled out in a hand it never saw. Measured by `benchmarks/unclear_entries.py` on the entries left unclear
 #: on tuning seeds 24, 45, 307, 419, 31 and 99 (120 photos each, held-out faces and MNIST hands, 0 extra
@@ -1578,7 +1578,7 @@ OWN_LOOK_RATIO = 0.85
 #: none. On check seeds 3001-3003 (faces and MNIST hands) 0.95 took 35 of 206 right and none of 639
 #: wrong. A logistic regression of six measures together (the votes, three distortion ratios, the printed
 #: model's view and the nearest samples' distances) took no more (36), so the single measure is used.
-#: As with SECOND_LOOK_RATIO, a vote that goes whole to one digit vetoes it: on seed 4004 (faces, 0 extra
+#: As with SECOND_LOOK_RATIO, a vote that goes whole to another digit vetoes it: on seed 4004 (faces, 0 extra
 #: givens; first measured with the rule alone) a wrong 9 written where the solution has 7 was passed as
 #: right at a ratio of 0.91 (the 7 found among the extra samples of the solution's digit) while all three
 #: voters read 9. With the veto the tuning seeds take 39 right entries (of 56), the check seeds 25 (of 35),
@@ -1757,7 +1757,8 @@ def read_entries(
         grid with a mark surely pencil; any mark elsewhere), is that digit
         (right); a mistake needs it to read the digit read. An entry that
         would be left a question is right too when the solution's digit is
-        the least distorted by a margin (SECOND_LOOK_NEAREST).
+        the least distorted by a margin (SECOND_LOOK_NEAREST), unless the
+        second look's vote goes whole to another digit (UNANIMOUS).
     givens_doubted : bool
         The printed reading was repaired by taking a mark read as print for
         no printed digit (`Decision.dropped_print`): a pen digit kept as a
