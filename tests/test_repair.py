@@ -176,14 +176,21 @@ def test_a_lone_mark_like_a_candidate_is_a_pen_entry_only_in_a_grid_without_penc
     handwritten): in a grid where no mark is surely pencil it is an entry (`LONE_PENCIL_DIGIT`), right when
     it reads as the solution's digit and a question, never a mistake, when it reads as another (its kind is
     not certain); beside a mark surely pencil (`SURE_PENCIL`) it stays pencil, and so does a mark that is a
-    digit with probability 0.2."""
+    digit with probability 0.05. A thin pen digit read as a digit at only 0.2 is an entry too (seed 5001 of
+    `benchmarks/handwriting.py` left such marks out as no entry at all)."""
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
     empty = [i for i, d in enumerate(givens) if not d]
-    small, other, faint, pencilled = empty[:4]
+    small, other, faint, pencilled, thin = empty[:5]
     wrong = solution[other] % 9 + 1
     probs = twenty_classes(givens)
-    for cell, digit, share in ((small, solution[small], 0.35), (other, wrong, 0.35), (faint, solution[faint], 0.2)):
+    shares = (
+        (small, solution[small], 0.35),
+        (other, wrong, 0.35),
+        (faint, solution[faint], 0.05),
+        (thin, solution[thin], 0.2),
+    )
+    for cell, digit, share in shares:
         probs[cell] = 0.0
         probs[cell, 19] = 0.6
         probs[cell, 9 + digit] = share
@@ -196,13 +203,13 @@ def test_a_lone_mark_like_a_candidate_is_a_pen_entry_only_in_a_grid_without_penc
         )
     }
     read = read_entries(probs, givens, solution, _evidence(reads))
-    assert read.sure[small] == solution[small] and read.pencil == [faint]
+    assert read.sure[small] == solution[small] and read.sure[thin] == solution[thin] and read.pencil == [faint]
     assert [(u.cell, u.read) for u in read.unclear] == [(other, wrong)] and read.sure[other] == 0
     probs[pencilled] = 0.0
     probs[pencilled, 19] = 0.95
     read = read_entries(probs, givens, solution, _evidence(reads))
-    assert read.entries[small] == read.entries[other] == 0 and read.unclear == []
-    assert read.pencil == sorted([small, other, faint, pencilled])
+    assert read.entries[small] == read.entries[other] == read.entries[thin] == 0 and read.unclear == []
+    assert read.pencil == sorted([small, other, faint, pencilled, thin])
 
 
 def test_only_certain_readings_are_mistakes_the_rest_are_unclear():
