@@ -1449,7 +1449,9 @@ MISTAKE_PRINTED_SOLUTION = 0.1
 #: small pen digit written in a cell's upper part looks like one pencilled
 #: candidate; but players who pencil candidates pencil several cells: every
 #: labelled pencil cell of the in-progress photos (training and validation)
-#: lies in a grid with at least two marks read as candidates at 0.9 or more.
+#: lies in a grid with a mark read as candidates at 0.9 or more (with the
+#: model of 2026-11-29 12 of those grids hold exactly one, the earlier model
+#: read two or more in each).
 #: Such an entry's kind is not certain (below MISTAKE_KIND), so it is never
 #: called a mistake: it is right or a question. 0.3 at first (14 tuning
 #: cells); 0.1 since `benchmarks/handwriting.py`'s pen-only photos showed pen
