@@ -5,10 +5,11 @@ surely, and not put right by the second look's other rules) is left
 *unclear*: a question for the player. Most unclear entries in
 `benchmarks/handwriting.py`'s photos are deliberately wrong digits, but a
 third are right ones in a hand the models never saw. This script records,
-for every entry left unclear (with `repair.SECOND_LOOK_NEAREST` turned off,
-so that the records are those of the other rules), the measures of the
-second look and of the first reading, labelled right or wrong by the
-photo's truth, and reports per run (a seed and hands, 0 extra givens):
+for every entry the other rules leave unclear (those `repair.read_entries`
+lists in `EntryReading.doubted` as a question or as taken by
+`repair.SECOND_LOOK_NEAREST`), the measures of the second look and of the
+first reading, labelled right or wrong by the photo's truth, and reports per
+run (a seed and hands, 0 extra givens):
 
 - how many right and wrong entries a second-look distortion ratio
   (`vision.digits.SecondLook.ratio`) of at most 0.9, 0.95, 1.0 and 1.05
@@ -38,70 +39,47 @@ import numpy as np
 from handwriting import make_photos  # benchmarks/handwriting.py, beside this script
 from sklearn.linear_model import LogisticRegression
 
-from snapsolve import repair
 from snapsolve.pipeline import decide, default_model, player_entries, read_grids
 
 
 def record(seed: int, hands: str, photos: int) -> list[dict]:
-    """The entries left unclear on `photos` photos of `make_photos(photos, seed, 0, hands)`, each a dict of
-    the raw measures (the second look, the HOG own-copy ratio, the printed and nearest-sample readings),
-    the digit read, the solution's and the digit written."""
-    captured: dict = {"last": None, "ratios": {}, "rows": []}
-    looks_right, alternatives_of, own_copy_ratios = (
-        repair._looks_right,
-        repair._alternatives_of,
-        repair._own_copy_ratios,
-    )
-
-    def watch_looks_right(second, cell, right, first):  # the second look at the cell about to be judged
-        captured["last"] = (cell, second.get(cell))
-        return looks_right(second, cell, right, first)
-
-    def watch_own_copy_ratios(doubtful, rows, seen, entries, sure, solution, ask):
-        ratios = own_copy_ratios(doubtful, rows, seen, entries, sure, solution, ask)
-        captured["ratios"] = {doubtful[row]: value for row, value in ratios.items()}
-        return ratios
-
-    def watch_alternatives_of(evidence, row, read, solution):  # asked only for an entry left unclear
-        cell, look = captured["last"]
-        if look is not None:
-            captured["rows"].append(
+    """The entries left unclear on `photos` photos of `make_photos(photos, seed, 0, hands)` but for
+    SECOND_LOOK_NEAREST (`repair.EntryReading.doubted` decided as a question or as the least distorted),
+    those with a second look, each a dict of the raw measures (the second look, the HOG own-copy ratio,
+    the printed and nearest-sample readings), the digit read, the solution's and the digit written, and
+    whether the shipped rule took it (``nearest``)."""
+    model = default_model()
+    out = []
+    for index, photo in enumerate(make_photos(photos, seed, 0, hands)):
+        readings = read_grids(photo["image"], model)
+        if not readings:
+            continue
+        decision = decide(readings[0], model=model)
+        if decision.solution is None:
+            continue
+        entries = player_entries(readings[0], decision, model)
+        for doubt in entries.doubted:
+            if doubt.votes is None or doubt.decided_by not in ("question", "least distorted"):
+                continue
+            if doubt.cell not in photo["written"]:
+                continue
+            out.append(
                 {
-                    "cell": cell,
-                    "read": read,
-                    "right": solution,
-                    "look": [np.asarray(look[0]).tolist(), float(look[1]), float(look[2])],
-                    "shape_own_ratio": captured["ratios"].get(cell, math.inf),
-                    "printed": np.asarray(evidence.printed[row]).tolist(),
-                    "nearest": np.asarray(evidence.distances[row]).tolist(),
+                    "cell": doubt.cell,
+                    "read": doubt.read,
+                    "right": doubt.solution,
+                    "look": [list(doubt.votes), doubt.ratio, doubt.own_ratio],
+                    "shape_own_ratio": doubt.shape_own_ratio,
+                    "printed": list(doubt.printed),
+                    "nearest": list(doubt.nearest),
+                    "nearest_rule": doubt.decided_by == "least distorted",
+                    "written": photo["written"][doubt.cell],
+                    "truth": photo["solution"][doubt.cell],
+                    "seed": seed,
+                    "hands": hands,
+                    "photo": index,
                 }
             )
-        return alternatives_of(evidence, row, read, solution)
-
-    model = default_model()
-    nearest = repair.SECOND_LOOK_NEAREST
-    repair._looks_right, repair._alternatives_of = watch_looks_right, watch_alternatives_of
-    repair._own_copy_ratios, repair.SECOND_LOOK_NEAREST = watch_own_copy_ratios, -math.inf
-    out = []
-    try:
-        for index, photo in enumerate(make_photos(photos, seed, 0, hands)):
-            readings = read_grids(photo["image"], model)
-            if not readings:
-                continue
-            decision = decide(readings[0], model=model)
-            captured["rows"], captured["ratios"] = [], {}
-            entries = player_entries(readings[0], decision, model)
-            if decision.solution is None:
-                continue
-            unclear = {u.cell for u in entries.unclear}
-            for row in captured["rows"]:
-                cell = row["cell"]
-                if cell in unclear and cell in photo["written"]:
-                    truth = {"written": photo["written"][cell], "truth": photo["solution"][cell]}
-                    out.append({**row, **truth, "seed": seed, "hands": hands, "photo": index})
-    finally:
-        repair._looks_right, repair._alternatives_of = looks_right, alternatives_of
-        repair._own_copy_ratios, repair.SECOND_LOOK_NEAREST = own_copy_ratios, nearest
     return out
 
 
@@ -141,9 +119,9 @@ def measures(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def shipped_rule(row: dict) -> bool:
-    """Whether `repair._nearest_is_right` (SECOND_LOOK_NEAREST, UNANIMOUS) takes the record as right."""
-    look = (np.asarray(row["look"][0], np.float64), row["look"][1], row["look"][2])
-    return repair._nearest_is_right({row["cell"]: look}, row["cell"], row["right"])
+    """Whether the shipped rule (`repair.SECOND_LOOK_NEAREST`, vetoed by a whole vote for another digit,
+    `repair.UNANIMOUS`) took the record as right (`DoubtedEntry.decided_by` "least distorted")."""
+    return bool(row["nearest_rule"])
 
 
 def fit(rows: list[dict], margin: float) -> tuple[np.ndarray, float, float]:

@@ -21,7 +21,7 @@ import heapq
 import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -1472,6 +1472,96 @@ ALTERNATIVE_PROBABILITY = 0.1
 MAX_OFFERED = 3
 
 
+#: How `read_entries` decided a doubted entry (`DoubtedEntry.decided_by`): read as the solution's digit by
+#: the second look (`_looks_right`), by its likeness to the player's own copies (OWN_COPY_LIKE), or as the
+#: least distorted digit (SECOND_LOOK_NEAREST); called a mistake; left a question (unclear); or, read for sure
+#: as another digit, asked about because the printed reading was repaired (`read_entries`' `givens_doubted`).
+DECIDED_BY = ("second look", "own copy", "least distorted", "mistake", "question", "givens doubted")
+
+
+@dataclass(frozen=True)
+class DoubtedEntry:
+    """An entry whose first reading differs from the solution's digit, with the measures `read_entries` judged
+    it by and the rule that decided it: what `benchmarks/unclear_entries.py` records, without reaching into
+    the rules themselves.
+
+    Attributes
+    ----------
+    cell : int
+        0..80, ``row * 9 + column``.
+    read : int
+        1..9, the handwritten-digit model's most probable digit (the first reading).
+    solution : int
+        1..9, the solution's digit.
+    decided_by : str
+        One of DECIDED_BY.
+    taken_out : bool
+        The mark was read as print and the per-grid decision took it for pen (`read_entries`' `written`).
+    first : tuple of float
+        9 values: the first reading's P(digit 1..9 | handwritten).
+    printed : tuple of float
+        9 values: the printed-digit model's P(digit 1..9) (NaN when not asked).
+    nearest : tuple of float
+        9 values: the distance to the handwritten model's nearest sample of each digit, in its space.
+    votes : tuple of float or None
+        9 values: the second look's P(digit 1..9) (`vision.digits.SecondLook.votes`); None when the entry
+        had no second look.
+    ratio : float
+        The second look's distortion ratio of the solution's digit (`SecondLook.ratio`); ``inf`` without.
+    own_ratio : float
+        The same against the player's own right copies (`SecondLook.own_ratio`); ``inf`` without.
+    shape_own_ratio : float
+        The own-copy ratio in the handwritten model's space (OWN_COPY_LIKE, OWN_COPY_MARGIN); ``inf``
+        when not measured (no shapes, no own copy of the solution's digit, or a mark taken out).
+    """
+
+    cell: int
+    read: int
+    solution: int
+    decided_by: str
+    taken_out: bool
+    first: tuple[float, ...]
+    printed: tuple[float, ...]
+    nearest: tuple[float, ...]
+    votes: tuple[float, ...] | None
+    ratio: float
+    own_ratio: float
+    shape_own_ratio: float
+
+
+def _doubted(
+    evidence: EntryEvidence,
+    row: int,
+    cell: int,
+    read: int,
+    solution: int,
+    decided_by: str,
+    second: dict[int, tuple[np.ndarray, float, float]],
+    shape_own_ratio: float = math.inf,
+    taken_out: bool = False,
+) -> DoubtedEntry:
+    """The `DoubtedEntry` of row `row` of `evidence` (cell `cell`), with the second look at it in `second`."""
+    look = second.get(cell)
+
+    def values(array: np.ndarray) -> tuple[float, ...]:
+        return tuple(float(v) for v in np.asarray(array, np.float64))
+
+    return DoubtedEntry(
+        cell,
+        read,
+        solution,
+        decided_by,
+        taken_out,
+        values(evidence.handwritten[row]),
+        values(evidence.printed[row]),
+        values(evidence.distances[row]),
+        None if look is None else values(look[0]),
+        math.inf if look is None else float(look[1]),
+        math.inf if look is None else float(look[2]),
+        float(shape_own_ratio),
+    )
+
+
 @dataclass
 class EntryReading:
     """What the player wrote in a grid, as far as the reading can tell.
@@ -1490,12 +1580,16 @@ class EntryReading:
         Cells holding pencilled candidates, ascending.
     unclear : list of UnclearEntry
         Entries that differ from the solution without a certain reading, in cell order.
+    doubted : list of DoubtedEntry
+        Every entry whose first reading differed from the solution's digit, with the measures it was
+        judged by and the rule that decided it, in the order judged (empty without a solution).
     """
 
     entries: list[int]
     sure: list[int]
     pencil: list[int]
     unclear: list[UnclearEntry]
+    doubted: list[DoubtedEntry] = field(default_factory=list)
 
 
 def _certain(evidence: EntryEvidence, row: int, kind: float, read: int, solution: int) -> bool:
@@ -1791,6 +1885,9 @@ def read_entries(
         or when it is most probably pencilled candidates in a grid with no
         mark surely pencil and is a digit with probability at least
         LONE_PENCIL_DIGIT (a small pen digit); it is pencil otherwise.
+        Every entry whose first reading differs from the solution is listed in
+        `EntryReading.doubted` with the measures it was judged by and the rule
+        that decided it (`DoubtedEntry`).
     """
     entries = [0] * 81
     pencil = []
@@ -1819,6 +1916,7 @@ def read_entries(
         return evidence(cells) if evidence is not None else _probabilities_only(probabilities, cells)
 
     unclear = []
+    doubted: list[DoubtedEntry] = []
     if taken_out:
         # Marks read as print that the per-grid decision took for pen: read by the handwritten-digit model.
         # One read as the solution's digit is right; one read otherwise is a question, never a mistake (the
@@ -1833,10 +1931,14 @@ def read_entries(
             if entries[cell] == solution[cell]:
                 continue
             if _looks_right(second, cell, solution[cell], seen.handwritten[row]):
-                entries[cell] = solution[cell]  # the second look reads the solution's digit
-                continue
-            if _nearest_is_right(second, cell, solution[cell]):
-                entries[cell] = solution[cell]  # the solution's digit is the least distorted: right
+                decided_by = "second look"
+            elif _nearest_is_right(second, cell, solution[cell]):
+                decided_by = "least distorted"
+            else:
+                decided_by = "question"
+            doubted.append(_doubted(seen, row, cell, entries[cell], solution[cell], decided_by, second, taken_out=True))
+            if decided_by != "question":
+                entries[cell] = solution[cell]  # read as the solution's digit, or that digit least distorted
                 continue
             alternatives = _alternatives_of(seen, row, entries[cell], solution[cell])
             unclear.append(UnclearEntry(cell, entries[cell], alternatives))
@@ -1869,15 +1971,20 @@ def read_entries(
         for row, cell in enumerate(doubtful):
             read, right = entries[cell], solution[cell]
             if _looks_right(second, cell, right, seen.handwritten[row]) and kinds[cell] >= pen_kind:
-                entries[cell] = sure[cell] = right  # the second look reads the solution's digit
+                decided_by = "second look"  # the second look reads the solution's digit
+            elif row in accused:
+                decided_by = "mistake"  # a mistake both readings are sure of
+            elif row not in certain and ratios.get(row, np.inf) < OWN_COPY_LIKE:
+                decided_by = "own copy"  # the solution's digit as this player writes it
+            elif kinds[cell] >= pen_kind and _nearest_is_right(second, cell, right):
+                decided_by = "least distorted"  # the solution's digit is the least distorted: right
+            else:
+                decided_by = "question"
+            doubted.append(_doubted(seen, row, cell, read, right, decided_by, second, ratios.get(row, math.inf)))
+            if decided_by == "mistake":
                 continue
-            if row in accused:
-                continue  # a mistake both readings are sure of
-            if row not in certain and ratios.get(row, np.inf) < OWN_COPY_LIKE:
-                entries[cell] = sure[cell] = right  # the solution's digit as this player writes it
-                continue
-            if kinds[cell] >= pen_kind and _nearest_is_right(second, cell, right):
-                entries[cell] = sure[cell] = right  # the solution's digit is the least distorted: right
+            if decided_by != "question":
+                entries[cell] = sure[cell] = right
                 continue
             alternatives = _alternatives_of(seen, row, read, right)
             unclear.append(UnclearEntry(cell, read, tuple(int(d) for d in alternatives)))
@@ -1887,5 +1994,10 @@ def read_entries(
             if sure[cell] and sure[cell] != solution[cell]:
                 unclear.append(UnclearEntry(cell, sure[cell], (solution[cell],)))
                 sure[cell] = 0
+        asked = {entry.cell for entry in unclear}
+        doubted = [
+            replace(d, decided_by="givens doubted") if d.decided_by == "mistake" and d.cell in asked else d
+            for d in doubted
+        ]
     unclear.sort(key=lambda entry: entry.cell)
-    return EntryReading(entries, sure, pencil, unclear)
+    return EntryReading(entries, sure, pencil, unclear, doubted)

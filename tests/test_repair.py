@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from snapsolve.pipeline import decide, player_entries, read_grids
 from snapsolve.repair import (
@@ -466,6 +467,18 @@ def test_a_doubted_entry_whose_solution_digit_is_the_least_distorted_is_right():
     assert read.entries[near] == read.sure[near] == solution[near]
     assert {(u.cell, u.read) for u in read.unclear} == {(beyond, other[beyond]), (outvoted, other[outvoted])}
     assert read.sure[accused] == other[accused]  # both readings sure of another digit: a mistake
+    # each doubted entry is recorded with the rule that decided it and the measures it was judged by
+    decided = {d.cell: d for d in read.doubted}
+    assert {c: d.decided_by for c, d in decided.items()} == {
+        near: "least distorted",
+        beyond: "question",
+        accused: "mistake",
+        outvoted: "question",
+    }
+    assert decided[near].ratio == pytest.approx(0.98 * SECOND_LOOK_NEAREST)
+    assert decided[outvoted].votes == tuple(votes[outvoted]) and decided[near].read == other[near]
+    assert [d.decided_by for d in before.doubted if d.cell in (near, beyond)] == ["question", "question"]
+    assert all(d.votes is None and d.ratio == np.inf for d in before.doubted)  # no second look
 
 
 def test_a_mark_taken_out_of_the_givens_is_read_by_the_handwritten_model_and_never_accused():
@@ -490,6 +503,9 @@ def test_a_mark_taken_out_of_the_givens_is_read_by_the_handwritten_model_and_nev
     assert read.entries[right] == read.sure[right] == solution[right]
     assert read.entries[wrong] == other[wrong] and read.sure[wrong] == 0
     assert [(u.cell, u.read, u.alternatives) for u in read.unclear] == [(wrong, other[wrong], (solution[wrong],))]
+    assert [(d.cell, d.read, d.decided_by, d.taken_out) for d in read.doubted] == [
+        (wrong, other[wrong], "question", True)
+    ]
 
 
 def test_unclear_entry_question_text():
