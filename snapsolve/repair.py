@@ -22,7 +22,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 import numpy as np
 
@@ -1476,7 +1476,8 @@ MAX_OFFERED = 3
 #: the second look (`_looks_right`), by its likeness to the player's own copies (OWN_COPY_LIKE), or as the
 #: least distorted digit (SECOND_LOOK_NEAREST); called a mistake; left a question (unclear); or, read for sure
 #: as another digit, asked about because the printed reading was repaired (`read_entries`' `givens_doubted`).
-DECIDED_BY = ("second look", "own copy", "least distorted", "mistake", "question", "givens doubted")
+DecidedBy = Literal["second look", "own copy", "least distorted", "mistake", "question", "givens doubted"]
+DECIDED_BY: tuple[DecidedBy, ...] = get_args(DecidedBy)
 
 
 @dataclass(frozen=True)
@@ -1494,7 +1495,7 @@ class DoubtedEntry:
     solution : int
         1..9, the solution's digit.
     decided_by : str
-        One of DECIDED_BY.
+        One of DECIDED_BY (the type `DecidedBy`).
     taken_out : bool
         The mark was read as print and the per-grid decision took it for pen (`read_entries`' `written`).
     first : tuple of float
@@ -1518,7 +1519,7 @@ class DoubtedEntry:
     cell: int
     read: int
     solution: int
-    decided_by: str
+    decided_by: DecidedBy
     taken_out: bool
     first: tuple[float, ...]
     printed: tuple[float, ...]
@@ -1535,7 +1536,7 @@ def _doubted(
     cell: int,
     read: int,
     solution: int,
-    decided_by: str,
+    decided_by: DecidedBy,
     second: dict[int, tuple[np.ndarray, float, float]],
     shape_own_ratio: float = math.inf,
     taken_out: bool = False,
@@ -1917,6 +1918,7 @@ def read_entries(
 
     unclear = []
     doubted: list[DoubtedEntry] = []
+    decided_by: DecidedBy  # how each doubted entry is decided (DoubtedEntry)
     if taken_out:
         # Marks read as print that the per-grid decision took for pen: read by the handwritten-digit model.
         # One read as the solution's digit is right; one read otherwise is a question, never a mistake (the
