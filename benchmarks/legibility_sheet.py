@@ -55,7 +55,8 @@ def sheet(rows: list[dict], seed: int, hands: str, photos: int) -> tuple[np.ndar
         scale = MARK_SIZE / max(crop.shape)
         mark = cv2.resize(crop, (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale))))
         tile = np.zeros((TILE, TILE), np.uint8)
-        tile[4 : 4 + mark.shape[0], 4 : 4 + mark.shape[1]] = mark
+        margin = (TILE - MARK_SIZE) // 2
+        tile[margin : margin + mark.shape[0], margin : margin + mark.shape[1]] = mark
         tiles.append(255 - tile)
         key.append({"written": row["written"], "truth": row["truth"], "read": row["read"], "hand": made[index]["hand"]})
     blank = np.full((TILE, TILE), 255, np.uint8)

@@ -47,7 +47,8 @@ def record(seed: int, hands: str, photos: int) -> list[dict]:
     SECOND_LOOK_NEAREST (`repair.EntryReading.doubted` decided as a question or as the least distorted),
     those with a second look, each a dict of the raw measures (the second look, the HOG own-copy ratio,
     the printed and nearest-sample readings), the digit read, the solution's and the digit written, and
-    whether the shipped rule took it (``nearest``)."""
+    whether the shipped rule took it (``nearest_rule``: SECOND_LOOK_NEAREST, vetoed by a whole vote for another
+    digit, `repair.UNANIMOUS`)."""
     model = default_model()
     out = []
     for index, photo in enumerate(make_photos(photos, seed, 0, hands)):
@@ -118,12 +119,6 @@ def measures(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(out, np.float64).reshape(-1, len(MEASURES)), right
 
 
-def shipped_rule(row: dict) -> bool:
-    """Whether the shipped rule (`repair.SECOND_LOOK_NEAREST`, vetoed by a whole vote for another digit,
-    `repair.UNANIMOUS`) took the record as right (`DoubtedEntry.decided_by` "least distorted")."""
-    return bool(row["nearest_rule"])
-
-
 def fit(rows: list[dict], margin: float) -> tuple[np.ndarray, float, float]:
     """A logistic regression's weights (6,), bias and threshold (the highest wrong entry's score plus `margin`) fitted
     on `rows`."""
@@ -171,7 +166,7 @@ def main() -> int:
     total = np.zeros((len(limits) + 2, 2), int)
     for name, rows in runs.items():
         x, y = measures(rows)
-        takes = [x[:, 1] <= math.log(limit) for limit in limits] + [np.array([shipped_rule(r) for r in rows], bool)]
+        takes = [x[:, 1] <= math.log(limit) for limit in limits] + [np.array([r["nearest_rule"] for r in rows], bool)]
         others = [r for other, rs in runs.items() if other != name for r in rs]
         if others:
             weights, bias, threshold = fit(others, args.margin)

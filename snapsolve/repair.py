@@ -22,7 +22,7 @@ import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -1472,12 +1472,11 @@ ALTERNATIVE_PROBABILITY = 0.1
 MAX_OFFERED = 3
 
 
-#: How `read_entries` decided a doubted entry (`DoubtedEntry.decided_by`): read as the solution's digit by
+#: How `read_entries` decides a doubted entry (`DoubtedEntry.decided_by`): read as the solution's digit by
 #: the second look (`_looks_right`), by its likeness to the player's own copies (OWN_COPY_LIKE), or as the
 #: least distorted digit (SECOND_LOOK_NEAREST); called a mistake; left a question (unclear); or, read for sure
 #: as another digit, asked about because the printed reading was repaired (`read_entries`' `givens_doubted`).
 DecidedBy = Literal["second look", "own copy", "least distorted", "mistake", "question", "givens doubted"]
-DECIDED_BY: tuple[DecidedBy, ...] = get_args(DecidedBy)
 
 
 @dataclass(frozen=True)
@@ -1495,15 +1494,17 @@ class DoubtedEntry:
     solution : int
         1..9, the solution's digit.
     decided_by : str
-        One of DECIDED_BY (the type `DecidedBy`).
+        One of `DecidedBy`'s names.
     taken_out : bool
         The mark was read as print and the per-grid decision took it for pen (`read_entries`' `written`).
     first : tuple of float
         9 values: the first reading's P(digit 1..9 | handwritten).
     printed : tuple of float
-        9 values: the printed-digit model's P(digit 1..9) (NaN when not asked).
+        9 values: the printed-digit model's P(digit 1..9) (NaN when not asked; 0 when `read_entries` has
+        no `evidence` and reads the cell probabilities alone).
     nearest : tuple of float
-        9 values: the distance to the handwritten model's nearest sample of each digit, in its space.
+        9 values: the distance to the handwritten model's nearest sample of each digit, in its space (1
+        when read from the cell probabilities alone).
     votes : tuple of float or None
         9 values: the second look's P(digit 1..9) (`vision.digits.SecondLook.votes`); None when the entry
         had no second look.
@@ -1939,11 +1940,12 @@ def read_entries(
             else:
                 decided_by = "question"
             doubted.append(_doubted(seen, row, cell, entries[cell], solution[cell], decided_by, second, taken_out=True))
-            if decided_by != "question":
+            if decided_by == "question":
+                unclear.append(
+                    UnclearEntry(cell, entries[cell], _alternatives_of(seen, row, entries[cell], solution[cell]))
+                )
+            else:
                 entries[cell] = solution[cell]  # read as the solution's digit, or that digit least distorted
-                continue
-            alternatives = _alternatives_of(seen, row, entries[cell], solution[cell])
-            unclear.append(UnclearEntry(cell, entries[cell], alternatives))
     sure = list(entries)
     for entry in unclear:
         sure[entry.cell] = 0
@@ -1983,23 +1985,18 @@ def read_entries(
             else:
                 decided_by = "question"
             doubted.append(_doubted(seen, row, cell, read, right, decided_by, second, ratios.get(row, math.inf)))
-            if decided_by == "mistake":
-                continue
-            if decided_by != "question":
-                entries[cell] = sure[cell] = right
-                continue
-            alternatives = _alternatives_of(seen, row, read, right)
-            unclear.append(UnclearEntry(cell, read, tuple(int(d) for d in alternatives)))
-            sure[cell] = 0
-    if givens_doubted and solution:
-        for cell in range(81):
-            if sure[cell] and sure[cell] != solution[cell]:
-                unclear.append(UnclearEntry(cell, sure[cell], (solution[cell],)))
+            if decided_by == "question":
+                unclear.append(
+                    UnclearEntry(cell, read, tuple(int(d) for d in _alternatives_of(seen, row, read, right)))
+                )
                 sure[cell] = 0
-        asked = {entry.cell for entry in unclear}
-        doubted = [
-            replace(d, decided_by="givens doubted") if d.decided_by == "mistake" and d.cell in asked else d
-            for d in doubted
-        ]
+            elif decided_by != "mistake":
+                entries[cell] = sure[cell] = right  # read as the solution's digit
+    if givens_doubted and solution:
+        asked = [cell for cell in range(81) if sure[cell] and sure[cell] != solution[cell]]  # the mistakes
+        for cell in asked:
+            unclear.append(UnclearEntry(cell, sure[cell], (solution[cell],)))
+            sure[cell] = 0
+        doubted = [replace(d, decided_by="givens doubted") if d.cell in asked else d for d in doubted]
     unclear.sort(key=lambda entry: entry.cell)
     return EntryReading(entries, sure, pencil, unclear, doubted)
