@@ -1110,11 +1110,14 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     without leaving no solution, the givens kept are taken out instead, one
     at a time, the most unlike the print first, until one solution is left
     (`_without_a_kept_given`: a pen digit that scored too little to be taken
-    out with the rest contradicts it); when one leaves one solution only by a
-    dear repair of a kept mark (unsure), the marks that repair changed are
-    taken out instead, if they are the most unlike the print of the marks
-    kept and that leaves one solution with no repair (`_without_changed`: a
-    wrong pen digit like the print, which the mark put back contradicts).
+    out with the rest contradicts it; after the most unlike, a given read as
+    print short of SURE_PRINT that the handwritten-digit model reads as
+    another digit, `_read_otherwise_by_hand`); when one leaves one solution
+    only by a dear repair of a kept mark (unsure), the marks that repair
+    changed are taken out instead, if they are the most unlike the print of
+    the marks kept (or may be pen misread as print, as above) and that leaves
+    one solution with no repair (`_without_changed`: a wrong pen digit like
+    the print, which the mark put back contradicts).
     Else the first decision stands. A given kept that was taken out as
     unlike the print and put back, and that the
     handwritten-digit model reads as another digit (`MarkLooks.hand_digits`),
@@ -1292,8 +1295,10 @@ def _without_a_kept_given(
 ) -> tuple[Decision, list[int]]:
     """A mark surely print (`cell`, put back into `without`) left no solution (`failed`) with the `givens`
     kept: take out the kept givens one at a time, the most unlike the print first (at most
-    MAX_EXTRA_UNLIKE), until one solution is left. Returns that decision and the cell taken out (`without`
-    then marks it empty), or `failed` and no cell (`without` as it came)."""
+    MAX_EXTRA_UNLIKE), until one solution is left; then those that may be pen misread as print
+    (`_read_otherwise_by_hand`), until the reading has a solution (one, or several while other marks are
+    still out). Returns that decision and the cell taken out (`without` then marks it empty), or `failed`
+    and no cell (`without` as it came)."""
     kept = list(givens)
     kept[cell] = int(np.argmax(without[cell]))
     tried = [c for c, _ in _by_unlikeness(kept, looks, PEN_SCORE) if c != cell][:MAX_EXTRA_UNLIKE]
@@ -1301,6 +1306,17 @@ def _without_a_kept_given(
         trial = _chosen_without(without, [other], search, repaired=True)
         if trial is not None:
             return trial, [other]
+    # then a kept given that may be pen misread as print (`_read_otherwise_by_hand`): without it the reading
+    # need not be solved yet, only have solutions again (other marks taken out may still go back)
+    for other in _read_otherwise_by_hand(kept, without, looks):
+        if other == cell:
+            continue
+        saved = without[other].copy()
+        _read_as_empty(without, other)
+        trial = choose_reading(without, search=search)
+        if trial.status != NO_SOLUTION:
+            return trial, [other]
+        without[other] = saved
     return failed, []
 
 
@@ -1323,8 +1339,9 @@ def _without_changed(
     """The reading `without` (shape (81, 10); a mark, `cell`, just put back) has one solution only by a
     dear repair (`unsure`): take the kept marks whose digit that repair changed (not `cell`) out instead,
     as `decide_givens` does before putting back, when each is at least as unlike the print (`pen_scores`
-    among the marks kept) as every other mark kept but `cell`: else a kept mark more like a pen digit,
-    not the one changed, may be what is wrong. Returns the decision and the cells taken out (`without`
+    among the marks kept) as every other mark kept but `cell`, or when each may be pen misread as print
+    (`_read_otherwise_by_hand`): else a kept mark more like a pen digit, not the one changed, may be what
+    is wrong. Returns the decision and the cells taken out (`without`
     then marks them empty) when that leaves one solution with no repair, else `unsure` and no cell
     (`without` as it came). A mark taken out rather than changed keeps the repair's solution: the puzzle
     without it has that solution among its own, and it has just one."""
@@ -1334,10 +1351,29 @@ def _without_changed(
     kept = [int(v) for v in np.asarray(without).argmax(axis=1)]
     scores = pen_scores(kept, looks)
     others = [scores.get(c, 0.0) for c in range(81) if kept[c] and c not in changed and c != cell]
-    if others and min(scores.get(c, 0.0) for c in changed) < max(others):
+    most_unlike = not others or min(scores.get(c, 0.0) for c in changed) >= max(others)
+    if not most_unlike and not set(changed) <= set(_read_otherwise_by_hand(kept, without, looks)):
         return unsure, []
     again = _chosen_without(without, changed, search, repaired=False)
     return (unsure, []) if again is None else (again, changed)
+
+
+def _read_otherwise_by_hand(givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> list[int]:
+    """Givens that may be a pen digit misread as print: read as print short of SURE_PRINT (`probabilities`,
+    shape (81, 10), float, as for `choose_reading`) while the handwritten-digit model reads their mark as
+    another digit (`MarkLooks.hand_digits`), the least probable print first; empty without that model.
+
+    A lone pen 1 written as one slanted stroke is read as a printed 7 (P 0.95-0.97) and, with no other copy
+    of its digit near it and a print-like height, scores too little to be taken for pen
+    (`pen_scores`); when the givens kept then have no solution, or one only by dropping it, it is what is
+    wrong (photos 42 and 102 of `benchmarks/handwriting.py --seed 7001 --hands mnist`, unsolved before).
+    The hand's reading alone is no sign of pen (it reads a quarter of the printed training photos'
+    givens as another digit), so these are tried only after the marks most unlike the print."""
+    doubtful = [c for c in range(81) if givens[c] and probabilities[c, givens[c]] < SURE_PRINT]
+    by_hand = _hand_readings(doubtful, looks)
+    return sorted(
+        (c for c in doubtful if c in by_hand and by_hand[c] != givens[c]), key=lambda c: probabilities[c, givens[c]]
+    )
 
 
 def _surely_print(cell: int, digit: int, givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> bool:
