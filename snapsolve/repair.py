@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from .solver import NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
+from .solver import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
 from .solver.exact import SearchResult, solve_unique
 from .solver.grid import cell_name, check_givens
 from .solver.position import UnclearEntry
@@ -1340,22 +1340,38 @@ def _without_changed(
     dear repair (`unsure`): take the kept marks whose digit that repair changed (not `cell`) out instead,
     as `decide_givens` does before putting back, when each is at least as unlike the print (`pen_scores`
     among the marks kept) as every other mark kept but `cell`, or when each may be pen misread as print
-    (`_read_otherwise_by_hand`): else a kept mark more like a pen digit, not the one changed, may be what
-    is wrong. Returns the decision and the cells taken out (`without`
-    then marks them empty) when that leaves one solution with no repair, else `unsure` and no cell
-    (`without` as it came). A mark taken out rather than changed keeps the repair's solution: the puzzle
-    without it has that solution among its own, and it has just one."""
+    (`_read_otherwise_by_hand`). Else a kept mark more like a pen digit, not the one changed, may be what
+    is wrong: the first kept mark that may be pen misread as print whose taking out leaves the reading
+    solved with no repair, or with several solutions (marks still out may go back), is taken out instead
+    (photo 101 of `benchmarks/handwriting.py --seed 8001 --extra-givens 0`: a pen 9 read as a printed 1
+    made the repair drop a printed 4 read at P 0.988, and the reading ended with no solution).
+
+    Returns the decision and the cells taken out (`without` then marks them empty), else `unsure` and no
+    cell (`without` as it came). The marks the repair changed, taken out instead, keep its solution: the puzzle
+    without them has that solution among its own, and it has just one."""
     changed = [c for c, read, _ in unsure.changes if read and c != cell]
     if not changed:
         return unsure, []
     kept = [int(v) for v in np.asarray(without).argmax(axis=1)]
     scores = pen_scores(kept, looks)
     others = [scores.get(c, 0.0) for c in range(81) if kept[c] and c not in changed and c != cell]
+    misread = _read_otherwise_by_hand(kept, without, looks)
     most_unlike = not others or min(scores.get(c, 0.0) for c in changed) >= max(others)
-    if not most_unlike and not set(changed) <= set(_read_otherwise_by_hand(kept, without, looks)):
-        return unsure, []
-    again = _chosen_without(without, changed, search, repaired=False)
-    return (unsure, []) if again is None else (again, changed)
+    if most_unlike or set(changed) <= set(misread):
+        again = _chosen_without(without, changed, search, repaired=False)
+        return (unsure, []) if again is None else (again, changed)
+    # the repair changes a mark that looks like print: a kept given that may be pen misread as print, and
+    # that the mark contradicts, out instead (the reading then without repair; other marks may still go back)
+    for other in misread:
+        if other == cell or other in changed:
+            continue
+        saved = without[other].copy()
+        _read_as_empty(without, other)
+        trial = choose_reading(without, search=search)
+        if trial.status == MULTIPLE_SOLUTIONS or (trial.status == SOLVED and not trial.changes):
+            return trial, [other]
+        without[other] = saved
+    return unsure, []
 
 
 def _read_otherwise_by_hand(givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> list[int]:
