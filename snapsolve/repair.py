@@ -1112,7 +1112,10 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     (`_without_a_kept_given`: a pen digit that scored too little to be taken
     out with the rest contradicts it; after the most unlike, a given read as
     print short of SURE_PRINT that the handwritten-digit model reads as
-    another digit, `_read_otherwise_by_hand`); when one leaves one solution
+    another digit, `_read_otherwise_by_hand`); when a mark not surely
+    printed, that the handwritten-digit model reads as its printed digit,
+    cannot go back without leaving no solution, such a kept given is taken out
+    instead (`_without_a_misread_given`); when one leaves one solution
     only by a dear repair of a kept mark (unsure), the marks that repair
     changed are taken out instead, if they are the most unlike the print of
     the marks kept (or may be pen misread as print, as above) and that leaves
@@ -1216,6 +1219,11 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             # print beyond doubt contradicts the givens kept: one of them may be pen; the most unlike out instead
             again, instead = _without_a_kept_given(without, second.givens, cell, looks, search, again)
             odd += instead
+        elif again.status == NO_SOLUTION and by_hand.get(cell, most_probable[cell]) == most_probable[cell]:
+            # a mark the hand reads as its printed digit contradicts the givens kept: a kept given that may be
+            # pen misread as print out instead (photo 24 of `benchmarks/handwriting.py --seed 8003`)
+            again, instead = _without_a_misread_given(without, second.givens, cell, looks, search, again)
+            odd += instead
         elif again.status == UNSURE and again.changes:
             # one solution only by a dear repair of a kept mark (a wrong pen digit that the mark put back
             # contradicts): that mark out instead of changed
@@ -1306,8 +1314,19 @@ def _without_a_kept_given(
         trial = _chosen_without(without, [other], search, repaired=True)
         if trial is not None:
             return trial, [other]
-    # then a kept given that may be pen misread as print (`_read_otherwise_by_hand`): without it the reading
-    # need not be solved yet, only have solutions again (other marks taken out may still go back)
+    return _without_a_misread_given(without, givens, cell, looks, search, failed)
+
+
+def _without_a_misread_given(
+    without: np.ndarray, givens: list[int], cell: int, looks: MarkLooks, search: str, failed: Decision
+) -> tuple[Decision, list[int]]:
+    """A mark (`cell`, put back into `without`) left no solution (`failed`) with the `givens` kept: take out
+    a kept given that may be pen misread as print (`_read_otherwise_by_hand`), the first whose taking out
+    leaves the reading with a solution (one, or several while other marks are still out and may go back).
+    Returns that decision and the cell taken out (`without` then marks it empty), or `failed` and no cell
+    (`without` as it came)."""
+    kept = list(givens)
+    kept[cell] = int(np.argmax(without[cell]))
     for other in _read_otherwise_by_hand(kept, without, looks):
         if other == cell:
             continue
@@ -1384,7 +1403,8 @@ def _read_otherwise_by_hand(givens: list[int], probabilities: np.ndarray, looks:
     (`pen_scores`); when the givens kept then have no solution, or one only by dropping it, it is what is
     wrong (photos 42 and 102 of `benchmarks/handwriting.py --seed 7001 --hands mnist`, unsolved before).
     The hand's reading alone is no sign of pen (it reads a quarter of the printed training photos'
-    givens as another digit), so these are tried only after the marks most unlike the print."""
+    givens as another digit), so these are tried only where the rules that go by likeness to the print
+    give up (`decide_givens`)."""
     doubtful = [c for c in range(81) if givens[c] and probabilities[c, givens[c]] < SURE_PRINT]
     by_hand = _hand_readings(doubtful, looks)
     return sorted(
