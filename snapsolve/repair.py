@@ -1318,22 +1318,31 @@ def _without_a_kept_given(
 
 
 def _without_a_misread_given(
-    without: np.ndarray, givens: list[int], cell: int, looks: MarkLooks, search: str, failed: Decision
+    without: np.ndarray,
+    givens: list[int],
+    cell: int,
+    looks: MarkLooks,
+    search: str,
+    failed: Decision,
+    repaired: bool = True,
+    spare: list[int] | None = None,
 ) -> tuple[Decision, list[int]]:
-    """A mark (`cell`, put back into `without`) left no solution (`failed`) with the `givens` kept: take out
-    a kept given that may be pen misread as print (`_read_otherwise_by_hand`), the first whose taking out
-    leaves the reading with a solution (one, or several while other marks are still out and may go back).
-    Returns that decision and the cell taken out (`without` then marks it empty), or `failed` and no cell
-    (`without` as it came)."""
+    """A mark (`cell`, put back into `without`) left no solution, or one only by a dear repair (`failed`),
+    with the `givens` kept: take out a kept given that may be pen misread as print
+    (`_read_otherwise_by_hand`; not `cell` nor those of `spare`), the first whose taking out leaves the
+    reading with a solution: one, or several while other marks are still out and may go back; with
+    `repaired` False, one only without a repair. Returns that decision and the cell taken out (`without`
+    then marks it empty), or `failed` and no cell (`without` as it came)."""
     kept = list(givens)
     kept[cell] = int(np.argmax(without[cell]))
     for other in _read_otherwise_by_hand(kept, without, looks):
-        if other == cell:
+        if other == cell or other in (spare or ()):
             continue
         saved = without[other].copy()
         _read_as_empty(without, other)
         trial = choose_reading(without, search=search)
-        if trial.status != NO_SOLUTION:
+        unrepaired = trial.status == MULTIPLE_SOLUTIONS or (trial.status == SOLVED and not trial.changes)
+        if unrepaired or (repaired and trial.status != NO_SOLUTION):
             return trial, [other]
         without[other] = saved
     return failed, []
@@ -1374,23 +1383,13 @@ def _without_changed(
     kept = [int(v) for v in np.asarray(without).argmax(axis=1)]
     scores = pen_scores(kept, looks)
     others = [scores.get(c, 0.0) for c in range(81) if kept[c] and c not in changed and c != cell]
-    misread = _read_otherwise_by_hand(kept, without, looks)
     most_unlike = not others or min(scores.get(c, 0.0) for c in changed) >= max(others)
-    if most_unlike or set(changed) <= set(misread):
+    if most_unlike or set(changed) <= set(_read_otherwise_by_hand(kept, without, looks)):
         again = _chosen_without(without, changed, search, repaired=False)
         return (unsure, []) if again is None else (again, changed)
     # the repair changes a mark that looks like print: a kept given that may be pen misread as print, and
     # that the mark contradicts, out instead (the reading then without repair; other marks may still go back)
-    for other in misread:
-        if other == cell or other in changed:
-            continue
-        saved = without[other].copy()
-        _read_as_empty(without, other)
-        trial = choose_reading(without, search=search)
-        if trial.status == MULTIPLE_SOLUTIONS or (trial.status == SOLVED and not trial.changes):
-            return trial, [other]
-        without[other] = saved
-    return unsure, []
+    return _without_a_misread_given(without, kept, cell, looks, search, unsure, repaired=False, spare=changed)
 
 
 def _read_otherwise_by_hand(givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> list[int]:
