@@ -1327,35 +1327,36 @@ def _without_a_misread_given(
     repaired: bool = True,
     spare: list[int] | None = None,
 ) -> tuple[Decision, list[int]]:
-    """A mark (`cell`, put back into `without`) left no solution, or one only by a dear repair (`failed`),
-    with the `givens` kept: take out a kept given that may be pen misread as print
-    (`_read_otherwise_by_hand`; not `cell` nor those of `spare`), the first whose taking out leaves the
-    reading with a solution: one, or several while other marks are still out and may go back; with
-    `repaired` False, one only without a repair. Returns that decision and the cell taken out (`without`
-    then marks it empty), or `failed` and no cell (`without` as it came)."""
+    """A mark (`cell`, put back into `without`, shape (81, 10)) left no solution, or one only by a dear
+    repair (`failed`), with the `givens` kept (81 values): take out a kept given that may be pen misread as
+    print (`_read_otherwise_by_hand`; not `cell` nor those of `spare`), the first whose taking out leaves
+    the reading with solutions (`_chosen_without` with `several`: one, or several while other marks are
+    still out and may go back; with `repaired` False, none by a repair). Returns that decision and the cell
+    taken out (`without` then marks it empty), or `failed` and no cell (`without` as it came)."""
     kept = list(givens)
     kept[cell] = int(np.argmax(without[cell]))
     for other in _read_otherwise_by_hand(kept, without, looks):
         if other == cell or other in (spare or ()):
             continue
-        saved = without[other].copy()
-        _read_as_empty(without, other)
-        trial = choose_reading(without, search=search)
-        unrepaired = trial.status == MULTIPLE_SOLUTIONS or (trial.status == SOLVED and not trial.changes)
-        if unrepaired or (repaired and trial.status != NO_SOLUTION):
+        trial = _chosen_without(without, [other], search, repaired, several=True)
+        if trial is not None:
             return trial, [other]
-        without[other] = saved
     return failed, []
 
 
-def _chosen_without(without: np.ndarray, cells: list[int], search: str, repaired: bool) -> Decision | None:
+def _chosen_without(
+    without: np.ndarray, cells: list[int], search: str, repaired: bool, several: bool = False
+) -> Decision | None:
     """`choose_reading` of `without` (shape (81, 10), changed in place) with the marks of `cells` read as no
-    printed digit: the decision when it is solved (with a repair only when `repaired`), `without` then
-    keeping those cells empty; else None, `without` as it came."""
+    printed digit: the decision when it is solved (with a repair only when `repaired`) or, with `several`,
+    when it has solutions at all (several, or with `repaired` any but none: marks still out may go back),
+    `without` then keeping those cells empty; else None, `without` as it came."""
     saved = without[cells].copy()
     _read_as_empty(without, cells)
     trial = choose_reading(without, search=search)
     if trial.status == SOLVED and (repaired or not trial.changes):
+        return trial
+    if several and (trial.status == MULTIPLE_SOLUTIONS or (repaired and trial.status != NO_SOLUTION)):
         return trial
     without[cells] = saved
     return None
