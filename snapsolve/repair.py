@@ -1548,7 +1548,9 @@ MAX_OFFERED = 3
 #: the second look (`_looks_right`), by its likeness to the player's own copies (OWN_COPY_LIKE), or as the
 #: least distorted digit (SECOND_LOOK_NEAREST); called a mistake; left a question (unclear); or, read for sure
 #: as another digit, asked about because the printed reading was repaired (`read_entries`' `givens_doubted`).
-DecidedBy = Literal["second look", "own copy", "least distorted", "mistake", "question", "givens doubted"]
+DecidedBy = Literal[
+    "second look", "own copy", "least distorted", "mistake", "question", "second round", "givens doubted"
+]
 
 
 @dataclass(frozen=True)
@@ -1764,6 +1766,16 @@ OWN_LOOK_RATIO = 0.85
 SECOND_LOOK_NEAREST = 0.95
 #: A vote share at least this is the whole vote (`_nearest_is_right`).
 UNANIMOUS = 0.999
+#: A second round for the entries still left questions after the first (`_second_round`): each is looked at
+#: again against the player's right copies of the solution's digit, now with the entries the first round read
+#: right among them, and with its like questions: others read as the same digit where the solution has the
+#: same digit. One hand's misread copies of a digit are read alike, so such a group is taken as copies of the
+#: solution's digit when the mark lies within OWN_GROUP_LIKE times its distance to the player's nearest right
+#: copy of the digit read (in the handwritten model's space) of its nearest like question, and only where the
+#: player wrote such a right copy: two copies of a wrong digit lie as near their own right copies of it as to
+#: each other. The entry is then the solution's digit when its `SecondLook.own_ratio` is at most
+#: OWN_LOOK_RATIO. See `models/MODEL_CARD.md` ("A second round").
+OWN_GROUP_LIKE = 0.8
 
 
 def _nearest_is_right(second: dict[int, tuple[np.ndarray, float, float]], cell: int, right: int) -> bool:
@@ -1857,6 +1869,75 @@ def _looks_right(second: dict[int, tuple[np.ndarray, float, float]], cell: int, 
         return True
     # the ratio counts only where the votes do not all go to other digits (SECOND_LOOK_RATIO)
     return ratio <= SECOND_LOOK_RATIO and first[right - 1] >= SECOND_LOOK_FIRST and votes[right - 1] > 0
+
+
+def _second_round(
+    questions: list[int],
+    shapes: dict[int, np.ndarray],
+    entries: list[int],
+    sure: list[int],
+    givens: list[int],
+    solution: list[int],
+    ask: Callable[[list[int]], EntryEvidence],
+    reread: Reread | None,
+    first: list[tuple[int, int]],
+) -> list[int]:
+    """The entries left questions by `read_entries`' first round that a second look reads as the solution's digit
+    once the player's copies of it include what the first round read right and the entry's like questions.
+
+    Parameters
+    ----------
+    questions : list of int
+        Cells whose entry the first round left a question (and whose mark the second look may read).
+    shapes : dict of int to np.ndarray
+        Each question's mark in the handwritten model's space (`EntryEvidence.shapes`), shape (d,) float32.
+    entries, sure, givens, solution : list of int
+        81 values each: the entries as read, those sure after the first round, the givens and the solution.
+    ask : callable
+        Given cells, their `EntryEvidence` (for the shapes of the player's right copies of the digit read).
+    reread : Reread or None
+        The second look (`read_entries`); without one nothing changes.
+    first : list of (int, int)
+        The player's right entries the first round compared with, as (cell, digit).
+
+    Returns
+    -------
+    list of int
+        Cells, ascending, whose mark lies at most OWN_LOOK_RATIO times as far (`SecondLook.own_ratio`) from the
+        player's copies of the solution's digit as from any other digit: their right entries now, and the
+        entry's like questions (same digit read, same solution's digit) when it lies within OWN_GROUP_LIKE
+        times its distance to their nearest right copy of the digit read of the nearest of them. A question
+        with neither a new copy of the solution's digit nor like questions is not looked at again.
+    """
+    if reread is None or not questions:
+        return []
+    own = _right_entries(sure, givens, solution)
+    new_digits = {digit for cell, digit in own if (cell, digit) not in set(first)}
+    like = {
+        cell: [o for o in questions if o != cell and entries[o] == entries[cell] and solution[o] == solution[cell]]
+        for cell in questions
+    }
+    grouped = [cell for cell in questions if like[cell]]
+    copies_of_read = [cell for cell, digit in own if digit in {entries[g] for g in grouped}]
+    copy_shapes = ask(copies_of_read).shapes if copies_of_read else None
+    partners: dict[int, list[int]] = {}
+    for cell in grouped if copy_shapes is not None else []:
+        mine = [shape for shape, c in zip(copy_shapes, copies_of_read) if sure[c] == entries[cell]]
+        if not mine:
+            continue  # no right copy of the digit read to tell a repeated wrong digit from a misread one
+        to_read = min(float(np.linalg.norm(shape - shapes[cell])) for shape in mine)
+        to_like = min(float(np.linalg.norm(shapes[o] - shapes[cell])) for o in like[cell])
+        if to_like <= OWN_GROUP_LIKE * to_read:
+            partners[cell] = like[cell]
+    right = []
+    for cell in questions:
+        if solution[cell] not in new_digits and cell not in partners:
+            continue  # nothing new to compare with: the first round's answer stands
+        copies = own + [(other, solution[cell]) for other in partners.get(cell, [])]
+        look = reread([cell], [solution[cell]], copies)
+        if look is not None and look.own_ratio(0, solution[cell]) <= OWN_LOOK_RATIO:
+            right.append(cell)
+    return sorted(right)
 
 
 def _looks_like(second: dict[int, tuple[np.ndarray, float, float]], cell: int, read: int) -> bool:
@@ -1992,6 +2073,8 @@ def read_entries(
     unclear = []
     doubted: list[DoubtedEntry] = []
     decided_by: DecidedBy  # how each doubted entry is decided (DoubtedEntry)
+    shapes: dict[int, np.ndarray] = {}  # the questions' marks, for a second round (`_second_round`)
+    compared: list[tuple[int, int]] | None = None  # the player's right entries the first round compared with
     if taken_out:
         # Marks read as print that the per-grid decision took for pen: read by the handwritten-digit model.
         # One read as the solution's digit is right; one read otherwise is a question, never a mistake (the
@@ -1999,7 +2082,7 @@ def read_entries(
         assert solution is not None  # cells are taken out of the givens only for a reading with a solution
         seen = ask(taken_out)
         readings = [int(np.argmax(seen.handwritten[row])) + 1 for row in range(len(taken_out))]
-        own = _right_entries(entries, givens, solution)
+        own = compared = _right_entries(entries, givens, solution)
         second = _second_look(reread, [c for c, d in zip(taken_out, readings) if d != solution[c]], solution, own)
         for row, cell in enumerate(taken_out):
             entries[cell] = readings[row]
@@ -2016,6 +2099,8 @@ def read_entries(
                 unclear.append(
                     UnclearEntry(cell, entries[cell], _alternatives_of(seen, row, entries[cell], solution[cell]))
                 )
+                if seen.shapes is not None:
+                    shapes[cell] = seen.shapes[row]
             else:
                 entries[cell] = solution[cell]  # read as the solution's digit, or that digit least distorted
     sure = list(entries)
@@ -2031,11 +2116,12 @@ def read_entries(
         ratios = _own_copy_ratios(doubtful, list(range(len(doubtful))), seen, entries, sure, solution, ask)
         # asked only where it can change something: marks surely pen (SECOND_LOOK_KIND, where the grid has
         # pencil), which it may read as right, and readings certain enough for a mistake, which it must confirm
+        first_own = _right_entries(sure, givens, solution)
         second = _second_look(
             reread,
             [cell for row, cell in enumerate(doubtful) if kinds[cell] >= pen_kind or row in certain],
             solution,
-            _right_entries(sure, givens, solution),
+            first_own,
         )
         # like the player's own copies of the solution's digit: not a mistake, and below OWN_COPY_LIKE that digit
         # and, when there is a second look, read by it as the same digit
@@ -2062,8 +2148,19 @@ def read_entries(
                     UnclearEntry(cell, read, tuple(int(d) for d in _alternatives_of(seen, row, read, right)))
                 )
                 sure[cell] = 0
+                if kinds[cell] >= pen_kind and seen.shapes is not None:
+                    shapes[cell] = seen.shapes[row]
             elif decided_by != "mistake":
                 entries[cell] = sure[cell] = right  # read as the solution's digit
+        compared = first_own if compared is None else compared
+    if shapes:
+        # a second round for the questions left, with the entries just read right and like questions as copies
+        assert solution is not None and compared is not None  # questions are asked only against a solution
+        again = _second_round(sorted(shapes), shapes, entries, sure, givens, solution, ask, reread, compared)
+        for cell in again:
+            entries[cell] = sure[cell] = solution[cell]
+        unclear = [entry for entry in unclear if entry.cell not in again]
+        doubted = [replace(d, decided_by="second round") if d.cell in again else d for d in doubted]
     if givens_doubted and solution:
         asked = [cell for cell in range(81) if sure[cell] and sure[cell] != solution[cell]]  # the mistakes
         for cell in asked:
