@@ -2036,6 +2036,9 @@ def read_entries(
         player's own right copies of the solution's digit (OWN_COPY_LIKE):
         then it is read as that digit, and sure. The second look (`reread`)
         comes first: an entry it reads as the solution's digit is right.
+        The entries left questions then get a second round (`_second_round`):
+        against the player's right copies including those just read right,
+        and their like questions (OWN_GROUP_LIKE).
         A cell's mark is an entry when handwriting is its most probable kind,
         or when it is most probably pencilled candidates in a grid with no
         mark surely pencil and is a digit with probability at least
