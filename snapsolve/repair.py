@@ -1921,7 +1921,9 @@ def _second_round(
     copies_of_read = [cell for cell, digit in own if digit in {entries[g] for g in grouped}]
     copy_shapes = ask(copies_of_read).shapes if copies_of_read else None
     partners: dict[int, list[int]] = {}
-    for cell in grouped if copy_shapes is not None else []:
+    for cell in grouped:
+        if copy_shapes is None:
+            break  # no shapes to compare with
         mine = [shape for shape, c in zip(copy_shapes, copies_of_read) if sure[c] == entries[cell]]
         if not mine:
             continue  # no right copy of the digit read to tell a repeated wrong digit from a misread one
