@@ -1546,8 +1546,9 @@ MAX_OFFERED = 3
 
 #: How `read_entries` decides a doubted entry (`DoubtedEntry.decided_by`): read as the solution's digit by
 #: the second look (`_looks_right`), by its likeness to the player's own copies (OWN_COPY_LIKE), or as the
-#: least distorted digit (SECOND_LOOK_NEAREST); called a mistake; left a question (unclear); or, read for sure
-#: as another digit, asked about because the printed reading was repaired (`read_entries`' `givens_doubted`).
+#: least distorted digit (SECOND_LOOK_NEAREST); called a mistake; left a question (unclear); read as the
+#: solution's digit in the second round for the questions left (`_second_round`); or, read for sure as another
+#: digit, asked about because the printed reading was repaired (`read_entries`' `givens_doubted`).
 DecidedBy = Literal[
     "second look", "own copy", "least distorted", "mistake", "question", "second round", "givens doubted"
 ]
@@ -1912,7 +1913,8 @@ def _second_round(
     if reread is None or not questions:
         return []
     own = _right_entries(sure, givens, solution)
-    new_digits = {digit for cell, digit in own if (cell, digit) not in set(first)}
+    compared = set(first)
+    new_digits = {digit for cell, digit in own if (cell, digit) not in compared}
     like = {
         cell: [o for o in questions if o != cell and entries[o] == entries[cell] and solution[o] == solution[cell]]
         for cell in questions
