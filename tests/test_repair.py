@@ -818,6 +818,19 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
     assert {u.cell for u in first.unclear} == {*alike, near_new, *wrong}
 
 
+def _read_fixture(name: str, model):
+    """A photo of `tests/data/handwriting` read whole: what is written ({cell: digit}), the solution (81
+    values), the reading, the decision (asserted to have found that solution) and the player's entries."""
+    folder = Path(__file__).parent / "data" / "handwriting"
+    known = json.loads((folder / "truth.json").read_text())[name]
+    written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
+    solution = [int(d) for d in known["solution"]]
+    reading = read_grids(read_image(folder / name), model)[0]
+    decision = decide(reading, model=model)
+    assert decision.solution == solution, name
+    return written, solution, reading, decision, player_entries(reading, decision, model)
+
+
 def test_a_hands_threes_misread_alike_are_read_as_the_solutions_digit_in_a_second_round(model):
     """Photo 70 of `benchmarks/handwriting.py --seed 45` (10 extra givens; tests/data/handwriting, PNG; hand
     Courgette, never trained on; `truth.json` gives what is written, all right). The hand's 3s in r3c3,
@@ -826,15 +839,7 @@ def test_a_hands_threes_misread_alike_are_read_as_the_solutions_digit_in_a_secon
     all four questions. They are alike, and unlike the player's right 8 (r9c2): in a second round
     (`_second_round`) each is compared with the others as copies of the solution's 3 and read as a 3. Every
     entry is then read as written, none is a question and none is called a mistake."""
-    folder = Path(__file__).parent / "data" / "handwriting"
-    name = "handwriting_seed45_extra10_70.png"
-    known = json.loads((folder / "truth.json").read_text())[name]
-    written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
-    solution = [int(d) for d in known["solution"]]
-    reading = read_grids(read_image(folder / name), model)[0]
-    decision = decide(reading, model=model)
-    assert decision.solution == solution
-    read = player_entries(reading, decision, model)
+    written, solution, reading, decision, read = _read_fixture("handwriting_seed45_extra10_70.png", model)
     threes = [20, 49, 54, 77]
     assert all(written[cell] == solution[cell] == 3 for cell in threes)
     assert {d.cell: d.decided_by for d in read.doubted if d.cell in threes} == dict.fromkeys(threes, "second round")
@@ -848,15 +853,7 @@ def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model):
     they lie nearer the player's own right 9 (r7c2) than any other digit, the model's samples and the
     player's other entries: read as 9s, right, not questions. No entry is called a mistake and none is read
     as a digit not written. Without the player's own copies the two are questions (the code before)."""
-    folder = Path(__file__).parent / "data" / "handwriting"
-    name = "handwriting_seed24_extra0_64.png"
-    known = json.loads((folder / "truth.json").read_text())[name]
-    written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
-    solution = [int(d) for d in known["solution"]]
-    reading = read_grids(read_image(folder / name), model)[0]
-    decision = decide(reading, model=model)
-    assert decision.solution == solution
-    read = player_entries(reading, decision, model)
+    written, solution, reading, decision, read = _read_fixture("handwriting_seed24_extra0_64.png", model)
     assert read.unclear == [] and all(read.entries[cell] == read.sure[cell] == d for cell, d in written.items())
     without = read_entries(
         reading.probabilities,
