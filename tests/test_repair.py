@@ -839,7 +839,7 @@ def test_a_hands_threes_misread_alike_are_read_as_the_solutions_digit_in_a_secon
     all four questions. They are alike, and unlike the player's right 8 (r9c2): in a second round
     (`_second_round`) each is compared with the others as copies of the solution's 3 and read as a 3. Every
     entry is then read as written, none is a question and none is called a mistake."""
-    written, solution, reading, decision, read = _read_fixture("handwriting_seed45_extra10_70.png", model)
+    written, solution, _, _, read = _read_fixture("handwriting_seed45_extra10_70.png", model)
     threes = [20, 49, 54, 77]
     assert all(written[cell] == solution[cell] == 3 for cell in threes)
     assert {d.cell: d.decided_by for d in read.doubted if d.cell in threes} == dict.fromkeys(threes, "second round")
