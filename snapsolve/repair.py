@@ -1326,16 +1326,20 @@ def _without_a_misread_given(
     failed: Decision,
     repaired: bool = True,
     spare: list[int] | None = None,
+    suspects: list[int] | None = None,
 ) -> tuple[Decision, list[int]]:
     """A mark (`cell`, put back into `without`, shape (81, 10)) left no solution, or one only by a dear
     repair (`failed`), with the `givens` kept (81 values): take out a kept given that may be pen misread as
-    print (`_read_otherwise_by_hand`; not `cell` nor those of `spare`), the first whose taking out leaves
-    the reading with solutions (`_chosen_without` with `several`: one, or several while other marks are
-    still out and may go back; with `repaired` False, none by a repair). Returns that decision and the cell
-    taken out (`without` then marks it empty), or `failed` and no cell (`without` as it came)."""
-    kept = list(givens)
-    kept[cell] = int(np.argmax(without[cell]))
-    for other in _read_otherwise_by_hand(kept, without, looks):
+    print (`_read_otherwise_by_hand`, or `suspects` when the caller has them already; not `cell` nor those
+    of `spare`), the first whose taking out leaves the reading with solutions (`_chosen_without` with
+    `several`: one, or several while other marks are still out and may go back; with `repaired` False, none
+    by a repair). Returns that decision and the cell taken out (`without` then marks it empty), or `failed`
+    and no cell (`without` as it came)."""
+    if suspects is None:
+        kept = list(givens)
+        kept[cell] = int(np.argmax(without[cell]))
+        suspects = _read_otherwise_by_hand(kept, without, looks)
+    for other in suspects:
         if other == cell or other in (spare or ()):
             continue
         trial = _chosen_without(without, [other], search, repaired, several=True)
@@ -1385,12 +1389,15 @@ def _without_changed(
     scores = pen_scores(kept, looks)
     others = [scores.get(c, 0.0) for c in range(81) if kept[c] and c not in changed and c != cell]
     most_unlike = not others or min(scores.get(c, 0.0) for c in changed) >= max(others)
-    if most_unlike or set(changed) <= set(_read_otherwise_by_hand(kept, without, looks)):
+    suspects = [] if most_unlike else _read_otherwise_by_hand(kept, without, looks)
+    if most_unlike or set(changed) <= set(suspects):
         again = _chosen_without(without, changed, search, repaired=False)
         return (unsure, []) if again is None else (again, changed)
     # the repair changes a mark that looks like print: a kept given that may be pen misread as print, and
     # that the mark contradicts, out instead (the reading then without repair; other marks may still go back)
-    return _without_a_misread_given(without, kept, cell, looks, search, unsure, repaired=False, spare=changed)
+    return _without_a_misread_given(
+        without, kept, cell, looks, search, unsure, repaired=False, spare=changed, suspects=suspects
+    )
 
 
 def _read_otherwise_by_hand(givens: list[int], probabilities: np.ndarray, looks: MarkLooks) -> list[int]:
@@ -1920,7 +1927,8 @@ def _second_round(
         for cell in questions
     }
     grouped = [cell for cell in questions if like[cell]]
-    copies_of_read = [cell for cell, digit in own if digit in {entries[g] for g in grouped}]
+    read_in_groups = {entries[cell] for cell in grouped}
+    copies_of_read = [cell for cell, digit in own if digit in read_in_groups]
     copy_shapes = ask(copies_of_read).shapes if copies_of_read else None
     partners: dict[int, list[int]] = {}
     for cell in grouped:
