@@ -35,6 +35,9 @@ from snapsolve.vision.image_io import read_image
 
 from .conftest import FULL, in_progress_dir, printed_photos_dir, read_collection
 
+#: Photos of `benchmarks/handwriting.py` kept as fixtures, with `truth.json` (see its README).
+HANDWRITING = Path(__file__).parent / "data" / "handwriting"
+
 
 def one_hot(givens):
     probs = np.full((81, 10), 0.0)
@@ -539,7 +542,7 @@ def test_pen_read_as_print_that_makes_another_puzzle_is_never_solved_wrong(model
     (a needed given that may be pen and that the handwritten-digit model reads otherwise) and of
     `decide_givens` (a mark surely printed, taken out, that contradicts the solution). Now each is unsure
     or solved right."""
-    folder = Path(__file__).parent / "data" / "handwriting"
+    folder = HANDWRITING
     truth = json.loads((folder / "truth.json").read_text())
     three = [name for name in truth if name.endswith(".jpg")]
     assert len(three) == 3
@@ -599,9 +602,8 @@ def test_a_pen_digit_misread_as_print_goes_out_rather_than_the_print_it_contradi
     every printed given kept; two right pen digits that the puzzle needs stay givens (not checked, never
     called wrong)."""
     name = "handwriting_seed8001_extra0_101.png"
-    folder = Path(__file__).parent / "data" / "handwriting"
-    known = json.loads((folder / "truth.json").read_text())[name]
-    decision = decide(read_grids(read_image(folder / name), model)[0], model=model)
+    known = _truth(name)
+    decision = decide(read_grids(read_image(HANDWRITING / name), model)[0], model=model)
     assert decision.status == SOLVED
     assert "".join(map(str, decision.solution)) == known["solution"]
     givens, written = [int(d) for d in known["givens"]], [int(d) for d in known["written"]]
@@ -625,7 +627,7 @@ def test_a_hand_that_writes_small_and_high_is_read_as_entries_not_candidates(mod
     layouts) three of its 25 entries are candidates, lost; with other players' pen layouts
     (`CellClassifier.pen_layouts`) every entry is read, at least 24 as written, and the givens stay right."""
     name = "handwriting_seed24_extra10_24.png"
-    folder = Path(__file__).parent / "data" / "handwriting"
+    folder = HANDWRITING
     known = json.loads((folder / "truth.json").read_text())[name]
     written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
     image = read_image(folder / name)
@@ -654,7 +656,7 @@ def test_a_second_look_reads_right_entries_the_first_reading_doubts_and_never_a_
     distortion model's second look (`CellClassifier.second_look`) reads them as written: right entries. The
     two deliberately wrong 3s of the second photo (r6c4, where the solution has 2, and r8c3, 7) stay unclear,
     never passed as right, and no right entry is called a mistake."""
-    folder = Path(__file__).parent / "data" / "handwriting"
+    folder = HANDWRITING
     truth = json.loads((folder / "truth.json").read_text())
     assert model.handwritten_images is not None
     for name, doubted, wrong in (
@@ -759,13 +761,12 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
     empty = [i for i, d in enumerate(givens) if not d]
     by_digit = {d: [c for c in empty if solution[c] == d] for d in range(1, 10)}
     s, r = next(
-        (s, r) for s in range(1, 10) for r in range(1, 10) if s != r and len(by_digit[s]) >= 4 <= 2 * len(by_digit[r])
+        (s, r) for s in range(1, 10) for r in range(1, 10) if s != r and len(by_digit[s]) >= 4 and len(by_digit[r]) >= 2
     )
     s2 = next(d for d in range(1, 10) if d not in (s, r) and len(by_digit[d]) >= 2)
     alike, wrong, doubted_first = by_digit[s][:2], by_digit[s2][:2], by_digit[s][2]
     near_new = by_digit[s][3]
-    copy_of_r, copy_of_r2 = by_digit[r][:2]  # two right copies of the digit read
-    r2 = r
+    copy_of_r, copy_of_r2 = by_digit[r][:2]  # two right copies of the digit read, one near each pair
     shape = {
         alike[0]: (0.0, 0.0),
         alike[1]: (1.0, 0.0),
@@ -776,8 +777,7 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
         doubted_first: (20.0, 0.0),
         near_new: (20.5, 0.0),
     }
-    written = {alike[0]: r, alike[1]: r, wrong[0]: r2, wrong[1]: r2, doubted_first: r, near_new: r}
-    written |= {copy_of_r: r, copy_of_r2: r2}
+    written = dict.fromkeys([*alike, *wrong, doubted_first, near_new, copy_of_r, copy_of_r2], r)
     probs = twenty_classes(givens, entries=written.items())
     # alike: 1 apart, 3 from the copy of the digit read; wrong: 1 apart, 1.21 from it; own ratios 1/1.5 and 0.5/1.5
     assert 1.0 <= OWN_GROUP_LIKE * 3.0 and 1.0 > OWN_GROUP_LIKE * np.hypot(0.5, 1.1) and 1.0 / 1.5 <= OWN_LOOK_RATIO
@@ -788,10 +788,7 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
         points = np.array([shape.get(c, (50.0, 50.0)) for c in cells], np.float32)
         return EntryEvidence(handwritten, distances, np.full((len(cells), 9), 1 / 9), None, points)
 
-    looked = []
-
     def reread(cells, digits, own):
-        looked.append(list(cells))
         votes = np.array([_one_hot(written[c]) for c in cells])
         nearest = np.array([[1.5 if d == written[c] else 4.0 for d in range(1, 10)] for c in cells])
         if doubted_first in cells:  # the first round's second look reads this one as the solution's digit
@@ -821,11 +818,10 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
 def _read_fixture(name: str, model):
     """A photo of `tests/data/handwriting` read whole: what is written ({cell: digit}), the solution (81
     values), the reading, the decision (asserted to have found that solution) and the player's entries."""
-    folder = Path(__file__).parent / "data" / "handwriting"
-    known = json.loads((folder / "truth.json").read_text())[name]
+    known = _truth(name)
     written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
     solution = [int(d) for d in known["solution"]]
-    reading = read_grids(read_image(folder / name), model)[0]
+    reading = read_grids(read_image(HANDWRITING / name), model)[0]
     decision = decide(reading, model=model)
     assert decision.solution == solution, name
     return written, solution, reading, decision, player_entries(reading, decision, model)
@@ -867,10 +863,15 @@ def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model):
     assert all(without.sure[cell] in (0, d) for cell, d in written.items())
 
 
+def _truth(name: str) -> dict:
+    """`tests/data/handwriting/truth.json`'s record of photo `name`: givens, solution, hand and (for most)
+    what is written, each 81 digits as a string."""
+    return json.loads((HANDWRITING / "truth.json").read_text())[name]
+
+
 def _solved_with_every_given_right(name, model):
-    folder = Path(__file__).parent / "data" / "handwriting"
-    known = json.loads((folder / "truth.json").read_text())[name]
-    decision = decide(read_grids(read_image(folder / name), model)[0], model=model)
+    known = _truth(name)
+    decision = decide(read_grids(read_image(HANDWRITING / name), model)[0], model=model)
     assert decision.status == SOLVED
     assert "".join(map(str, decision.givens)) == known["givens"]
     assert "".join(map(str, decision.solution)) == known["solution"]
