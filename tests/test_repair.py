@@ -651,17 +651,18 @@ def test_a_hand_that_writes_small_and_high_is_read_as_entries_not_candidates(mod
 def test_a_second_look_reads_right_entries_the_first_reading_doubts_and_never_a_wrong_one(model):
     """Photo 15 of `benchmarks/handwriting.py --seed 24` (10 extra givens, hand Mouse Memoirs) and photo 9 of
     `--seed 61 --extra-givens 0` (Caveat Brush), both held-out hands (tests/data/handwriting, PNG;
-    `truth.json` gives what is written). The handwritten-digit model reads three right entries as other digits
-    (r3c7's 2 and r4c5's 7 as 1s, r4c1's 9 as an 8), so without a second look they are questions. The image
-    distortion model's second look (`CellClassifier.second_look`) reads them as written: right entries. The
-    two deliberately wrong 3s of the second photo (r6c4, where the solution has 2, and r8c3, 7) stay unclear,
-    never passed as right, and no right entry is called a mistake."""
+    `truth.json` gives what is written). The handwritten-digit model reads the first photo's r4c5 7 as a 1
+    (the model before 2026-11-29 also read its r3c7 2 as a 1 and the second photo's r4c1 9 as an 8), so
+    without a second look it is a question. The image distortion model's second look
+    (`CellClassifier.second_look`) reads it as written: a right entry. The two deliberately wrong 3s of the
+    second photo (r6c4, where the solution has 2, and r8c3, 7) stay unclear, never passed as right, and no
+    right entry is called a mistake."""
     folder = HANDWRITING
     truth = json.loads((folder / "truth.json").read_text())
     assert model.handwritten_images is not None
     for name, doubted, wrong in (
-        ("handwriting_seed24_extra10_15.png", (24, 31), ()),
-        ("handwriting_seed61_extra0_9.png", (27,), (48, 65)),
+        ("handwriting_seed24_extra10_15.png", (31,), ()),
+        ("handwriting_seed61_extra0_9.png", (), (48, 65)),
     ):
         known = truth[name]
         written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
@@ -827,18 +828,34 @@ def _read_fixture(name: str, model):
     return written, solution, reading, decision, player_entries(reading, decision, model)
 
 
-def test_a_hands_threes_misread_alike_are_read_as_the_solutions_digit_in_a_second_round(model):
+def test_a_hands_three_is_read_in_a_second_round_against_copies_the_first_round_read_right(model):
+    """Photo 50 of `benchmarks/handwriting.py --seed 45` (10 extra givens; tests/data/handwriting, PNG; hand
+    Courgette, never trained on; `truth.json` gives what is written, all right). The hand's 3 in r3c6 is read
+    as a 9 (as print first, then taken out of the givens) and lies no nearer the player's right 3s as they
+    stood before the first round than other digits: a question after the first round. That round's second
+    look reads the 3s of r6c5 (read as an 8) and r9c8 (a 9) as right; measured against them too in a second
+    round (`_second_round`), r3c6 is read as a 3. Every entry is then read as written, none is a question
+    and none is called a mistake."""
+    written, solution, _, _, read = _read_fixture("handwriting_seed45_extra10_50.png", model)
+    assert all(written[cell] == solution[cell] == 3 for cell in (23, 49, 79))
+    decided = {d.cell: (d.read, d.decided_by) for d in read.doubted}
+    assert decided[23] == (9, "second round")
+    assert decided[49][1] == decided[79][1] == "second look" and decided[49][0] != 3 and decided[79][0] != 3
+    assert read.unclear == [] and all(read.entries[cell] == read.sure[cell] == d for cell, d in written.items())
+
+
+def test_a_hands_threes_misread_alike_are_read_as_threes(model):
     """Photo 70 of `benchmarks/handwriting.py --seed 45` (10 extra givens; tests/data/handwriting, PNG; hand
-    Courgette, never trained on; `truth.json` gives what is written, all right). The hand's 3s in r3c3,
-    r6c5, r7c1 and r9c6 are read as 8s by both models (two of them were read as print and taken out of the
-    givens); the one 3 read right (r8c9) is less like them than the model's 8s, so the first round leaves
-    all four questions. They are alike, and unlike the player's right 8 (r9c2): in a second round
-    (`_second_round`) each is compared with the others as copies of the solution's 3 and read as a 3. Every
-    entry is then read as written, none is a question and none is called a mistake."""
+    Courgette; `truth.json` gives what is written, all right). The hand's 3s in r3c3, r6c5, r7c1 and r9c6 were
+    read as 8s by both models (two of them as print, taken out of the givens); the model before 2026-11-29
+    left all four questions after the first round and the second round (`_second_round`), comparing them
+    with each other as copies of the solution's 3, read them as 3s. The model of 2026-11-29 reads them as 3s
+    by the second look of the first round. Every entry is read as written, none is a question and none is
+    called a mistake."""
     written, solution, _, _, read = _read_fixture("handwriting_seed45_extra10_70.png", model)
     threes = [20, 49, 54, 77]
     assert all(written[cell] == solution[cell] == 3 for cell in threes)
-    assert {d.cell: d.decided_by for d in read.doubted if d.cell in threes} == dict.fromkeys(threes, "second round")
+    assert {d.cell for d in read.doubted} >= set(threes)
     assert read.unclear == [] and all(read.entries[cell] == read.sure[cell] == d for cell, d in written.items())
 
 
