@@ -80,11 +80,11 @@ def _fontsource(*families: str) -> dict[str, tuple[str, ...]]:
 #: were split before any measurement: of the 47 handwriting families taken (print-like, brush-calligraphy
 #: and Latin-less ones left out), every fourth in alphabetical order is held out, and so is Caveat Brush,
 #: a variant of the held-out Caveat. The second Fontsource block (54 families, 2026-11-29) is all trained,
-#: so that the held-out hands stay the same 20 and figures before and after compare. Of Google Fonts' 43
-#: Playwrite families (one design of school handwriting per country, near copies of each other) 8 are
-#: taken, and 3 of the 6 Edu families; display faces (Cherry Cream Soda, Cute Font, Hachi Maru Pop, Kite One),
-#: sketched outlines (Kranky, Love Ya Like A Sister) and brush calligraphy (Beth Ellen, Zhi Mang Xing)
-#: were left out after one look at their digits.
+#: so that the held-out hands stay the same 20 and figures before and after compare. Of the 43 Playwrite
+#: families the npm registry carries (one design of school handwriting per country, near copies of each
+#: other) 8 are taken, and 3 of the 6 Edu families; display faces (Cherry Cream Soda, Cute Font, Hachi
+#: Maru Pop, Kite One), sketched outlines (Kranky, Love Ya Like A Sister) and brush calligraphy (Beth
+#: Ellen, Zhi Mang Xing) were left out after one look at their digits.
 HANDWRITING_FONTS = {
     "fonts-breip": ("Breip.ttf",),
     "fonts-bwht": tuple(
