@@ -1941,12 +1941,13 @@ def _second_round(
         to_like = min(float(np.linalg.norm(shapes[o] - shapes[cell])) for o in like[cell])
         if to_like <= OWN_GROUP_LIKE * to_read:
             partners[cell] = like[cell]
-    right = []
-    for cell in questions:
-        if solution[cell] not in new_digits and cell not in partners:
-            continue  # nothing new to compare with: the first round's answer stands
-        copies = own + [(other, solution[cell]) for other in partners.get(cell, [])]
-        look = reread([cell], [solution[cell]], copies)
+    # a question with neither a new copy of the solution's digit nor partners keeps the first round's answer;
+    # those with new copies alone share one second look (the same copies), each with partners gets its own
+    plain = [cell for cell in questions if solution[cell] in new_digits and cell not in partners]
+    second = _second_look(reread, plain, solution, own)
+    right = [cell for cell in plain if cell in second and second[cell][2] <= OWN_LOOK_RATIO]
+    for cell, others in partners.items():
+        look = reread([cell], [solution[cell]], own + [(other, solution[cell]) for other in others])
         if look is not None and look.own_ratio(0, solution[cell]) <= OWN_LOOK_RATIO:
             right.append(cell)
     return sorted(right)
@@ -2089,7 +2090,9 @@ def read_entries(
     doubted: list[DoubtedEntry] = []
     decided_by: DecidedBy  # how each doubted entry is decided (DoubtedEntry)
     shapes: dict[int, np.ndarray] = {}  # the questions' marks, for a second round (`_second_round`)
-    compared: list[tuple[int, int]] | None = None  # the player's right entries the first round compared with
+    # the player's right entries the first round compared with (the taken-out marks' when both passes ran: the
+    # fewer, so that a question of either pass has what is new to it looked at)
+    compared: list[tuple[int, int]] | None = None
     if taken_out:
         # Marks read as print that the per-grid decision took for pen: read by the handwritten-digit model.
         # One read as the solution's digit is right; one read otherwise is a question, never a mistake (the
