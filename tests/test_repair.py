@@ -627,10 +627,9 @@ def test_a_hand_that_writes_small_and_high_is_read_as_entries_not_candidates(mod
     layouts) three of its 25 entries are candidates, lost; with other players' pen layouts
     (`CellClassifier.pen_layouts`) every entry is read, at least 24 as written, and the givens stay right."""
     name = "handwriting_seed24_extra10_24.png"
-    folder = HANDWRITING
-    known = json.loads((folder / "truth.json").read_text())[name]
+    known = _truth(name)
     written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
-    image = read_image(folder / name)
+    image = read_image(HANDWRITING / name)
 
     def entries(reader):
         reading = read_grids(image, reader)[0]
@@ -657,24 +656,16 @@ def test_a_second_look_reads_right_entries_the_first_reading_doubts_and_never_a_
     (`CellClassifier.second_look`) reads it as written: a right entry. The two deliberately wrong 3s of the
     second photo (r6c4, where the solution has 2, and r8c3, 7) stay unclear, never passed as right, and no
     right entry is called a mistake."""
-    folder = HANDWRITING
-    truth = json.loads((folder / "truth.json").read_text())
     assert model.handwritten_images is not None
     for name, doubted, wrong in (
         ("handwriting_seed24_extra10_15.png", (31,), ()),
         ("handwriting_seed61_extra0_9.png", (), (48, 65)),
     ):
-        known = truth[name]
-        written = {cell: int(d) for cell, d in enumerate(known["written"]) if d != "0"}
-        solution = [int(d) for d in known["solution"]]
-        reading = read_grids(read_image(folder / name), model)[0]
-        decision = decide(reading, model=model)
-        assert decision.solution == solution, name
+        written, solution, reading, decision, read = _read_fixture(name, model)
         evidence = lambda cells, reading=reading: model.entry_evidence(reading.marks, cells)  # noqa: E731
         first = read_entries(reading.probabilities, decision.givens, solution, evidence, decision.written)
         unclear = {entry.cell for entry in first.unclear}
         assert set(doubted) <= unclear and all(first.entries[cell] != written[cell] for cell in doubted), name
-        read = player_entries(reading, decision, model)
         unclear = {entry.cell for entry in read.unclear}
         for cell in doubted:
             assert read.entries[cell] == read.sure[cell] == written[cell] == solution[cell], (name, cell)
