@@ -850,15 +850,25 @@ def test_a_hands_threes_misread_alike_are_read_as_threes(model):
     assert read.unclear == [] and all(read.entries[cell] == read.sure[cell] == d for cell, d in written.items())
 
 
-def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model):
+def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model, monkeypatch):
     """Photo 64 of `benchmarks/handwriting.py --seed 24 --extra-givens 0` (tests/data/handwriting, PNG; hand
-    SteveHand, never trained on; `truth.json` gives what is written, all right). The hand's 9s in r1c1 and
-    r5c7 are doubted by both models (the image distortion model's samples put another digit nearer), but
-    they lie nearer the player's own right 9 (r7c2) than any other digit, the model's samples and the
-    player's other entries: read as 9s, right, not questions. No entry is called a mistake and none is read
-    as a digit not written. Without the player's own copies the two are questions (the code before)."""
+    SteveHand, never trained on; `truth.json` gives what is written, all right). The handwritten-digit model
+    reads the hand's 9s in r1c1, r5c7 and r7c2 as 3s. The first round's second look reads r7c2 as a 9; r1c1
+    and r5c7 are doubted by both models (the image distortion model's samples put another digit nearer) and
+    are questions after the first round. The second round (`_second_round`) measures them against the
+    player's right 9s, r7c2 now among them: they lie nearer those than any other digit, the model's samples
+    and the player's other entries, and are read as 9s, right, not questions. No entry is called a mistake
+    and none is read as a digit not written. Without the player's own copies the two are questions (the
+    code before)."""
     written, solution, reading, decision, read = _read_fixture("handwriting_seed24_extra0_64.png", model)
+    assert all(written[cell] == solution[cell] == 9 for cell in (0, 42, 55))
     assert read.unclear == [] and all(read.entries[cell] == read.sure[cell] == d for cell, d in written.items())
+    decided = {d.cell: (d.read, d.decided_by) for d in read.doubted}
+    assert decided == {0: (3, "second round"), 42: (3, "second round"), 55: (3, "second look")}
+    with monkeypatch.context() as patched:
+        patched.setattr("snapsolve.repair._second_round", lambda *args: [])
+        first = player_entries(reading, decision, model)
+    assert {entry.cell for entry in first.unclear} == {0, 42}
     without = read_entries(
         reading.probabilities,
         decision.givens,
