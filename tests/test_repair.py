@@ -542,13 +542,12 @@ def test_pen_read_as_print_that_makes_another_puzzle_is_never_solved_wrong(model
     (a needed given that may be pen and that the handwritten-digit model reads otherwise) and of
     `decide_givens` (a mark surely printed, taken out, that contradicts the solution). Now each is unsure
     or solved right."""
-    folder = HANDWRITING
-    truth = json.loads((folder / "truth.json").read_text())
+    truth = json.loads((HANDWRITING / "truth.json").read_text())
     three = [name for name in truth if name.endswith(".jpg")]
     assert len(three) == 3
     for name in three:
         known = truth[name]
-        decision = decide(read_grids(read_image(folder / name), model)[0], model=model)
+        decision = decide(read_grids(read_image(HANDWRITING / name), model)[0], model=model)
         solution = "".join(map(str, decision.solution)) if decision.solution else None
         assert solution is None or solution == known["solution"], name
         assert decision.status == SOLVED or "unsure of the digits read" in (decision.warning or ""), name
