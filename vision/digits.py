@@ -426,6 +426,16 @@ class SecondLook:
         nearest[digit - 1] = self.own[row, digit - 1]
         return distortion_ratio(nearest, digit)
 
+    def own_apart(self, row: int, digit: int, read: int) -> float:
+        """Mark `row`'s least distortion to the writer's own marks of `digit` 1..9 over its least distortion
+        to their own marks of any other digit, the model's samples left out (`deformation.distortion_ratio`
+        of `own` alone): below 1 the writer's nearest own mark is a `digit`. ``inf`` when they wrote no
+        mark of `digit` or none of `read` (1..9, the digit the mark was read as), which it must be compared
+        with."""
+        if self.own is None or not np.isfinite(self.own[row, digit - 1]) or not np.isfinite(self.own[row, read - 1]):
+            return float("inf")
+        return distortion_ratio(self.own[row], digit)
+
 
 def _marked_rows(marks: CellMarks, cells: list[int], measure: Callable[[list], np.ndarray]) -> np.ndarray:
     """`measure` (crops -> (m, d) float32) of the marks of `cells`: shape (len(cells), d) float32, NaN rows
