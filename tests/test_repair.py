@@ -9,6 +9,7 @@ import pytest
 
 from snapsolve.pipeline import decide, player_entries, read_grids
 from snapsolve.repair import (
+    OWN_APART,
     OWN_PEN_SCORE,
     PEN_SCORE_SOLVED,
     SOLVED,
@@ -878,6 +879,45 @@ def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model, monke
     )
     assert {entry.cell for entry in without.unclear} == {0, 42}
     assert all(without.sure[cell] in (0, d) for cell, d in written.items())
+
+
+def test_a_hands_seven_nearer_the_players_own_sevens_than_their_other_digits_is_read_as_a_seven(model, monkeypatch):
+    """Photo 115 of `benchmarks/handwriting.py --seed 9001` (10 extra givens; tests/data/handwriting, PNG; hand
+    Mouse Memoirs, never trained on, whose 7 is as narrow as its 1; `truth.json` gives what is written). The
+    hand's 7 in r1c8 is read as a 1 by both models, and the model's samples of 1 lie nearer it than the player's
+    right 7s, so the rules of the first round leave it a question. In the second round it lies nearer the
+    player's own right 7s than their own right copies of any other digit, 1s among them, by OWN_APART: read as a
+    7. The deliberately wrong 6 in r3c6 (the solution has 8) stays a question; every entry is read as written
+    and none is called a mistake. Without OWN_APART (0) r1c8 is a question again."""
+    written, solution, reading, decision, read = _read_fixture("handwriting_seed9001_extra10_115.png", model)
+    assert written[7] == solution[7] == 7 and written[23] == 6 != solution[23]
+    decided = {d.cell: (d.read, d.decided_by) for d in read.doubted}
+    assert decided[7] == (1, "second round") and decided[23] == (6, "question")
+    assert [(entry.cell, entry.read) for entry in read.unclear] == [(23, 6)]
+    assert all(read.entries[cell] == d for cell, d in written.items())
+    assert all(read.sure[cell] in (0, solution[cell]) for cell in written)  # no mistake called
+    with monkeypatch.context() as patched:
+        patched.setattr("snapsolve.repair.OWN_APART", 0.0)
+        without = player_entries(reading, decision, model)
+    assert {entry.cell for entry in without.unclear} == {7, 23}
+
+
+def test_a_wrong_one_in_a_hand_whose_one_is_like_its_seven_stays_a_question(model):
+    """Photo 95 of `benchmarks/handwriting.py --seed 24 --extra-givens 0` (tests/data/handwriting, PNG; hand
+    Mouse Memoirs). The player wrote a deliberately wrong 1 in r9c9, where the solution has 7. In this hand a
+    1 and a 7 differ by a short stroke: the mark lies nearer the player's right 7s than their right 1s
+    (`SecondLook.own_apart` below 1), but not by OWN_APART, so it stays a question offering 7, neither passed
+    as right nor called a mistake. No right entry is called a mistake either."""
+    written, solution, reading, _, read = _read_fixture("handwriting_seed24_extra0_95.png", model)
+    assert written[80] == 1 and solution[80] == 7
+    own = [(cell, d) for cell, d in enumerate(read.sure) if d and cell in written and d == solution[cell]]
+    look = model.second_look(
+        [reading.marks.crops[80]], [7], ([reading.marks.crops[c] for c, _ in own], [d for _, d in own])
+    )
+    assert OWN_APART < look.own_apart(0, 7, 1) < 1.0
+    assert read.sure[80] == 0 and read.entries[80] == 1
+    assert {entry.cell: entry.alternatives for entry in read.unclear}[80] == (7,)
+    assert all(read.sure[cell] in (0, solution[cell]) for cell, d in written.items() if d == solution[cell])
 
 
 def _truth(name: str) -> dict:
