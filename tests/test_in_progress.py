@@ -213,9 +213,9 @@ def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, cap
     """A right entry whose cell probabilities say another digit (a misreading), while its mark is the right
     digit. The second look (`CellClassifier.second_look`, the image distortion model) reads the mark as the
     right digit: a right entry. With no second look (`SECOND_LOOK_RIGHT`, `SECOND_LOOK_RATIO`,
-    `OWN_LOOK_RATIO` and `SECOND_LOOK_NEAREST` out of reach, each reading it right until it goes) and no
-    help from the player's own copies (`OWN_COPY_LIKE` off): it is unclear, not a mistake; no red ring; the
-    hint or the text asks about it as a question."""
+    `OWN_LOOK_RATIO`, `SECOND_LOOK_NEAREST` and `OWN_APART` out of reach, each reading it right until it goes)
+    and no help from the player's own copies (`OWN_COPY_LIKE` off): it is unclear, not a mistake; no red ring;
+    the hint or the text asks about it as a question."""
     monkeypatch.setattr(repair, "OWN_COPY_LIKE", 0.0)
     image = read_image(PHOTO)
     reading = read_grids(image, model)[0]
@@ -235,6 +235,9 @@ def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, cap
     grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert grid.mistakes == [] and grid.entries[entry] == right  # the right digit is the least distorted
     monkeypatch.setattr(repair, "SECOND_LOOK_NEAREST", -1.0)
+    grid, solution = read_puzzle(reading, Options(hint=True), model)
+    assert grid.mistakes == [] and grid.entries[entry] == right  # nearer the player's right copies of it (OWN_APART)
+    monkeypatch.setattr(repair, "OWN_APART", 0.0)
     grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert grid.mistakes == []
     (unclear,) = grid.unclear_entries
