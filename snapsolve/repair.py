@@ -1931,7 +1931,8 @@ def _second_round(
     -------
     list of int
         Cells, ascending, whose mark lies at most OWN_APART times as far from the player's right copies of the
-        solution's digit as from their right copies of any other digit (`SecondLook.own_apart`), or at most
+        solution's digit as from their right copies of any other digit (`SecondLook.own_apart`; the nearest of
+        those copies within OWN_APART_NEAR times the model's nearest sample, `_nearer_own_copies`), or at most
         OWN_LOOK_RATIO times as far (`SecondLook.own_ratio`) from their copies of the solution's digit as from
         any other digit, the model's samples included: their right entries now (where one is new since the
         first round), and the entry's like questions (same digit read, same solution's digit) when it lies
