@@ -10,7 +10,7 @@ as the model's nearest sample of any digit. This script reads the photos of
 left unclear whose player wrote right copies of both the solution's digit and
 the digit read, records the two measures (against the player's right entries
 as the reading ends), labelled right or wrong by the photo's truth. It reports,
-per run and in all, how many right and wrong entries each pair of limits would
+over all the runs, how many right and wrong entries each pair of limits would
 take, and the wrong entries nearest the line.
 
     python benchmarks/own_copies.py [--runs 24:all:0 7001:all:0 45:all:10 9001:all:10 24:mnist:0 9001:mnist:10]
@@ -34,14 +34,16 @@ from handwriting import make_photos  # benchmarks/handwriting.py, beside this sc
 from snapsolve import repair
 from snapsolve.pipeline import _second_look, decide, default_model, player_entries, read_grids
 
+#: Limits of `SecondLook.own_apart` reported (OWN_APART's candidates; rows of the table).
 APART = (0.5, 0.6, 0.7, 0.8, 0.9)
+#: Limits of `SecondLook.own_over_model` reported (OWN_APART_NEAR's candidates; columns).
 NEAR = (1.5, 2.0, 2.5, float("inf"))
 
 
 def record(seed: int, hands: str, extra: int, photos: int) -> list[dict]:
     """The entries left unclear on `make_photos(photos, seed, extra, hands)` with OWN_APART switched off, each
-    with `own_apart` (`SecondLook.own_apart` of the solution's digit against the digit read) and `near` (the
-    player's nearest copy of the solution's digit over the model's nearest sample of any digit), measured
+    with `own_apart` (`SecondLook.own_apart` of the solution's digit against the digit read) and `near`
+    (`SecondLook.own_over_model` of the solution's digit), measured
     against the player's right entries as the reading ends; entries without right copies of both digits are
     left out."""
     model = default_model()
@@ -56,13 +58,13 @@ def record(seed: int, hands: str, extra: int, photos: int) -> list[dict]:
             continue
         solution = decision.solution
         entries = player_entries(reading, decision, model)
-        own = [(c, d) for c, d in enumerate(entries.sure) if d and not decision.givens[c] and d == solution[c]]
+        own = repair._right_entries(entries.sure, decision.givens, solution)
         for entry in entries.unclear:
             if entry.cell not in photo["written"]:
                 continue
             digit = solution[entry.cell]
             look = _second_look(reading, model, [entry.cell], [digit], own)
-            if look is None or look.own is None:
+            if look is None:
                 continue
             apart = look.own_apart(0, digit, entry.read)
             if not np.isfinite(apart):
@@ -77,7 +79,7 @@ def record(seed: int, hands: str, extra: int, photos: int) -> list[dict]:
                     "solution": digit,
                     "right": photo["written"][entry.cell] == photo["solution"][entry.cell],
                     "own_apart": apart,
-                    "near": float(look.own[0, digit - 1] / np.min(look.nearest[0])),
+                    "near": look.own_over_model(0, digit),
                 }
             )
     return out

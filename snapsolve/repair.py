@@ -1997,10 +1997,9 @@ def _second_round(
 def _nearer_own_copies(look: SecondLook, row: int, digit: int, read: int) -> bool:
     """Whether mark `row` of `look` lies nearer the player's own right copies of `digit` (1..9) than their right
     copies of any other digit, `read` among them, by OWN_APART (`SecondLook.own_apart`), while their nearest copy
-    of `digit` is at most OWN_APART_NEAR times as far as the model's nearest sample of any digit."""
-    if look.own is None or look.own_apart(row, digit, read) > OWN_APART:
-        return False
-    return bool(look.own[row, digit - 1] <= OWN_APART_NEAR * float(np.min(look.nearest[row])))
+    of `digit` is at most OWN_APART_NEAR times as far as the model's nearest sample of any digit
+    (`SecondLook.own_over_model`)."""
+    return look.own_apart(row, digit, read) <= OWN_APART and look.own_over_model(row, digit) <= OWN_APART_NEAR
 
 
 def _looks_like(second: dict[int, tuple[np.ndarray, float, float]], cell: int, read: int) -> bool:

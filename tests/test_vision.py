@@ -285,7 +285,8 @@ def test_pen_layouts_never_move_a_marks_printed_probability(model, tmp_path):
 def test_own_apart_weighs_the_writers_own_marks_alone():
     """`SecondLook.own_apart`: a mark's least distortion to the writer's own marks of a digit over that to
     their own marks of any other digit, the model's samples left out (here nearer than every own mark, as
-    for a hand the model never saw); ``inf`` without an own mark of the digit or of the digit read."""
+    for a hand the model never saw); ``inf`` without an own mark of the digit or of the digit read.
+    `SecondLook.own_over_model`: the writer's nearest mark of the digit over the model's nearest sample."""
     from snapsolve.vision.digits import SecondLook
 
     own = np.full((1, 9), np.inf)
@@ -293,6 +294,7 @@ def test_own_apart_weighs_the_writers_own_marks_alone():
     look = SecondLook(votes=np.eye(9)[[0]], nearest=np.full((1, 9), 50.0), own=own)
     assert look.own_apart(0, 7, 1) == pytest.approx(0.5) and look.own_apart(0, 1, 7) == pytest.approx(2.0)
     assert look.own_ratio(0, 7) == pytest.approx(4.0)  # the model's samples count there
+    assert look.own_over_model(0, 7) == pytest.approx(4.0) and look.own_over_model(0, 3) == np.inf
     assert look.own_apart(0, 7, 3) == np.inf and look.own_apart(0, 4, 1) == np.inf  # no own 3, no own 4
     own[0, 2] = 100.0  # an own 3 nearer than their 7s: not nearer the 7s than every other own digit
     assert look.own_apart(0, 7, 1) == pytest.approx(2.0)

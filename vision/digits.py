@@ -436,6 +436,14 @@ class SecondLook:
             return float("inf")
         return distortion_ratio(self.own[row], digit)
 
+    def own_over_model(self, row: int, digit: int) -> float:
+        """Mark `row`'s least distortion to the writer's own marks of `digit` 1..9 over its least distortion
+        to the model's samples of any digit: near 1 or below, one of the writer's marks is as like it as the
+        model's nearest sample. ``inf`` when they wrote no mark of `digit`."""
+        if self.own is None or not np.isfinite(self.own[row, digit - 1]):
+            return float("inf")
+        return float(self.own[row, digit - 1] / max(float(np.min(self.nearest[row])), 1e-9))
+
 
 def _marked_rows(marks: CellMarks, cells: list[int], measure: Callable[[list], np.ndarray]) -> np.ndarray:
     """`measure` (crops -> (m, d) float32) of the marks of `cells`: shape (len(cells), d) float32, NaN rows
