@@ -73,6 +73,22 @@ STROKE_INSIDE = 0.2
 #: ruling where ink covers at least LINE_ROW_COVERAGE of the grid's width.
 LINE_REACH = 0.1
 LINE_ROW_COVERAGE = 0.3
+#: A ruled line's own band, measured over ALONG_WINDOW cells of it at a time (`strokes_along_lines`): the rows
+#: inked along at least BAND_SHARE of the most inked row's share there; a stretch whose most inked row covers
+#: less than MIN_BAND_COVERAGE of it has no band of its own (all its rows are the line's). Ink running on
+#: from the band for BEYOND_BAND rows or more in a column is a stroke on the line.
+ALONG_WINDOW = 3
+BAND_SHARE = 0.5
+MIN_BAND_COVERAGE = 0.2
+BEYOND_BAND = 2
+#: A stroke along a line is kept only when it joins a piece with at least this share of a cell's area of ink
+#: inside a cell, clear of the lines' strips (a digit's body, not a speck of the paper's grain), whose
+#: bounding box comes within NEAR_LINE of a cell of a line's known position.
+ANCHOR_AREA = 0.05
+NEAR_LINE = 0.12
+#: Within this share of a cell of a line's known position, the lines across it pass: no stroke along a line is
+#: looked for there.
+CROSSING = LINE_REACH
 #: A piece fainter than this share of its cell's darkest piece shows through from the other side.
 MIN_RELATIVE_PIECE_CONTRAST = 0.5
 #: A piece smaller than this share of its cell's largest piece, and not next to it, is a speck.
@@ -81,6 +97,10 @@ SPECK_SHARE = 0.3
 SPECK_GAP = 0.08
 #: The digit crop keeps the pieces centred in this central share of the cell (when there are any).
 CENTRAL = (0.25, 0.75)
+#: ... and the pieces that reach within this share of a cell of those pieces' bounding box: a part of the same
+#: digit written as a stroke of its own (a 5's top bar, a 4's upright, a 3's top arc that the photo broke off),
+#: whose own centre lies off the cell's middle.
+ATTACHED_GAP = 0.03
 
 
 @dataclass(frozen=True)
@@ -220,7 +240,9 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
     rows and columns near a line's known position (a multiple of CELL_SIZE)
     that ink covers along LINE_ROW_COVERAGE of the grid or more, which catches
     a faint line that the threshold broke into dashes. The widening takes the
-    lines' anti-aliased edges too.
+    lines' anti-aliased edges too. Those rows hold whatever else is written
+    in them: `ink_and_strokes` gives back what lies beyond a line's own band
+    and joins a digit's body (`strokes_along_lines`, `_with_strokes_along`).
 
     Parameters
     ----------
@@ -250,6 +272,190 @@ def ruling_of(ink: np.ndarray) -> np.ndarray:
             else:
                 ruling[:, lines] = np.maximum(ruling[:, lines], ink[:, lines])
     return cv2.dilate(ruling, np.ones((3, 3), np.uint8))
+
+
+def _noise(stats: np.ndarray) -> np.ndarray:
+    """Which pieces (`_components` stats, one row a label) cannot be a cell's mark: too small, too large, lying
+    wholly in a ruled line's band, or a long thin stroke along a line. Shape (count,) bool; the background too."""
+    n = CELL_SIZE
+    x, y, w, h, area = (stats[:, i] for i in range(5))
+    long_side, short_side = np.maximum(w, h), np.minimum(w, h)
+    noise = (area < MIN_PIECE_AREA * n * n) | (long_side > MAX_PIECE_SIDE * n)
+    noise |= _in_ruling_band(y, h) | _in_ruling_band(x, w)
+    # A long thin stroke along a ruled line (a line's remnant where the page bends) is no digit; a 1 can be as
+    # long and thin (MNIST's test writers' 1s: 6 px wide, 34-41 px long in a 64-pixel cell), but lies inside
+    # its cell (STROKE_INSIDE).
+    thin = (long_side > 5 * short_side) & (short_side < 0.12 * n) & (long_side > 0.5 * n)
+    across = np.where(w < h, x + w / 2, y + h / 2)  # the middle of a vertical stroke's columns, a horizontal one's rows
+    noise |= thin & (np.abs(across - _nearest_line(across)) <= STROKE_INSIDE * n)
+    noise[0] = True  # the background
+    return noise
+
+
+def _bodies(components: tuple) -> np.ndarray:
+    """Which pieces of strokes (`_components`' result) are a digit's body near a ruled line, whose stroke along
+    the line may have gone with the ruling: pieces that can be a mark (`_noise`) with ANCHOR_AREA of their ink
+    inside a cell, clear of the lines' strips (`_cell_interiors`), and whose bounding box comes within
+    NEAR_LINE of a line's known position. Shape (count,) bool."""
+    count, _, stats, xs, ys, pixel_labels = components
+    n = CELL_SIZE
+    interior = _cell_interiors(n * 9)[ys, xs] > 0 if xs.size else np.zeros(0, bool)
+    inside = np.bincount(pixel_labels[interior], minlength=count)
+    x, y, w, h = (stats[:, i] for i in range(4))
+    reach = NEAR_LINE * n
+    near = (y % n < reach) | ((y + h) % n > n - reach) | (x % n < reach) | ((x + w) % n > n - reach)
+    near |= (y // n != (y + h - 1) // n) | (x // n != (x + w - 1) // n)  # it crosses a line
+    return ~_noise(stats) & (inside >= ANCHOR_AREA * n * n) & near
+
+
+def _anchored(along: np.ndarray, strokes: np.ndarray, components: tuple, bodies: np.ndarray) -> np.ndarray:
+    """The pieces of `along` (uint8 0/255) joined to a digit's body: a piece of `strokes` flagged in `bodies`.
+
+    `components` is `_components(strokes)`. A stretch of a ruled line
+    that runs thicker than its band where no digit touches it (a border bent
+    away from its known position, a shadow's edge, the grain of the paper
+    beside a line) joins no body and stays ruling. `along` is grown as
+    `strokes_of` closes a stroke across a line (BRIDGE), so that a 7's bar
+    above its top line joins the stem below it. Returns the same shape,
+    uint8 0/255.
+    """
+    xs, ys, pixel_labels = components[3:]
+    body = bodies[pixel_labels]
+    grown = cv2.dilate(along, np.ones((BRIDGE, BRIDGE), np.uint8))
+    count, joined = cv2.connectedComponents(cv2.bitwise_or(grown, strokes), connectivity=8)
+    anchored = np.zeros(count, bool)
+    anchored[joined[ys[body], xs[body]]] = True
+    anchored[0] = False
+    out = np.zeros_like(along)
+    points = cv2.findNonZero(along)
+    if points is None:
+        return out
+    ax, ay = points.reshape(-1, 2).T
+    keep = anchored[joined[ay, ax]]
+    out[ay[keep], ax[keep]] = 255
+    return out
+
+
+def _with_strokes_along(ink: np.ndarray, ruling: np.ndarray, strokes: np.ndarray) -> tuple[np.ndarray, tuple]:
+    """`strokes` with the strokes written along a ruled line given back, and `_components` of the result.
+
+    Only where a digit's body comes near a line (`_bodies`) is anything
+    looked for (printed digits, centred in their cells, seldom are): the ink
+    of the ruling beyond the lines' own bands (`strokes_along_lines`) that
+    joins such a body (`_anchored`) is taken off the ruling, and the strokes
+    are made again from the rest (`strokes_of`, which bridges the line
+    between a stroke's two sides). Shapes as `strokes_of`'s; the components
+    as `_components` returns them.
+    """
+    components = _components(strokes)
+    bodies = _bodies(components)
+    if not bodies.any():
+        return strokes, components
+    along = cv2.bitwise_and(ruling, strokes_along_lines(ink))
+    kept = _anchored(along, strokes, components, bodies) if along.any() else along
+    if not kept.any():
+        return strokes, components
+    strokes = strokes_of(ink, cv2.subtract(ruling, kept))
+    return strokes, _components(strokes)
+
+
+@functools.cache
+def _cell_interiors(size: int) -> np.ndarray:
+    """(size, size) uint8, read-only: 255 farther than `strokes_along_lines`' strips from every line's known
+    position, rows and columns alike; 0 within them."""
+    reach = int(round(LINE_REACH * CELL_SIZE)) + 2
+    offset = np.arange(size) % CELL_SIZE
+    clear = (offset > reach) & (offset < CELL_SIZE - reach)
+    out = (clear[:, None] & clear[None, :]).astype(np.uint8) * 255
+    out.flags.writeable = False
+    return out
+
+
+def strokes_along_lines(ink: np.ndarray) -> np.ndarray:
+    """Ink near the ruled lines that may be a stroke's, not a line's: what lies beyond each line's own band.
+
+    The coverage rule of `ruling_of` takes all the ink of the rows near a
+    line's known position where the line is; a stroke written along the
+    line (a 7's bar over its cell's top line, a 2's base on the bottom line)
+    lies in those rows too and would go with the ruling, and what is left
+    reads as another digit (the 7 as a 1). Each line's own band is measured
+    a cell-wide segment at a time over ALONG_WINDOW cells: the rows whose
+    share of ink there is at least BAND_SHARE of the most inked row's (a
+    segment where no row reaches MIN_BAND_COVERAGE has the whole strip as
+    its band). In each column the ink running on from the band's edges, up
+    and down without a gap, is counted; where it comes to BEYOND_BAND rows or
+    more (one row more is the line's own anti-aliased edge) the ink outside
+    the band is a stroke's, and so is ink at least two rows clear of the
+    band. Where the lines across pass (CROSSING of a line's known position)
+    nothing is a stroke. `ruling_of` keeps
+    only what touches a stroke off the ruling (`_anchored`); `strokes_of`
+    then bridges the line between a stroke's two sides as for any stroke
+    that crosses it.
+
+    Parameters
+    ----------
+    ink : np.ndarray
+        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8 ink mask (255 = ink).
+
+    Returns
+    -------
+    np.ndarray
+        Same shape, uint8: 255 on such ink in the lines' strips (LINE_REACH
+        + 2 pixels each side of a line's known position), 0 elsewhere.
+    """
+    n = CELL_SIZE
+    size = ink.shape[0]
+    reach = int(round(LINE_REACH * n)) + 2
+    rows = 2 * reach + 1
+    segments = size // n
+    marked = ink > 0
+    # (2, lines, rows, size): the strip around each horizontal line's position, then each vertical one's (as rows).
+    lines = np.zeros((2, segments + 1, rows, size), bool)
+    spans = [(k, max(0, k * n - reach), min(size, k * n + reach + 1)) for k in range(segments + 1)]
+    for k, lo, hi in spans:
+        lines[0, k, lo - (k * n - reach) : hi - (k * n - reach)] = marked[lo:hi]
+        lines[1, k, lo - (k * n - reach) : hi - (k * n - reach)] = marked[:, lo:hi].T
+    # Where the other orientation's lines cross: never a stroke along this one.
+    offset = np.arange(size) % n
+    lines[:, :, :, (offset <= CROSSING * n) | (offset >= n - CROSSING * n)] = False
+    # Ink per row of each cell-wide segment, then over ALONG_WINDOW segments centred on each (fewer at the ends).
+    per_segment = lines.reshape(lines.shape[:3] + (segments, n)).sum(axis=4, dtype=np.int32)
+    half = (ALONG_WINDOW - 1) // 2
+    window = np.zeros_like(per_segment)
+    widths = np.zeros(segments, np.int32)
+    for shift in range(-half, half + 1):
+        lo, hi = max(0, -shift), min(segments, segments - shift)
+        window[..., lo:hi] += per_segment[..., lo + shift : hi + shift]
+        widths[lo:hi] += n
+    coverage = window / widths  # (2, lines, rows, segments)
+    top = coverage.max(axis=2, keepdims=True)
+    segment_band = (coverage >= BAND_SHARE * top) | (top < MIN_BAND_COVERAGE)
+    band = np.repeat(segment_band, n, axis=3)  # (2, lines, rows, size)
+    outside = lines & ~band
+    first = np.repeat(np.argmax(segment_band, axis=2), n, axis=2)  # (2, lines, size): the band's first and last rows
+    last = rows - 1 - np.repeat(np.argmax(segment_band[:, :, ::-1], axis=2), n, axis=2)
+    # Consecutive ink rows ending at each row, counted downwards and upwards.
+    down = np.zeros(outside.shape, np.int16)
+    up = np.zeros(outside.shape, np.int16)
+    down[:, :, 0] = outside[:, :, 0]
+    up[:, :, -1] = outside[:, :, -1]
+    for r in range(1, rows):
+        down[:, :, r] = (down[:, :, r - 1] + 1) * outside[:, :, r]
+        up[:, :, rows - 1 - r] = (up[:, :, rows - r] + 1) * outside[:, :, rows - 1 - r]
+    above = np.where(first > 0, np.take_along_axis(down, np.maximum(first - 1, 0)[:, :, None], axis=2)[:, :, 0], 0)
+    below = np.where(
+        last < rows - 1, np.take_along_axis(up, np.minimum(last + 1, rows - 1)[:, :, None], axis=2)[:, :, 0], 0
+    )
+    thick = (above + below) >= BEYOND_BAND
+    grown = band.copy()
+    grown[:, :, 1:] |= band[:, :, :-1]
+    grown[:, :, :-1] |= band[:, :, 1:]
+    along = outside & (thick[:, :, None, :] | ~grown)
+    out = np.zeros(ink.shape, bool)
+    for k, lo, hi in spans:
+        out[lo:hi] |= along[0, k, lo - (k * n - reach) : hi - (k * n - reach)]
+        out[:, lo:hi] |= along[1, k, lo - (k * n - reach) : hi - (k * n - reach)].T
+    return out.astype(np.uint8) * 255
 
 
 def _without_strokes(lines: np.ndarray, across: int) -> np.ndarray:
@@ -296,6 +502,8 @@ def _without_strokes(lines: np.ndarray, across: int) -> np.ndarray:
     return np.where(stroke[labels], 0, lines).astype(np.uint8)
 
 
+#: Side, pixels, of the square closing that bridges a stroke cut by a ruled line (`strokes_of`).
+BRIDGE = 7
 #: A mark with at least this many stroke pixels next to ink taken away as
 #: ruling touches a ruled line (`CellMarks.at_ruling`): a 2 whose base ran
 #: along the grid's bottom line, a few pixels above it, lost the base with the
@@ -338,7 +546,7 @@ def reaches_a_line(features: np.ndarray) -> np.ndarray:
 def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
     """Ink without the ruling, with the ruling put back where a stroke crosses it.
 
-    A 7x7 closing of the strokes joins the two halves of a stroke cut by a
+    A BRIDGE x BRIDGE closing of the strokes joins the two halves of a stroke cut by a
     line; only the closed pixels that lie on the ruling are kept, so separate
     marks elsewhere are not merged. A bridge so put back that makes a piece
     larger than MAX_PIECE_SIDE cells joins two cells' marks (digits written
@@ -357,7 +565,7 @@ def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
         Same shape, uint8 0/255.
     """
     strokes = cv2.bitwise_and(ink, cv2.bitwise_not(ruling))
-    closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    closed = cv2.morphologyEx(strokes, cv2.MORPH_CLOSE, np.ones((BRIDGE, BRIDGE), np.uint8))
     bridges = cv2.bitwise_and(closed, ruling)
     joined = cv2.bitwise_or(strokes, bridges)
     if not bridges.any():
@@ -370,12 +578,29 @@ def strokes_of(ink: np.ndarray, ruling: np.ndarray) -> np.ndarray:
     return joined
 
 
-#: The last grid given to `ink_and_strokes` and its results: (grid image, ink, strokes), all read-only.
-_last_strokes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+#: The last grid measured by `_strokes_of_grid` and its results: (grid image, ink, strokes, the strokes'
+#: `_components`), the arrays read-only.
+_last_strokes: tuple | None = None
+
+
+def _strokes_of_grid(grid_image: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """`ink_and_strokes`, and the strokes' `_components` (which `find_marks` labels its pieces by)."""
+    global _last_strokes
+    last = _last_strokes
+    if last is not None and last[0].shape == grid_image.shape and np.array_equal(last[0], grid_image):
+        return last[1], last[2], last[3]
+    ink = binarize_grid(grid_image)
+    ruling = ruling_of(ink)
+    strokes, components = _with_strokes_along(ink, ruling, strokes_of(ink, ruling))
+    for array in (ink, strokes, *components[1:]):
+        array.flags.writeable = False
+    _last_strokes = (grid_image.copy(), ink, strokes, components)
+    return ink, strokes, components
 
 
 def ink_and_strokes(grid_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ink mask (`binarize_grid`) of a rectified grid and its strokes without the ruling (`strokes_of`).
+    """The ink mask (`binarize_grid`) of a rectified grid and its strokes without the ruling (`strokes_of`),
+    strokes written along a line beside it given back (`_with_strokes_along`).
 
     The last grid's are kept: `vision.pencil.read_pencil_marks` asks again
     for the grid that `find_marks` has just measured (an upright photo's), and
@@ -393,16 +618,7 @@ def ink_and_strokes(grid_image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     (np.ndarray, np.ndarray)
         The ink and the strokes, each the grid's shape, uint8 0/255, read-only.
     """
-    global _last_strokes
-    last = _last_strokes
-    if last is not None and last[0].shape == grid_image.shape and np.array_equal(last[0], grid_image):
-        return last[1], last[2]
-    ink = binarize_grid(grid_image)
-    strokes = strokes_of(ink, ruling_of(ink))
-    kept = (grid_image.copy(), ink, strokes)
-    for array in kept:
-        array.flags.writeable = False
-    _last_strokes = kept
+    ink, strokes, _ = _strokes_of_grid(grid_image)
     return ink, strokes
 
 
@@ -481,8 +697,12 @@ def _ink_pixels(ink: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.nda
     return xs, ys, labels[ys, xs]
 
 
-def _pieces(strokes: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _pieces(
+    strokes: np.ndarray, gray: np.ndarray, components: tuple | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Connected pieces of ink that can belong to a cell's mark.
+
+    `components`, when given, is `_components(strokes)` already measured.
 
     Returns
     -------
@@ -492,19 +712,10 @@ def _pieces(strokes: np.ndarray, gray: np.ndarray) -> tuple[np.ndarray, np.ndarr
         holding most of its pixels, or -1 for a piece that is noise, ruling or
         too large (and the background); and its mean grey level (0 for those).
     """
-    count, labels, stats, xs, ys, pixel_labels = _components(strokes)
+    count, labels, stats, xs, ys, pixel_labels = _components(strokes) if components is None else components
     n = CELL_SIZE
-    x, y, w, h, area = (stats[:, i] for i in range(5))
-    long_side, short_side = np.maximum(w, h), np.minimum(w, h)
-    noise = (area < MIN_PIECE_AREA * n * n) | (long_side > MAX_PIECE_SIDE * n)
-    noise |= _in_ruling_band(y, h) | _in_ruling_band(x, w)
-    # A long thin stroke along a ruled line (a line's remnant where the page bends) is no digit; a 1 can be as
-    # long and thin (MNIST's test writers' 1s: 6 px wide, 34-41 px long in a 64-pixel cell), but lies inside
-    # its cell (STROKE_INSIDE).
-    thin = (long_side > 5 * short_side) & (short_side < 0.12 * n) & (long_side > 0.5 * n)
-    across = np.where(w < h, x + w / 2, y + h / 2)  # the middle of a vertical stroke's columns, a horizontal one's rows
-    noise |= thin & (np.abs(across - _nearest_line(across)) <= STROKE_INSIDE * n)
-    noise[0] = True  # the background
+    area = stats[:, 4]
+    noise = _noise(stats)
     # Cell and darkness of the other pieces only, from their pixels (in raster order).
     kept = ~noise[pixel_labels]
     xs, ys, pixel_labels = xs[kept], ys[kept], pixel_labels[kept]
@@ -575,8 +786,8 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
     """
     n = CELL_SIZE
     gray = grid_image
-    ink, strokes = ink_and_strokes(gray)
-    labels, stats, cell_of, darkness = _pieces(strokes, gray)
+    ink, strokes, components = _strokes_of_grid(gray)
+    labels, stats, cell_of, darkness = _pieces(strokes, gray, components)
     # ink taken away as ruling, grown by a pixel: a mark's strokes on it border a stroke that may have gone
     next_to_ruling = cv2.dilate(cv2.subtract(ink, strokes), np.ones((3, 3), np.uint8))
     at_ruling = np.zeros(81, bool)
@@ -660,6 +871,32 @@ def _bounding_box(pieces: list[int], boxes: list) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
+def _with_attached(chosen: list[int], pieces: list[int], boxes: list) -> list[int]:
+    """`chosen` and every other of `pieces` whose bounding box reaches within ATTACHED_GAP of a cell of theirs.
+
+    Grown until no more piece is attached (a piece attached to an attached piece is taken too). `boxes` holds
+    per label x, y, width, height, area (Python ints).
+    """
+    gap = ATTACHED_GAP * CELL_SIZE
+    chosen = list(chosen)
+    rest = [p for p in pieces if p not in chosen]
+    grown = True
+    while grown and rest:
+        x0, y0, x1, y1 = _bounding_box(chosen, boxes)
+        near = [
+            p
+            for p in rest
+            if boxes[p][0] <= x1 + gap
+            and boxes[p][0] + boxes[p][2] >= x0 - gap
+            and boxes[p][1] <= y1 + gap
+            and boxes[p][1] + boxes[p][3] >= y0 - gap
+        ]
+        grown = bool(near)
+        chosen += near
+        rest = [p for p in rest if p not in near]
+    return chosen
+
+
 def _digit_crop(
     pieces: list[int],
     boxes: list,
@@ -671,7 +908,8 @@ def _digit_crop(
     paper: float,
     ink: float,
 ) -> np.ndarray:
-    """Ink-strength crop of the pieces centred in the cell (all pieces when none is).
+    """Ink-strength crop of the pieces centred in the cell and those attached to them (all pieces when none is
+    centred; `_with_attached`).
 
     Tight around those pieces; each pixel within two pixels of them is its
     darkness between the cell's `paper` grey level (0) and the mark's darkest
@@ -689,7 +927,7 @@ def _digit_crop(
         cx, cy = (x + w / 2 - x0) / n, (y + h / 2 - y0) / n
         if lo <= cx <= hi and lo <= cy <= hi and area >= 2 * MIN_PIECE_AREA * n * n:
             central.append(p)
-    chosen = central or pieces
+    chosen = _with_attached(central, pieces, boxes) if central else pieces
     bx0, by0, bx1, by1 = _bounding_box(chosen, boxes)
     member[chosen] = True
     mask = member[labels[by0:by1, bx0:bx1]]
