@@ -89,6 +89,9 @@ NEAR_LINE = 0.12
 #: Within this share of a cell of a line's known position, the lines across it pass: no stroke along a line is
 #: looked for there.
 CROSSING = LINE_REACH
+#: Half the height, pixels, of the strip `strokes_along_lines` measures around each line's known position: the
+#: coverage rule's reach (LINE_REACH) and the ruling's widening, with a pixel to spare.
+STRIP_REACH = int(round(LINE_REACH * CELL_SIZE)) + 2
 #: A piece fainter than this share of its cell's darkest piece shows through from the other side.
 MIN_RELATIVE_PIECE_CONTRAST = 0.5
 #: A piece smaller than this share of its cell's largest piece, and not next to it, is a speck.
@@ -299,7 +302,7 @@ def _bodies(components: tuple) -> np.ndarray:
     NEAR_LINE of a line's known position. Shape (count,) bool."""
     count, _, stats, xs, ys, pixel_labels = components
     n = CELL_SIZE
-    interior = _cell_interiors(n * 9)[ys, xs] > 0 if xs.size else np.zeros(0, bool)
+    interior = _cell_interiors(n * 9)[ys, xs] > 0
     inside = np.bincount(pixel_labels[interior], minlength=count)
     x, y, w, h = (stats[:, i] for i in range(4))
     reach = NEAR_LINE * n
@@ -361,11 +364,10 @@ def _with_strokes_along(ink: np.ndarray, ruling: np.ndarray, strokes: np.ndarray
 
 @functools.cache
 def _cell_interiors(size: int) -> np.ndarray:
-    """(size, size) uint8, read-only: 255 farther than `strokes_along_lines`' strips from every line's known
-    position, rows and columns alike; 0 within them."""
-    reach = int(round(LINE_REACH * CELL_SIZE)) + 2
+    """(size, size) uint8, read-only: 255 farther than STRIP_REACH from every line's known position, rows and
+    columns alike; 0 within them."""
     offset = np.arange(size) % CELL_SIZE
-    clear = (offset > reach) & (offset < CELL_SIZE - reach)
+    clear = (offset > STRIP_REACH) & (offset < CELL_SIZE - STRIP_REACH)
     out = (clear[:, None] & clear[None, :]).astype(np.uint8) * 255
     out.flags.writeable = False
     return out
@@ -387,10 +389,9 @@ def strokes_along_lines(ink: np.ndarray) -> np.ndarray:
     more (one row more is the line's own anti-aliased edge) the ink outside
     the band is a stroke's, and so is ink at least two rows clear of the
     band. Where the lines across pass (CROSSING of a line's known position)
-    nothing is a stroke. `ruling_of` keeps
-    only what touches a stroke off the ruling (`_anchored`); `strokes_of`
-    then bridges the line between a stroke's two sides as for any stroke
-    that crosses it.
+    nothing is a stroke. `_with_strokes_along` keeps only what joins a
+    digit's body (`_anchored`); `strokes_of` then bridges the line between
+    a stroke's two sides as for any stroke that crosses it.
 
     Parameters
     ----------
@@ -400,21 +401,25 @@ def strokes_along_lines(ink: np.ndarray) -> np.ndarray:
     Returns
     -------
     np.ndarray
-        Same shape, uint8: 255 on such ink in the lines' strips (LINE_REACH
-        + 2 pixels each side of a line's known position), 0 elsewhere.
+        Same shape, uint8: 255 on such ink in the lines' strips (STRIP_REACH
+        pixels each side of a line's known position), 0 elsewhere.
     """
     n = CELL_SIZE
     size = ink.shape[0]
-    reach = int(round(LINE_REACH * n)) + 2
-    rows = 2 * reach + 1
+    rows = 2 * STRIP_REACH + 1
     segments = size // n
     marked = ink > 0
     # (2, lines, rows, size): the strip around each horizontal line's position, then each vertical one's (as rows).
     lines = np.zeros((2, segments + 1, rows, size), bool)
-    spans = [(k, max(0, k * n - reach), min(size, k * n + reach + 1)) for k in range(segments + 1)]
-    for k, lo, hi in spans:
-        lines[0, k, lo - (k * n - reach) : hi - (k * n - reach)] = marked[lo:hi]
-        lines[1, k, lo - (k * n - reach) : hi - (k * n - reach)] = marked[:, lo:hi].T
+    # Per line: its strip's rows in the grid (lo:hi, cut at the grid's edge) and in the strip (a:b).
+    spans = []
+    for k in range(segments + 1):
+        lo, hi = max(0, k * n - STRIP_REACH), min(size, k * n + STRIP_REACH + 1)
+        a = lo - (k * n - STRIP_REACH)
+        spans.append((k, lo, hi, slice(a, a + hi - lo)))
+    for k, lo, hi, inside in spans:
+        lines[0, k, inside] = marked[lo:hi]
+        lines[1, k, inside] = marked[:, lo:hi].T
     # Where the other orientation's lines cross: never a stroke along this one.
     offset = np.arange(size) % n
     lines[:, :, :, (offset <= CROSSING * n) | (offset >= n - CROSSING * n)] = False
@@ -452,9 +457,9 @@ def strokes_along_lines(ink: np.ndarray) -> np.ndarray:
     grown[:, :, :-1] |= band[:, :, 1:]
     along = outside & (thick[:, :, None, :] | ~grown)
     out = np.zeros(ink.shape, bool)
-    for k, lo, hi in spans:
-        out[lo:hi] |= along[0, k, lo - (k * n - reach) : hi - (k * n - reach)]
-        out[:, lo:hi] |= along[1, k, lo - (k * n - reach) : hi - (k * n - reach)].T
+    for k, lo, hi, inside in spans:
+        out[lo:hi] |= along[0, k, inside]
+        out[:, lo:hi] |= along[1, k, inside].T
     return out.astype(np.uint8) * 255
 
 
