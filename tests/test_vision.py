@@ -326,6 +326,22 @@ def test_own_apart_weighs_the_writers_own_marks_alone():
     assert SecondLook(votes=look.votes, nearest=look.nearest).own_apart(0, 7, 1) == np.inf
 
 
+def test_hog_of_finer_cells_tells_apart_strokes_that_one_coarse_cell_holds():
+    """`hog` with 4-pixel cells (as `benchmarks/handwritten_features.py` compares) gives (n, 1296) values and
+    tells apart two vertical strokes 3 pixels apart inside one 7-pixel cell, which the model's HOG (HOG_CELL)
+    cannot; its default is that HOG (n, HOG_LENGTH)."""
+    from snapsolve.vision.digits import HOG_CELL, HOG_LENGTH, hog
+
+    images = np.zeros((2, 28, 28), np.uint8)
+    images[0, 6:22, 9] = 255  # gradients at columns 8 and 10: 7-pixel cell 1, 4-pixel cell 2
+    images[1, 6:22, 12] = 255  # columns 11 and 13: 7-pixel cell 1, 4-pixel cells 2 and 3
+    coarse, fine = hog(images), hog(images, 4)
+    assert coarse.shape == (2, HOG_LENGTH) and fine.shape == (2, 6 * 6 * 4 * 9)
+    assert np.array_equal(coarse, hog(images, HOG_CELL))
+    assert np.allclose(coarse[0], coarse[1])
+    assert np.abs(fine[0] - fine[1]).max() > 0.1
+
+
 def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend_costs_nothing(model, tmp_path):
     """The shipped model stores each handwritten sample's upright normalised image (`handwritten_images`),
     saved and loaded with it, in the order of its shapes: the HOG of each stored image is that sample's

@@ -126,19 +126,23 @@ def normalize_digit(crop: np.ndarray) -> np.ndarray:
     return out
 
 
-def hog(images: np.ndarray) -> np.ndarray:
+def hog(images: np.ndarray, cell: int = HOG_CELL) -> np.ndarray:
     """Histograms of oriented gradients of a batch of NORM_SIZE images.
 
     Parameters
     ----------
     images : np.ndarray
         Shape (n, NORM_SIZE, NORM_SIZE), any real dtype.
+    cell : int
+        Side of a HOG cell, pixels (HOG_CELL, 7, for every model's
+        features; `benchmarks/handwritten_features.py` compares finer cells).
 
     Returns
     -------
     np.ndarray
-        Shape (n, 324), float32: for each of the 3x3 blocks of 2x2 cells
-        (7x7 pixels each), 4 cells x 9 unsigned-orientation bins with linear
+        Shape (n, (NORM_SIZE // cell - 1) ** 2 * 4 * HOG_BINS), float32 (324
+        for 7-pixel cells): for each block of 2x2 cells (overlapping, one cell
+        apart), 4 cells x 9 unsigned-orientation bins with linear
         interpolation between bins, L2-Hys normalised per block.
     """
     img = images.astype(np.float32)
@@ -156,9 +160,10 @@ def hog(images: np.ndarray) -> np.ndarray:
     low = np.floor(position).astype(np.int64)
     frac = position - low
     n, size = img.shape[0], img.shape[1]
-    cells = size // HOG_CELL
+    cells = size // cell
     # One flat histogram index per pixel and bin: (image, cell row, cell column, bin).
-    cell_index = (np.arange(size) // HOG_CELL)[:, None] * cells + (np.arange(size) // HOG_CELL)[None, :]
+    cell_index = np.minimum(np.arange(size) // cell, cells - 1)
+    cell_index = cell_index[:, None] * cells + cell_index[None, :]
     base = ((np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS).ravel()[on]
     hist = np.zeros(n * cells * cells * HOG_BINS, np.float64)
     for offset, weight in ((0, 1.0 - frac), (1, frac)):
