@@ -554,6 +554,25 @@ def test_pen_read_as_print_that_makes_another_puzzle_is_never_solved_wrong(model
         assert decision.status == SOLVED or "unsure of the digits read" in (decision.warning or ""), name
 
 
+def test_print_refused_beside_pen_taken_for_print_keeps_the_reading_unsure(model):
+    """Photo 113 of `benchmarks/handwriting.py --seed 9601 --extra-givens 0` (tests/data/handwriting, PNG): Indie
+    Flower, never trained on, in black pen, 16 of its 30 digits read as print, among them a wrong 3 in r3c5 beside
+    the printed 3 of r3c1. Putting that printed 3 back (print beyond doubt once the pen was out) left no
+    solution, so it was refused; five right pen digits then went back as givens, and measured again among them
+    the printed 3 no longer looked like the print. The puzzle they made had one solution, another one: solved
+    wrong, and a right pen 6 called a mistake. A mark refused while print beyond doubt now keeps the reading
+    unsure (`decide_givens`): no solution is claimed, so no entry is called wrong (or, read better, solved
+    right)."""
+    name = "handwriting_seed9601_extra0_113.png"
+    known = _truth(name)
+    decision = decide(read_grids(read_image(HANDWRITING / name), model)[0], model=model)
+    if decision.status == SOLVED:  # a better reading may solve it: then right
+        assert "".join(map(str, decision.solution)) == known["solution"]
+    else:
+        assert decision.status == UNSURE and decision.solution is None
+        assert "marks surely printed contradict the other givens (r3c1 read as printed 3)" in decision.warning
+
+
 def test_pen_that_contradicts_a_surely_printed_given_is_taken_out_instead(model):
     """Photo 0 of `benchmarks/handwriting.py --seed 31 --extra-givens 0` (tests/data/handwriting, saved as
     PNG: JPEG changes its reading): pen in a held-out hand, 2 of whose digits score too little to be taken
