@@ -10,9 +10,11 @@ and reads each with a scikit-learn KNN (k = 5, distance-weighted, the model's
 k) fitted on the stored samples in each feature set's principal axes:
 
 - ``shipped``: the model's features (`features_of`: HOG of 7-pixel cells,
-  aspect ratio, ink thumbnail), 99.5% of their variance (as `snapsolve train`);
+  aspect ratio, ink thumbnail) in the model's own principal axes
+  (`CellClassifier.handwritten_projection`);
 - ``fine W``: the same with a HOG of 4-pixel cells (`vision.digits.hog` with
-  ``cell=4``, 1,296 values) appended, weighted W, 95% of the variance.
+  ``cell=4``, 1,296 values) appended, weighted W, in principal axes keeping
+  95% of the variance (`vision.training.principal_axes`).
 
 It reports the share of marks read as the digit written, per run and feature
 set, and the principal axes each keeps (the cost of a neighbour query grows
@@ -36,40 +38,38 @@ import time
 
 import numpy as np
 from handwriting import make_photos  # benchmarks/handwriting.py, beside this script
-from sklearn.decomposition import PCA
 from sklearn.neighbors import KNeighborsClassifier
 
 from snapsolve.pipeline import default_model, read_grids
-from snapsolve.vision.digits import HOG_LENGTH, hog, ink_thumbnails, normalised_images
+from snapsolve.vision.digits import features_of, hog, normalised_images
+from snapsolve.vision.training import principal_axes
 
 #: Side (pixels) of the finer HOG's cells.
 FINE_CELL = 4
+#: Share of the variance the finer feature sets' principal axes keep (the shipped set keeps the model's own).
+FINE_VARIANCE = 0.95
 
 
-def marks_of(seed: int, hands: str, extra: int, photos: int, model) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The handwritten marks of `make_photos(photos, seed, extra, hands)` as the model cuts them: upright
-    normalised images (m, NORM_SIZE, NORM_SIZE) uint8, aspect features (m, 1) float32 (width / height / 2)
-    and the digits written (m,) int."""
-    images, aspects, digits = [], [], []
+def marks_of(seed: int, hands: str, extra: int, photos: int, model) -> tuple[list[np.ndarray], np.ndarray]:
+    """The handwritten marks of `make_photos(photos, seed, extra, hands)` as the model cuts them: their crops
+    (`CellMarks.crops`, each (h, w) uint8) and the digits written, shape (m,) int."""
+    crops, digits = [], []
     for photo in make_photos(photos, seed, extra, hands):
         readings = read_grids(photo["image"], model)
         if not readings:
             continue
-        crops = readings[0].marks.crops
+        cut = readings[0].marks.crops
         for cell, digit in photo["written"].items():
-            crop = crops[cell]
-            if crop is None or not crop.size:
-                continue
-            images.append(normalised_images([crop], upright=True)[0])
-            aspects.append(crop.shape[1] / crop.shape[0] * 0.5)
-            digits.append(digit)
-    return np.array(images), np.array(aspects, np.float32)[:, None], np.array(digits)
+            if cut[cell] is not None and cut[cell].size:
+                crops.append(cut[cell])
+                digits.append(digit)
+    return crops, np.array(digits)
 
 
-def feature_sets(images: np.ndarray, aspects: np.ndarray, weights: list[float]) -> dict[str, np.ndarray]:
-    """Each compared feature set of the images (n, NORM_SIZE, NORM_SIZE) and their aspect features (n, 1):
-    name -> (n, d) float32."""
-    shipped = np.hstack([hog(images), aspects, ink_thumbnails(images)]).astype(np.float32)
+def feature_sets(shipped: np.ndarray, images: np.ndarray, weights: list[float]) -> dict[str, np.ndarray]:
+    """Each compared feature set: name -> (n, d) float32. `shipped` (n, FEATURE_LENGTH) float32 are the
+    model's own features (`features_of`, upright) and `images` (n, NORM_SIZE, NORM_SIZE) uint8 the same marks'
+    upright normalised images, whose finer HOG is appended, times each of `weights`."""
     sets = {"shipped": shipped}
     if weights:
         fine = hog(images, FINE_CELL)
@@ -92,21 +92,20 @@ def main() -> int:
     runs = []
     for run in args.runs:
         seed, hands, extra = run.split(":")
-        runs.append((run, *marks_of(int(seed), hands, int(extra), args.photos, model)))
-        print(f"{run}: {len(runs[-1][3])} marks cut ({time.perf_counter() - start:.0f} s)", flush=True)
-    aspects = np.asarray(model.handwritten_samples, np.float32)[:, HOG_LENGTH : HOG_LENGTH + 1]
-    train = feature_sets(np.asarray(model.handwritten_images), aspects, args.weights)
-    tests = [feature_sets(images, aspect, args.weights) for _, images, aspect, _ in runs]
+        crops, digits = marks_of(int(seed), hands, int(extra), args.photos, model)
+        images = normalised_images(crops, upright=True)
+        runs.append((run, feature_sets(features_of(crops, upright=True, images=images), images, args.weights), digits))
+        print(f"{run}: {len(digits)} marks cut ({time.perf_counter() - start:.0f} s)", flush=True)
+    samples = np.asarray(model.handwritten_samples, np.float32)
+    train = feature_sets(samples, np.asarray(model.handwritten_images), args.weights)
     labels = np.asarray(model.handwritten_labels)
-    print("feature set | axes | " + " | ".join(run for run, *_ in runs))
-    for name, samples in train.items():
-        variance = 0.995 if name == "shipped" else 0.95
-        axes = PCA(n_components=variance, svd_solver="full").fit(samples).components_.T.astype(np.float32)
-        knn = KNeighborsClassifier(n_neighbors=5, weights="distance", algorithm="brute").fit(samples @ axes, labels)
-        shares = [
-            f"{100 * float(np.mean(knn.predict(test[name] @ axes) == digits)):.2f}%"
-            for test, (_, _, _, digits) in zip(tests, runs)
-        ]
+    print("feature set | axes | " + " | ".join(run for run, _, _ in runs))
+    for name, features in train.items():
+        shipped = name == "shipped"
+        axes = np.asarray(model.handwritten_projection) if shipped else principal_axes(features, FINE_VARIANCE)
+        knn = KNeighborsClassifier(n_neighbors=model.k, weights="distance", algorithm="brute")
+        knn.fit(features @ axes, labels)
+        shares = [f"{100 * float(np.mean(knn.predict(sets[name] @ axes) == digits)):.2f}%" for _, sets, digits in runs]
         print(f"{name} | {axes.shape[1]} | " + " | ".join(shares), flush=True)
     return 0
 

@@ -136,6 +136,8 @@ def hog(images: np.ndarray, cell: int = HOG_CELL) -> np.ndarray:
     cell : int
         Side of a HOG cell, pixels (HOG_CELL, 7, for every model's
         features; `benchmarks/handwritten_features.py` compares finer cells).
+        Pixels left over when it does not divide NORM_SIZE count in the last
+        row and column of cells.
 
     Returns
     -------
