@@ -28,7 +28,7 @@ import numpy as np
 
 from .solver import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
 from .solver.exact import SearchResult, solve_unique
-from .solver.grid import cell_name, check_givens
+from .solver.grid import PEERS, cell_name, check_givens
 from .solver.position import UnclearEntry
 
 if TYPE_CHECKING:
@@ -1101,7 +1101,9 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     whose digit the dear repair changed first unless it is print beyond
     doubt (SURE_PRINT: a pen digit misread as print that repeats it in its
     house is then the odd one) or more like the print (pen score) than the
-    next most unlike given. When it
+    next most unlike given; else, when the givens kept repeat a digit in a
+    house, the most unlike of the marks that repeat one
+    (`_most_unlike_repeat`: one of each such pair is not print). When it
     has several, is unsure, or has one only by taking marks read as no
     printed digit for givens (the repair putting pen in place of print taken
     out), those the puzzle needs are put back one at a time: first those the
@@ -1185,7 +1187,9 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     # the rest is taken out rather than changed), unless it is print beyond doubt (SURE_PRINT): then a kept
     # pen digit misread as print is more likely what it contradicts; nor one more like the print than the next
     # most unlike given (a dear repair that drops a print-like 1 beside a wrong pen 4 kept: photo 91 of
-    # `benchmarks/handwriting.py --seed 419 --extra-givens 0`, solved wrong when the 1 went first).
+    # `benchmarks/handwriting.py --seed 419 --extra-givens 0`, solved wrong when the 1 went first). Else a
+    # mark that repeats a digit of its house, the most unlike first: photo 36 of `--seed 9701 --extra-givens 0`
+    # kept a pen 4 read as a 9 beside a pen 9 while print went out, and ended with no solution.
     extra = [cell for cell, unlike in ranked if not unlike]
     for _ in range(MAX_EXTRA_UNLIKE):
         if second.status != NO_SOLUTION and not (second.status == UNSURE and second.changes):
@@ -1200,7 +1204,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
         if changed and following >= 0:
             scores = pen_scores(kept, looks)
             changed = [c for c in changed if scores.get(c, 0.0) >= scores.get(following, 0.0)]
-        cell = changed[0] if changed else following
+        cell = changed[0] if changed else _most_unlike_repeat(kept, looks, following)
         if cell < 0:
             break
         _read_as_empty(without, cell)
@@ -1489,6 +1493,22 @@ def _pen_kept_as_print(givens: list[int], by_hand: dict[int, int]) -> list[tuple
 def _adds_givens(decision: Decision) -> bool:
     """Whether the repair took a mark read as no printed digit for a given."""
     return any(read == 0 and used for _, read, used in decision.changes)
+
+
+def _repeats(givens: list[int]) -> list[int]:
+    """Cells (0..80) whose given repeats another given of one of its houses (row, column or box)."""
+    return [c for c in range(81) if givens[c] and any(givens[p] == givens[c] for p in PEERS[c])]
+
+
+def _most_unlike_repeat(givens: list[int], looks: MarkLooks, following: int) -> int:
+    """The given to take out next when the givens kept leave no solution: of those that repeat a digit in one
+    of their houses (the reading breaks the rules, so one of each such pair is not print), the most unlike the
+    print (pen score, measured against `givens`); `following` (the next most unlike given) when none."""
+    repeats = _repeats(givens)
+    if not repeats:
+        return following
+    scores = pen_scores(givens, looks)
+    return max(repeats, key=lambda c: scores.get(c, 0.0))
 
 
 def _breaks_rules(givens: list[int]) -> bool:

@@ -573,6 +573,15 @@ def test_print_refused_beside_pen_taken_for_print_keeps_the_reading_unsure(model
         assert "marks surely printed contradict the other givens (r3c1 read as printed 3)" in decision.warning
 
 
+def test_a_repeated_digit_sends_out_its_more_unlike_mark_before_the_print(model):
+    """Photo 36 of `benchmarks/handwriting.py --seed 9701 --extra-givens 0` (tests/data/handwriting, PNG):
+    Patrick Hand in black pen, 22 of its 36 pen digits read as print. With the most unlike out, a pen 4 read
+    as a 9 (r2c8) still repeated a pen 9 of its row (r2c5), and the next most unlike givens taken out one at a
+    time were print, so the reading ended with no solution. The more unlike of the repeated marks now goes
+    out first (`repair._most_unlike_repeat`): solved, every printed given right."""
+    _solved_with_every_given_right("handwriting_seed9701_extra0_36.png", model)
+
+
 def test_pen_that_contradicts_a_surely_printed_given_is_taken_out_instead(model):
     """Photo 0 of `benchmarks/handwriting.py --seed 31 --extra-givens 0` (tests/data/handwriting, saved as
     PNG: JPEG changes its reading): pen in a held-out hand, 2 of whose digits score too little to be taken
