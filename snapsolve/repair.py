@@ -28,7 +28,7 @@ import numpy as np
 
 from .solver import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, InvalidPuzzleError, Status
 from .solver.exact import SearchResult, solve_unique
-from .solver.grid import PEERS, cell_name, check_givens
+from .solver.grid import cell_name, check_givens, repeated_cells
 from .solver.position import UnclearEntry
 
 if TYPE_CHECKING:
@@ -1495,16 +1495,11 @@ def _adds_givens(decision: Decision) -> bool:
     return any(read == 0 and used for _, read, used in decision.changes)
 
 
-def _repeats(givens: list[int]) -> list[int]:
-    """Cells (0..80) whose given repeats another given of one of its houses (row, column or box)."""
-    return [c for c in range(81) if givens[c] and any(givens[p] == givens[c] for p in PEERS[c])]
-
-
 def _most_unlike_repeat(givens: list[int], looks: MarkLooks, following: int) -> int:
     """The given to take out next when the givens kept leave no solution: of those that repeat a digit in one
     of their houses (the reading breaks the rules, so one of each such pair is not print), the most unlike the
     print (pen score, measured against `givens`); `following` (the next most unlike given) when none."""
-    repeats = _repeats(givens)
+    repeats = repeated_cells(givens)
     if not repeats:
         return following
     scores = pen_scores(givens, looks)

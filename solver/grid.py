@@ -137,6 +137,23 @@ def parse_puzzle(text: str) -> list[int]:
     return grid
 
 
+def repeated_cells(grid: list[int]) -> list[int]:
+    """The cells whose digit appears again in one of their houses (row, column or box).
+
+    Parameters
+    ----------
+    grid : list of int
+        81 values, 0 for empty, 1..9 for digits.
+
+    Returns
+    -------
+    list of int
+        Cells 0..80 in order, every copy of each repeated digit (empty when
+        `check_givens` would pass).
+    """
+    return [c for c in range(81) if grid[c] and any(grid[p] == grid[c] for p in PEERS[c])]
+
+
 def check_givens(grid: list[int]) -> None:
     """Raise InvalidPuzzleError when a digit appears twice in one house.
 

@@ -11,6 +11,7 @@ from snapsolve.solver.grid import (
     initial_candidates,
     is_valid_solution,
     parse_puzzle,
+    repeated_cells,
 )
 
 PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
@@ -53,6 +54,18 @@ def test_duplicate_in_box_names_both_cells():
     grid = [0] * 81
     grid[0] = grid[10] = 5
     with pytest.raises(InvalidPuzzleError, match=r"box 1 \(r1c1 and r2c2\)"):
+        check_givens(grid)
+
+
+def test_repeated_cells_are_every_copy_of_a_digit_twice_in_a_house():
+    """Both copies of a digit twice in a box, a row or a column; none in a valid puzzle; the same grids that
+    `check_givens` refuses."""
+    assert repeated_cells(parse_puzzle(PUZZLE)) == []
+    grid = parse_puzzle(PUZZLE)
+    grid[10] = 4  # r2c2: a second 4 in box 1 (r1c1)
+    grid[80] = 1  # r9c9: a second 1 in column 9 (r3c9)
+    assert repeated_cells(grid) == [0, 10, 26, 80]
+    with pytest.raises(InvalidPuzzleError):
         check_givens(grid)
 
 
