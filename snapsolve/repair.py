@@ -1332,10 +1332,11 @@ def _without_a_kept_given(
     kept[cell] = int(np.argmax(without[cell]))
     tried = [(c, unlike) for c, unlike in _by_unlikeness(kept, looks, PEN_SCORE) if c != cell][:MAX_EXTRA_UNLIKE]
     for other, unlike in tried:
-        # a given unlike the print, kept because it was put back while the puzzle had several solutions,
-        # goes out again when the print contradicts it, though print still out must then go back (photo 75
-        # of `benchmarks/handwriting.py --seed 9905 --extra-givens 0`: a wrong pen 1 scoring 3.3 kept, a
-        # printed 5 refused, no solution); one like the print only when that leaves one solution
+        # a given unlike the print against the givens kept (it looked like the rest among the first
+        # reading's, much pen among them) goes out when the print contradicts it, though print still out
+        # must then go back (photo 75 of `benchmarks/handwriting.py --seed 9905 --extra-givens 0`: a wrong
+        # pen 1 scoring 3.3 kept, a printed 5 refused, no solution); one like the print only when that
+        # leaves one solution
         trial = _chosen_without(without, [other], search, repaired=True, several=unlike)
         if trial is not None:
             return trial, [other]

@@ -578,11 +578,12 @@ def test_a_repeated_digit_sends_out_its_more_unlike_mark_before_the_print(model)
 
 def test_a_kept_pen_digit_goes_out_when_print_is_still_out_to_go_back(model):
     """Photo 75 of `benchmarks/handwriting.py --seed 9905 --extra-givens 0` (tests/data/handwriting, PNG):
-    Mouse Memoirs, never trained on; a wrong pen 1 (r4c4), unlike the print (pen score 3.3), was put back among
-    the givens while the puzzle had several solutions, and then a printed 5 (r5c5, print beyond doubt) could
-    not go back beside it. Taking the pen 1 out left several solutions, as other print was still out, so it was
-    kept, and the reading ended with no solution. A kept given unlike the print now goes out when that leaves
-    solutions at all (`_without_a_kept_given`): solved, every printed given right."""
+    Mouse Memoirs, never trained on; a wrong pen 1 (r4c4) looked like the print among the first reading's
+    givens and stayed; once the pen most unlike was out it stood out (pen score 3.3), and a printed 5 (r5c5,
+    print beyond doubt) could not go back beside it. Taking the pen 1 out left several solutions, as other
+    print was still out, so it was kept, and the reading ended with no solution. A kept given unlike the print
+    now goes out when that leaves solutions at all (`_without_a_kept_given`): solved, every printed given
+    right."""
     _solved_with_every_given_right("handwriting_seed9905_extra0_75.png", model)
 
 
