@@ -1324,10 +1324,11 @@ def _without_a_kept_given(
     """A mark surely print (`cell`, put back into `without`) left no solution (`failed`) with the `givens`
     kept: take out the kept givens one at a time, the most unlike the print first (at most
     MAX_EXTRA_UNLIKE), until one solution is left, or, for a given unlike the print (pen score above
-    PEN_SCORE), until the reading has a solution (several while other marks are still out and may go
-    back); then those that may be pen misread as print (`_read_otherwise_by_hand`), until the reading has
-    a solution (one, or several while other marks are still out). Returns that decision and the cell
-    taken out (`without` then marks it empty), or `failed` and no cell (`without` as it came)."""
+    PEN_SCORE, or an ink outlier: `_by_unlikeness`), until the reading has a solution (several while
+    other marks are still out and may go back); then those that may be pen misread as print
+    (`_read_otherwise_by_hand`), until the reading has a solution (one, or several while other marks are
+    still out). Returns that decision and the cell taken out (`without` then marks it empty), or `failed`
+    and no cell (`without` as it came)."""
     kept = list(givens)
     kept[cell] = int(np.argmax(without[cell]))
     tried = [(c, unlike) for c, unlike in _by_unlikeness(kept, looks, PEN_SCORE) if c != cell][:MAX_EXTRA_UNLIKE]
