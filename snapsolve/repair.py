@@ -1110,9 +1110,9 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
     handwritten-digit model reads as the same digit, the least unlike first,
     then the others; when one surely printed (SURE_PRINT) cannot go back
     without leaving no solution, the givens kept are taken out instead, one
-    at a time, the most unlike the print first, until one solution is left
-    (or, for a given unlike the print, any: marks still out may go back)
-    (`_without_a_kept_given`: a pen digit that scored too little to be taken
+    at a time, the most unlike the print first, until one solution is left,
+    or any solution for a given unlike the print, as marks still out may go
+    back (`_without_a_kept_given`: a pen digit that scored too little to be taken
     out with the rest contradicts it; after the most unlike, a given read as
     print short of SURE_PRINT that the handwritten-digit model reads as
     another digit, `_read_otherwise_by_hand`); when a mark not surely
