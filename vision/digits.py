@@ -321,31 +321,31 @@ class _Knn:
         """The `reach` nearest samples of each query, by scikit-learn's index (`index`).
 
         `x`: shape (m, features), cast to float32. Returns their distances
-        (m, reach) and sample indices (m, reach) int64, nearest first. A row
-        asked about among the last REMEMBERED is not searched again: a row's
-        neighbours do not depend on the rows asked with it (bit for bit with
-        the BLAS measured; with another, at most in the last bit). Thread-safe.
+        (m, reach) float64 and sample indices (m, reach) int64, nearest first.
+        A row asked about among the last REMEMBERED is not searched again: a
+        row's neighbours do not depend on the rows asked with it (bit for bit
+        with the BLAS measured; with another, at most in the last bit).
+        Thread-safe.
         """
         x = np.ascontiguousarray(x, np.float32)
+        if not len(x):
+            return np.zeros((0, reach)), np.zeros((0, reach), np.int64)
         keys = [(reach, row.tobytes()) for row in x]
+        found: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         with self._lock:
-            rows = [self._recent.get(key) for key in keys]
-        missing = [r for r, row in enumerate(rows) if row is None]
+            for r, key in enumerate(keys):
+                if key in self._recent:
+                    self._recent.move_to_end(key)  # asked again: the last to be forgotten
+                    found[r] = self._recent[key]
+        missing = [r for r in range(len(keys)) if r not in found]
         if missing:
             dist, index = self.index().kneighbors(x[missing], n_neighbors=reach)
             with self._lock:
                 for r, d, i in zip(missing, dist, index):
-                    rows[r] = self._recent[keys[r]] = (d, i)
+                    found[r] = self._recent[keys[r]] = (d, i)
                 while len(self._recent) > self.REMEMBERED:
                     self._recent.popitem(last=False)
-        with self._lock:
-            for key in keys:
-                if key in self._recent:
-                    self._recent.move_to_end(key)
-        found = [row for row in rows if row is not None]  # every row, by now
-        if not found:
-            return np.zeros((0, reach)), np.zeros((0, reach), np.int64)
-        return np.stack([d for d, _ in found]), np.stack([i for _, i in found])
+        return np.stack([found[r][0] for r in range(len(keys))]), np.stack([found[r][1] for r in range(len(keys))])
 
     def proba(self, x: np.ndarray) -> np.ndarray:
         """Shape (m, len(classes)) float64: probabilities (rows sum to 1)."""
@@ -393,7 +393,7 @@ class _Knn:
         """
         x = np.asarray(x, np.float64)
         samples, samples_squared, starts, present = self._float64()
-        squared = x @ samples.T  # then in place: the squared norms less twice the dot products (no temporaries)
+        squared = x @ samples.T  # then, in place: |x|^2 - 2 x.s + |s|^2, each sum in the order it had
         squared *= -2.0
         np.add((x**2).sum(axis=1)[:, None], squared, out=squared)
         squared += samples_squared[None, :]
