@@ -2,15 +2,16 @@
 
 Each photo is a printed puzzle of top1465 (``../shared/puzzles``, else the
 fixture in ``tests/data/puzzles``) in a print face (matplotlib's DejaVu Sans or
-Serif), with 30-60% of its empty cells written in by "a player": one
+Serif), with 30-60% of its empty cells (``--fill``) written in by "a player": one
 held-out handwriting face (`vision.handwriting.HELD_OUT_HANDWRITING`, never
-trained on) and one pen (blue or black ballpoint) per photo, each digit given
+trained on) and one pen (blue or black ballpoint; ``--pens`` for others,
+such as a grey pencil) per photo, each digit given
 `vision.handwriting.augment_glyph`'s stroke changes and `write_digit`'s size
 and place; or, with ``--hands mnist``, real digits of MNIST's test set (writers
 never trained on). Most entries are the solution's digit; 0-2 per photo are
 deliberately wrong (recorded). The colour page is photographed like
 ``benchmarks/synthetic.py``'s level 1-2 (perspective, shadow, blur, noise,
-JPEG, 960 x 720 BGR) and read by `snapsolve.pipeline.read_grids`,
+JPEG, 960 x 720 BGR unless ``--size``) and read by `snapsolve.pipeline.read_grids`,
 `snapsolve.pipeline.decide` (`repair.choose_reading`, then
 `repair.separate_written`: givens unlike the grid's print taken for pen) and
 `repair.read_entries` (`snapsolve.pipeline.player_entries`: the model's entry evidence and its second look, as
@@ -24,7 +25,9 @@ which is what `snapsolve evaluate` counts), printed versus written right (over
 every printed and written cell: the classifier's most probable kind, and
 after the per-grid decision: a cell is printed when it is among the decided
 givens), photos with every printed given right (after consistency repair and
-the per-grid decision), photos solved wrong (a solution other than the
+the per-grid decision), photos with every entry read right (every written
+cell's entry is the digit written: on finished grids, ``--fill 1``, what
+"solved, every entry right" needs), photos solved wrong (a solution other than the
 puzzle's: a pen digit kept as a given can make another puzzle), and false
 mistakes (an entry that is the puzzle's solution's digit, reported as a
 mistake), unclear entries, the
@@ -32,7 +35,7 @@ deliberate wrong digits caught (called a mistake or unclear) and those passed
 as right (a wrong digit shown as the solution's: a false statement too).
 
     python benchmarks/handwriting.py [--photos 60] [--seed 24] [--extra-givens 10] [--hands all|debian|npm|mnist]
-        [--model FILE ...]
+        [--pens blue,black] [--size 960x720] [--fill 0.3-0.6] [--model FILE ...]
 
 The puzzles get `--extra-givens` more printed digits from their solution
 (default 10), so that, like a newspaper's, a third of their givens are not
@@ -68,10 +71,22 @@ PUZZLES = ROOT.parent / "shared" / "puzzles" / "top1465.txt"
 FIXTURE_PUZZLES = ROOT / "tests" / "data" / "puzzles" / "top1465.txt"
 PRINT_FACES = ("DejaVuSans.ttf", "DejaVuSerif.ttf")
 SIZE = (960, 720)
+#: Inks to write in, BGR shades: those rendered for training (`vision.handwriting.INKS`) and two it never
+#: renders, a red and a green ballpoint (to see whether reading depends on the pen's colour).
+BENCHMARK_INKS = {**INKS, "red": ((40, 40, 190), (60, 50, 170), (30, 30, 150)), "green": ((60, 130, 30), (80, 110, 40))}
+#: The inks a player writes in by default, one per photo, drawn with equal chances.
+PENS = ("blue", "black")
+#: The share of a puzzle's empty cells the player has written in, drawn uniformly per photo.
+FILL = (0.3, 0.6)
 
 
 def started_puzzle(
-    givens: list[int], solution: list[int], hand: Path | dict[int, list[np.ndarray]], rng: np.random.Generator
+    givens: list[int],
+    solution: list[int],
+    hand: Path | dict[int, list[np.ndarray]],
+    rng: np.random.Generator,
+    pens: tuple[str, ...] = PENS,
+    fill: tuple[float, float] = FILL,
 ) -> tuple[np.ndarray, np.ndarray, dict[int, int], set[int]]:
     """A printed puzzle with some cells written in pen, as a clean colour page.
 
@@ -110,10 +125,10 @@ def started_puzzle(
             )
     canvas = np.asarray(page, np.float32)[..., ::-1].copy()  # BGR
     empty = [i for i in range(81) if not givens[i]]
-    chosen = rng.choice(empty, size=int(round(rng.uniform(0.3, 0.6) * len(empty))), replace=False)
+    chosen = rng.choice(empty, size=int(round(rng.uniform(*fill) * len(empty))), replace=False)
     wrong = set(int(c) for c in rng.choice(chosen, size=int(rng.integers(0, 3)), replace=False))
-    pen = ("blue", "black")[int(rng.integers(2))]
-    colour = INKS[pen][int(rng.integers(len(INKS[pen])))]
+    pen = pens[int(rng.integers(len(pens)))]
+    colour = BENCHMARK_INKS[pen][int(rng.integers(len(BENCHMARK_INKS[pen])))]
     if isinstance(hand, Path):
         hand_font = ImageFont.truetype(str(hand), 56)
 
@@ -138,10 +153,13 @@ def started_puzzle(
     return np.clip(canvas, 0, 255).astype(np.uint8), corners, written, wrong
 
 
-def photographed(page: np.ndarray, corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def photographed(
+    page: np.ndarray, corners: np.ndarray, rng: np.random.Generator, size: tuple[int, int] = SIZE
+) -> np.ndarray:
     """A phone photo of a colour page: perspective (corners moved up to 6% of the frame), a shadow down to
-    60% light, blur sigma 0.4-1.0, noise sigma 3-8, JPEG quality 60-90; shape (720, 960, 3) uint8 BGR."""
-    w, h = SIZE
+    60% light, blur sigma 0.4-1.0, noise sigma 3-8, JPEG quality 60-90; `size` (width, height) pixels,
+    returned as shape (height, width, 3) uint8 BGR."""
+    w, h = size
     grid_side = float(np.linalg.norm(corners[1] - corners[0]))
     scale = 0.8 * h / grid_side
     centre = corners.mean(axis=0)
@@ -162,7 +180,15 @@ def photographed(page: np.ndarray, corners: np.ndarray, rng: np.random.Generator
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def make_photos(count: int, seed: int, extra_givens: int = 0, hands: str = "all") -> list[dict]:
+def make_photos(
+    count: int,
+    seed: int,
+    extra_givens: int = 0,
+    hands: str = "all",
+    pens: tuple[str, ...] = PENS,
+    size: tuple[int, int] = SIZE,
+    fill: tuple[float, float] = FILL,
+) -> list[dict]:
     """`count` photos: each {"image", "givens", "solution", "written", "wrong", "hand"}.
 
     `extra_givens` more of each puzzle's solution digits are printed (chosen
@@ -200,10 +226,10 @@ def make_photos(count: int, seed: int, extra_givens: int = 0, hands: str = "all"
             for c in more.choice(empty, size=min(extra_givens, len(empty)), replace=False):
                 givens[int(c)] = solution[int(c)]
         hand = pool if hands == "mnist" else faces[i % len(faces)]
-        page, corners, written, wrong = started_puzzle(givens, solution, hand, rng)
+        page, corners, written, wrong = started_puzzle(givens, solution, hand, rng, pens, fill)
         photos.append(
             {
-                "image": photographed(page, corners, rng),
+                "image": photographed(page, corners, rng, size),
                 "givens": givens,
                 "solution": solution,
                 "written": written,
@@ -245,6 +271,7 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
                     confusions[f"h{written[cell]}->{CLASSES[read]}"] += 1
         entries = player_entries(reading, decision, model)
         totals["entries_right"] += sum(entries.entries[cell] == digit for cell, digit in written.items())
+        totals["every_entry_right"] += all(entries.entries[cell] == digit for cell, digit in written.items())
         if decision.solution is None:
             totals["unsolved"] += 1
             continue
@@ -284,6 +311,24 @@ def main() -> int:
         "never trained on, each entry drawn from them at random (default all)",
     )
     parser.add_argument(
+        "--pens",
+        default=",".join(PENS),
+        help=f"comma-separated inks the player writes in, one per photo: of {', '.join(BENCHMARK_INKS)} "
+        f"(default {','.join(PENS)}; 'pencil' is a grey pencil writing whole entries)",
+    )
+    parser.add_argument(
+        "--size",
+        default="x".join(map(str, SIZE)),
+        help="the photos' WIDTHxHEIGHT in pixels (default %(default)s; the grid fills 80%% of the height: "
+        "640x480 for a small photo, 4000x3000 for a 12-megapixel one, the page then enlarged)",
+    )
+    parser.add_argument(
+        "--fill",
+        default="-".join(map(str, FILL)),
+        help="share of the empty cells written in, or a range LOW-HIGH drawn per photo (default %(default)s; "
+        "1 for finished grids)",
+    )
+    parser.add_argument(
         "--model",
         type=Path,
         action="append",
@@ -291,14 +336,31 @@ def main() -> int:
         help="model file to read with (repeatable; default: the installed model)",
     )
     args = parser.parse_args()
+    pens = tuple(args.pens.split(","))
+    try:
+        size = tuple(int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        size = ()
+    if len(size) != 2 or min(size) < 160:
+        parser.error(f"--size: expected WIDTHxHEIGHT of at least 160 pixels each, not {args.size!r}")
+    try:
+        low, _, high = args.fill.partition("-")
+        fill = (float(low), float(high or low))
+    except ValueError:
+        fill = (-1.0, -1.0)
+    if not 0 <= fill[0] <= fill[1] <= 1:
+        parser.error(f"--fill: expected a share 0..1 or a range LOW-HIGH, not {args.fill!r}")
+    if not pens or any(pen not in BENCHMARK_INKS for pen in pens):
+        parser.error(f"--pens: each ink must be one of {', '.join(BENCHMARK_INKS)}")
     try:
         start = time.perf_counter()
-        photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands)
+        photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands, pens, size, fill)
     except (FontListError, MnistMissingError) as exc:
         print(f"handwriting.py: {exc}", file=sys.stderr)
         return 1
     print(
-        f"{len(photos)} photos (seed {args.seed}, {args.extra_givens} extra givens, {args.hands} held-out hands), "
+        f"{len(photos)} photos (seed {args.seed}, {args.extra_givens} extra givens, {args.hands} held-out hands, "
+        f"{'/'.join(pens)} ink, {size[0]}x{size[1]}, {fill[0]:g}-{fill[1]:g} of the empty cells written), "
         f"{sum(len(p['written']) for p in photos)} written digits "
         f"({sum(len(p['wrong']) for p in photos)} deliberately wrong), made in {time.perf_counter() - start:.0f} s"
     )
@@ -327,6 +389,7 @@ def main() -> int:
             f"  every printed given right: {t['givens_right']}/{t['photos']} photos "
             f"(no grid {t['no_grid']}, not solved {t['unsolved']}, solved wrong {t['solved_wrong']})"
         )
+        print(f"  every entry read right: {t['every_entry_right']}/{t['photos']} photos")
         print(
             f"  false mistakes: {t['false_mistakes']}; right entries asked about (unclear): "
             f"{t['unclear_right_entries']}; wrong digits caught: {t['wrong_caught']}/{t['wrong_written']} "
