@@ -8,15 +8,20 @@ every given right), and with ``--fit`` fits the two constants.
 
 Data: synthetic photos of printed puzzles (`stress.py`'s rendering: random
 font, cell size and line widths, `synthetic.distort` at levels 0-3 and two
-harder ones, `HARDER`, that leave some readings wrong), read by the whole pipeline and decided by
-consistency repair; and, when ``../shared`` is beside the checkout, the
-validation photos of both datasets (``models/validation.txt``, never trained
-on). The fit uses development seeds only (``--fit``, default seeds 5 11 7);
-the table is reported on other seeds (default 101 202 303) and on the
-validation photos, never on what was fitted. Usage::
+harder ones, `HARDER`, that leave some readings wrong); puzzles started or
+finished in pen by hands never trained on (`handwriting.py`'s photos: held-out
+handwriting faces or MNIST's test-set writers); and, when ``../shared`` is
+beside the checkout, the validation photos of both datasets
+(``models/validation.txt``, never trained on). Each is read and decided as
+`snapsolve.pipeline` does (`read_grids`, then `decide`: consistency repair
+and the per-grid printed-or-written decision). The fit uses development seeds
+only (``--fit``: printed seeds 5 11 7 and the pen runs of DEVELOPMENT_RUNS);
+the table is reported on other seeds (default 101 202 303 and the pen runs of
+REPORTED_RUNS) and on the validation photos, never on what was fitted.
+Usage::
 
     python benchmarks/calibration.py --fit                 # prints the constants to put in repair.py
-    python benchmarks/calibration.py [--per-level 60]      # the reliability table
+    python benchmarks/calibration.py [--per-level 60]      # the reliability tables
 """
 
 from __future__ import annotations
@@ -26,11 +31,12 @@ import random
 import sys
 
 import numpy as np
+from handwriting import make_photos  # benchmarks/handwriting.py, beside this script
 from stress import fonts, puzzle_photo  # benchmarks/stress.py, beside this script
 
 from snapsolve.models import validation_names
-from snapsolve.pipeline import default_model, read_grids
-from snapsolve.repair import calibrated_confidence, choose_reading
+from snapsolve.pipeline import decide, default_model, read_grids
+from snapsolve.repair import calibrated_confidence
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.image_io import read_image
 
@@ -41,6 +47,16 @@ DATASETS = SHARED.parent / "datasets"
 #: Distortions beyond synthetic.LEVELS' level 3 (same fields), so that some readings fail: a calibration
 #: needs grids read wrong as well as right.
 HARDER = {4: (0.12, 0.6, 2.0, 16.0, 40), 5: (0.14, 0.6, 2.5, 20.0, 30)}
+#: Runs of `handwriting.make_photos` fitted on: (seed, hands, extra givens, share of the empty cells written).
+#: Their seeds are development seeds of `handwriting.py` already (looked at by earlier stops).
+DEVELOPMENT_RUNS = ((10001, "all", 0, (0.3, 0.6)), (10002, "mnist", 0, (0.3, 0.6)), (10017, "all", 0, (1.0, 1.0)))
+#: Runs reported on, never fitted on (seeds no earlier stop had run).
+REPORTED_RUNS = (
+    (10021, "all", 0, (0.3, 0.6)),
+    (10022, "mnist", 10, (0.3, 0.6)),
+    (10023, "all", 10, (1.0, 1.0)),
+    (10024, "mnist", 0, (1.0, 1.0)),
+)
 
 
 def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, str, bool]]:
@@ -55,8 +71,21 @@ def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, st
             givens, photo = puzzle_photo(lines, font_list, min(level, 3), rng, pick, HARDER.get(level))
             readings = read_grids(photo, model)
             if readings:
-                decision = choose_reading(readings[0].given_probabilities)
+                decision = decide(readings[0], model=model)
                 out.append((decision.log_probability, decision.status, decision.givens == givens))
+    return out
+
+
+def pen_outcomes(run: tuple[int, str, int, tuple[float, float]], photos: int, model) -> list[tuple[float, str, bool]]:
+    """The same for `photos` photos of puzzles started in pen (`handwriting.make_photos` with `run`'s seed,
+    hands, extra givens and share written)."""
+    seed, hands, extra, fill = run
+    out = []
+    for photo in make_photos(photos, seed, extra, hands, fill=fill):
+        readings = read_grids(photo["image"], model)
+        if readings:
+            decision = decide(readings[0], model=model)
+            out.append((decision.log_probability, decision.status, decision.givens == photo["givens"]))
     return out
 
 
@@ -72,7 +101,7 @@ def photo_outcomes(model) -> list[tuple[float, str, bool]]:
                 continue
             readings = read_grids(read_image(photo.image_path), model)
             if readings:
-                decision = choose_reading(readings[0].given_probabilities)
+                decision = decide(readings[0], model=model)
                 out.append((decision.log_probability, decision.status, decision.givens == photo.givens))
     return out
 
@@ -137,6 +166,7 @@ def main() -> int:
     parser.add_argument("--fit", action="store_true", help="fit the constants on the development seeds")
     parser.add_argument("--seeds", type=int, nargs="+", help="seeds (default: 5 11 7 with --fit, else 101 202 303)")
     parser.add_argument("--per-level", type=int, default=60, help="synthetic photos per level and seed (default 60)")
+    parser.add_argument("--pen-photos", type=int, default=120, help="photos per pen run (default 120)")
     args = parser.parse_args()
     if not (SHARED / "top1465.txt").exists():
         print(f"calibration.py: needs the puzzle collections in {SHARED}", file=sys.stderr)
@@ -144,15 +174,22 @@ def main() -> int:
     model = default_model()
     seeds = args.seeds or ([5, 11, 7] if args.fit else [101, 202, 303])
     outcomes = [o for seed in seeds for o in synthetic_outcomes(seed, args.per_level, model)]
+    runs = DEVELOPMENT_RUNS if args.fit else REPORTED_RUNS
+    pen = {run: pen_outcomes(run, args.pen_photos, model) for run in runs}
     if args.fit:
-        intercept, slope, penalty = fit(outcomes)
+        intercept, slope, penalty = fit(outcomes + [o for run in runs for o in pen[run]])
         print(
             f"CONFIDENCE_INTERCEPT = {intercept:.3f}\nCONFIDENCE_SLOPE = {slope:.4f}\n"
             f"CONFIDENCE_NOT_SOLVED = {penalty:.3f}"
         )
         print_table(f"development seeds {seeds} (fitted on: for reference only)", outcomes)
+        for run in runs:
+            print_table(f"development pen run {run} (fitted on: for reference only)", pen[run])
         return 0
     print_table(f"synthetic photos, seeds {seeds}", outcomes)
+    for (seed, hands, extra, fill), found in pen.items():
+        written = "finished" if fill[0] == 1 else f"{fill[0]:g}-{fill[1]:g} of the empty cells written"
+        print_table(f"pen photos, seed {seed}, {hands} hands, {extra} extra givens, {written}", found)
     photos = photo_outcomes(model)
     if photos:
         print_table("validation photos (printed and in progress)", photos)

@@ -71,7 +71,9 @@ class Decision:
     log_probability : float
         Natural log of the classifier's probability of `givens`: the sum over
         cells of the log probability of the state chosen there (no printed
-        digit, or printed d). 0 when unknown.
+        digit, or printed d), leaving out the cells of `written`, which the
+        per-grid decision took for pen against the classifier (what the
+        classifier says of them is what was overruled). 0 when unknown.
     written : list of int
         Cells read as printed that `separate_written` took for the player's
         pen (unlike the grid's print); their digits are the solution's.
@@ -104,12 +106,13 @@ class Decision:
 #: Platt scaling of a decision's log probability into the probability that
 #: every given is right: P = 1 / (1 + exp(-(CONFIDENCE_INTERCEPT +
 #: CONFIDENCE_SLOPE * log_probability))), fitted by ``python
-#: benchmarks/calibration.py --fit`` on synthetic photos of development seeds
-#: (never on the photos its reliability table reports); see `docs/DESIGN.md`.
-CONFIDENCE_INTERCEPT = 4.072
-CONFIDENCE_SLOPE = 0.3265
+#: benchmarks/calibration.py --fit --per-level 15`` on synthetic photos of
+#: development seeds, printed and started or finished in pen (never on the
+#: photos its reliability table reports); see `docs/confidence.md`.
+CONFIDENCE_INTERCEPT = 4.033
+CONFIDENCE_SLOPE = 0.1599
 #: The same for a grid whose reading is unsure or has no single solution (the log odds lowered by this).
-CONFIDENCE_NOT_SOLVED = 3.172
+CONFIDENCE_NOT_SOLVED = 3.683
 
 
 def calibrated_confidence(log_probability: float, status: str) -> float:
@@ -134,10 +137,12 @@ def calibrated_confidence(log_probability: float, status: str) -> float:
     return float(1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0))))
 
 
-def _log_probability(probabilities: np.ndarray, givens: list[int]) -> float:
-    """Sum over cells of the log probability of each cell's state in `givens` ((81, 10) probabilities)."""
-    chosen = probabilities[np.arange(81), np.asarray(givens)]
-    return float(np.log(np.maximum(chosen, 1e-12)).sum())
+def _log_probability(probabilities: np.ndarray, givens: list[int], written: list[int] | tuple = ()) -> float:
+    """Sum over cells of the log probability of each cell's state in `givens` ((81, 10) probabilities),
+    the cells of `written` without a given (taken for pen: `Decision.log_probability`) left out."""
+    chosen = np.log(np.maximum(probabilities[np.arange(81), np.asarray(givens)], 1e-12))
+    chosen[[c for c in written if not givens[c]]] = 0.0
+    return float(chosen.sum())
 
 
 def _alternatives(probabilities: np.ndarray) -> list[tuple[float, int, int]]:
@@ -719,13 +724,16 @@ def separate_written(
                 and _solved_without(givens, c, decision.solution, search) is None
             ]
     doubt = _pen_kept_as_print(givens, _hand_readings(suspects, looks))
+    log_probability = (
+        decision.log_probability if probabilities is None else _log_probability(probabilities, givens, written)
+    )
     if doubt:
         detail = ", ".join(f"{cell_name(c)} read as printed {givens[c]}, by hand {d}" for c, d in doubt)
         warning = f"unsure of the digits read: marks that look written by hand are needed as givens ({detail})"
-        return Decision(givens, UNSURE, None, decision.changes, warning, decision.log_probability, written)
+        return Decision(givens, UNSURE, None, decision.changes, warning, log_probability, written)
     if not moved and not returned:
         return decision
-    return Decision(givens, SOLVED, result, decision.changes, decision.warning, decision.log_probability, written)
+    return Decision(givens, SOLVED, result, decision.changes, decision.warning, log_probability, written)
 
 
 def _take_out_unlike(
@@ -1249,7 +1257,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             odd = [c for c in odd if c != cell]
     if second.status != SOLVED:
         return decision
-    log_probability = _log_probability(probabilities, second.givens)
+    log_probability = _log_probability(probabilities, second.givens, odd)
     doubt = _pen_kept_as_print(second.givens, by_hand)
     if doubt:
         # a mark unlike the print, kept as a given that the hand reads otherwise: the puzzle may be another
@@ -1290,7 +1298,7 @@ def decide_givens(probabilities: np.ndarray, looks: MarkLooks, search: str = "bi
             warning = f"unsure of the digits read: marks surely printed contradict the solution ({detail})"
             return Decision(second.givens, UNSURE, None, second.changes, warning, log_probability, sorted(odd))
     odd = [c for c in odd if not givens[c]]
-    log_probability = _log_probability(probabilities, givens)
+    log_probability = _log_probability(probabilities, givens, odd)
     again = Decision(givens, SOLVED, second.count, second.changes, second.warning, log_probability, sorted(odd))
     return separate_written(again, looks, search, probabilities)
 
