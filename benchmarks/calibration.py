@@ -4,7 +4,7 @@ A grid's ``confidence`` is the probability that every given read is right
 (`snapsolve.repair.calibrated_confidence`: Platt scaling of the reading's log
 probability). This script measures how well it is calibrated, as a
 reliability table (10 bins of confidence: photos, mean confidence, share with
-every given right), and with ``--fit`` fits the two constants.
+every given right), and with ``--fit`` fits the three constants.
 
 Data: synthetic photos of printed puzzles (`stress.py`'s rendering: random
 font, cell size and line widths, `synthetic.distort` at levels 0-3 and two
@@ -20,7 +20,7 @@ the table is reported on other seeds (default 101 202 303 and the pen runs of
 REPORTED_RUNS) and on the validation photos, never on what was fitted.
 Usage::
 
-    python benchmarks/calibration.py --fit                 # prints the constants to put in repair.py
+    python benchmarks/calibration.py --fit --per-level 15  # prints the constants to put in repair.py
     python benchmarks/calibration.py [--per-level 60]      # the reliability tables
 """
 
@@ -50,7 +50,7 @@ HARDER = {4: (0.12, 0.6, 2.0, 16.0, 40), 5: (0.14, 0.6, 2.5, 20.0, 30)}
 #: Runs of `handwriting.make_photos` fitted on: (seed, hands, extra givens, share of the empty cells written).
 #: Their seeds are development seeds of `handwriting.py` already (looked at by earlier stops).
 DEVELOPMENT_RUNS = ((10001, "all", 0, (0.3, 0.6)), (10002, "mnist", 0, (0.3, 0.6)), (10017, "all", 0, (1.0, 1.0)))
-#: Runs reported on, never fitted on (seeds no earlier stop had run).
+#: Runs reported on, never fitted on (seeds first run for this table, by the stop of 2026-12-02, evening).
 REPORTED_RUNS = (
     (10021, "all", 0, (0.3, 0.6)),
     (10022, "mnist", 10, (0.3, 0.6)),
@@ -77,8 +77,8 @@ def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, st
 
 
 def pen_outcomes(run: tuple[int, str, int, tuple[float, float]], photos: int, model) -> list[tuple[float, str, bool]]:
-    """The same for `photos` photos of puzzles started in pen (`handwriting.make_photos` with `run`'s seed,
-    hands, extra givens and share written)."""
+    """The same for `photos` photos of puzzles started or finished in pen (`handwriting.make_photos` with
+    `run`'s seed, hands, extra givens and share of the empty cells written)."""
     seed, hands, extra, fill = run
     out = []
     for photo in make_photos(photos, seed, extra, hands, fill=fill):
