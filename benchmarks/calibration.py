@@ -59,6 +59,16 @@ REPORTED_RUNS = (
 )
 
 
+def outcome(image: np.ndarray, givens: list[int], model) -> tuple[float, str, bool] | None:
+    """(log probability, status, every given right) of a photo (H, W, 3) uint8 BGR whose printed givens
+    (81 values) are known, read and decided as `snapsolve.pipeline` does; None when no grid is found."""
+    readings = read_grids(image, model)
+    if not readings:
+        return None
+    decision = decide(readings[0], model=model)
+    return decision.log_probability, decision.status, decision.givens == givens
+
+
 def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, str, bool]]:
     """(log probability, status, every given right) for `per_level` synthetic photos per distortion level."""
     rng = np.random.default_rng(seed)
@@ -69,24 +79,17 @@ def synthetic_outcomes(seed: int, per_level: int, model) -> list[tuple[float, st
     for level in [*LEVELS, *HARDER]:
         for _ in range(per_level):
             givens, photo = puzzle_photo(lines, font_list, min(level, 3), rng, pick, HARDER.get(level))
-            readings = read_grids(photo, model)
-            if readings:
-                decision = decide(readings[0], model=model)
-                out.append((decision.log_probability, decision.status, decision.givens == givens))
-    return out
+            out.append(outcome(photo, givens, model))
+    return [o for o in out if o is not None]
 
 
 def pen_outcomes(run: tuple[int, str, int, tuple[float, float]], photos: int, model) -> list[tuple[float, str, bool]]:
     """The same for `photos` photos of puzzles started or finished in pen (`handwriting.make_photos` with
     `run`'s seed, hands, extra givens and share of the empty cells written)."""
     seed, hands, extra, fill = run
-    out = []
-    for photo in make_photos(photos, seed, extra, hands, fill=fill):
-        readings = read_grids(photo["image"], model)
-        if readings:
-            decision = decide(readings[0], model=model)
-            out.append((decision.log_probability, decision.status, decision.givens == photo["givens"]))
-    return out
+    made = make_photos(photos, seed, extra, hands, fill=fill)
+    out = [outcome(photo["image"], photo["givens"], model) for photo in made]
+    return [o for o in out if o is not None]
 
 
 def photo_outcomes(model) -> list[tuple[float, str, bool]]:
@@ -97,13 +100,9 @@ def photo_outcomes(model) -> list[tuple[float, str, bool]]:
         if not (DATASETS / folder).is_dir():
             continue
         for photo in labelled_photos(DATASETS / folder):
-            if photo.name not in names:
-                continue
-            readings = read_grids(read_image(photo.image_path), model)
-            if readings:
-                decision = decide(readings[0], model=model)
-                out.append((decision.log_probability, decision.status, decision.givens == photo.givens))
-    return out
+            if photo.name in names:
+                out.append(outcome(read_image(photo.image_path), photo.givens, model))
+    return [o for o in out if o is not None]
 
 
 def fit(outcomes: list[tuple[float, str, bool]]) -> tuple[float, float, float]:

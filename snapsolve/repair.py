@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -137,7 +137,7 @@ def calibrated_confidence(log_probability: float, status: str) -> float:
     return float(1.0 / (1.0 + math.exp(-max(min(logit, 50.0), -50.0))))
 
 
-def _log_probability(probabilities: np.ndarray, givens: list[int], written: list[int] | tuple = ()) -> float:
+def _log_probability(probabilities: np.ndarray, givens: list[int], written: Iterable[int] = ()) -> float:
     """Sum over cells of the log probability of each cell's state in `givens` ((81, 10) probabilities),
     the cells of `written` without a given (taken for pen: `Decision.log_probability`) left out."""
     chosen = np.log(np.maximum(probabilities[np.arange(81), np.asarray(givens)], 1e-12))
