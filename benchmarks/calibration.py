@@ -35,10 +35,10 @@ from handwriting import make_photos  # benchmarks/handwriting.py, beside this sc
 from stress import fonts, puzzle_photo  # benchmarks/stress.py, beside this script
 
 from snapsolve.models import validation_names
-from snapsolve.pipeline import decide, default_model, read_grids
+from snapsolve.pipeline import READ_SIDE, decide, default_model, read_grids
 from snapsolve.repair import calibrated_confidence
 from snapsolve.vision.dataset import labelled_photos
-from snapsolve.vision.image_io import read_image
+from snapsolve.vision.image_io import read_image, reduction_for
 
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 from synthetic import LEVELS  # benchmarks/synthetic.py, beside this script
@@ -101,7 +101,9 @@ def photo_outcomes(model) -> list[tuple[float, str, bool]]:
             continue
         for photo in labelled_photos(DATASETS / folder):
             if photo.name in names:
-                out.append(outcome(read_image(photo.image_path), photo.givens, model))
+                reduce = reduction_for(photo.image_path, READ_SIDE)  # decoded as the command decodes it
+                image = read_image(photo.image_path, reduce)
+                out.append(outcome(image, photo.givens, model))
     return [o for o in out if o is not None]
 
 

@@ -1,7 +1,8 @@
 """``snapsolve evaluate DIR``: reading accuracy against ``imageN.dat`` or ``NAME.cells`` ground truth.
 
-Every labelled photo is read as ``snapsolve`` reads it (grid located, cells
-classified, consistency repair, solved) and compared cell by cell with its
+Every labelled photo is read as ``snapsolve`` reads it (decoded at the same
+reduced size, `pipeline.READ_SIDE`; grid located, cells classified,
+consistency repair, solved) and compared cell by cell with its
 labels. Reported: photos whose printed givens are all right, photos solved
 right and solved wrong, accuracy over all cells and per kind (printed,
 handwritten digits, candidates, empty), and the confusion matrix over every
@@ -23,11 +24,12 @@ from typing import Any
 import numpy as np
 
 from .models import validation_names
-from .pipeline import decide, default_model, player_entries, read_grids
+from .pipeline import READ_SIDE, decide, default_model, player_entries, read_grids
 from .solver import SOLVED, solve_unique
 from .vision import ImageReadError, read_image
 from .vision.dataset import LabelledPhoto, labelled_photos
 from .vision.digits import CLASSES, KINDS, kind_of
+from .vision.image_io import reduction_for
 from .vision.locate import order_corners
 
 
@@ -44,7 +46,7 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         ``status`` of the decided puzzle; ``solved_right`` / ``solved_wrong``
         (solved, with the true solution or another); ``rotation``;
         ``corner_error`` (mean distance in pixels between located and
-        ground-truth corners, or None); ``seconds``; and, as `_judge_entries`
+        ground-truth corners in the full photo's pixels, or None); ``seconds``; and, as `_judge_entries`
         counts them, ``handwritten`` / ``handwritten_right``,
         ``kind_digits`` / ``kind_right``, ``mistakes`` / ``false_mistakes``
         and ``unclear`` / ``unclear_right``.
@@ -65,7 +67,8 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         **_judge_entries(photo, None, None, model),
     }
     try:
-        image = read_image(photo.image_path)
+        reduce = reduction_for(photo.image_path, READ_SIDE)  # decoded as the command decodes it
+        image = read_image(photo.image_path, reduce)
     except (ImageReadError, OSError) as exc:
         entry["error"] = f"cannot read image: {exc}"
         return entry
@@ -74,7 +77,7 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         entry["error"] = "no grid found"
         entry["wrong_cells"] = [[i, CLASSES[t], "."] for i, t in enumerate(photo.cells) if t]
     else:
-        main = readings[0]
+        main = readings[0].scaled(reduce)  # corners in the full photo's pixels
         read = main.classes
         entry["read"] = read
         entry["rotation"] = main.rotation
