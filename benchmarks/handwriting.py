@@ -9,7 +9,8 @@ such as a grey pencil) per photo, each digit given
 `vision.handwriting.augment_glyph`'s stroke changes and `write_digit`'s size
 and place; or, with ``--hands mnist``, real digits of MNIST's test set (writers
 never trained on). Most entries are the solution's digit; 0-2 per photo are
-deliberately wrong (recorded). The colour page is photographed like
+deliberately wrong (recorded). The colour page, bent into a cylinder with
+``--bend`` (`synthetic.bend_page`; flat by default), is photographed like
 ``benchmarks/synthetic.py``'s level 1-2 (perspective, shadow, blur, noise,
 JPEG, 960 x 720 BGR unless ``--size``) and read by `snapsolve.pipeline.read_grids`,
 `snapsolve.pipeline.decide` (`repair.choose_reading`, then
@@ -35,7 +36,7 @@ deliberate wrong digits caught (called a mistake or unclear) and those passed
 as right (a wrong digit shown as the solution's: a false statement too).
 
     python benchmarks/handwriting.py [--photos 60] [--seed 24] [--extra-givens 10] [--hands all|debian|npm|mnist]
-        [--pens blue,black] [--size 960x720] [--fill 0.3-0.6] [--model FILE ...]
+        [--pens blue,black] [--size 960x720] [--fill 0.3-0.6] [--bend 0] [--model FILE ...]
 
 The puzzles get `--extra-givens` more printed digits from their solution
 (default 10), so that, like a newspaper's, a third of their givens are not
@@ -66,6 +67,8 @@ from snapsolve.vision.digits import CLASSES, CellClassifier
 from snapsolve.vision.handwriting import INKS, MnistMissingError, augment_glyph, glyph_of, mnist_digits, write_digit
 from snapsolve.vision.training import FontListError, listed_fonts
 
+from synthetic import bend_page  # benchmarks/synthetic.py, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT.parent / "shared" / "puzzles" / "top1465.txt"
 FIXTURE_PUZZLES = ROOT / "tests" / "data" / "puzzles" / "top1465.txt"
@@ -78,6 +81,9 @@ BENCHMARK_INKS = {**INKS, "red": ((40, 40, 190), (60, 50, 170), (30, 30, 150)), 
 PENS = ("blue", "black")
 #: The share of a puzzle's empty cells the player has written in, drawn uniformly per photo.
 FILL = (0.3, 0.6)
+#: How deep the page is bent (`synthetic.bend_page`'s sagitta, a share of the grid's side), drawn uniformly
+#: per photo: none by default.
+BEND = (0.0, 0.0)
 
 
 def started_puzzle(
@@ -188,6 +194,7 @@ def make_photos(
     pens: tuple[str, ...] = PENS,
     size: tuple[int, int] = SIZE,
     fill: tuple[float, float] = FILL,
+    bend: tuple[float, float] = BEND,
 ) -> list[dict]:
     """`count` photos: each {"image", "givens", "solution", "written", "wrong", "hand"}.
 
@@ -207,6 +214,10 @@ def make_photos(
     are not those of the training set, whose first MNIST_TRAINING digits the
     model learns from) drawn at random, not augmented, so one grid holds many
     writers' digits.
+
+    `bend` (LOW, HIGH): each page is bent (`synthetic.bend_page`) by a
+    sagitta drawn from that range, by a generator of its own (so that the
+    photos are otherwise those of no bend).
     """
     source = PUZZLES if PUZZLES.exists() else FIXTURE_PUZZLES
     lines = [line[:81] for line in source.read_text().splitlines() if line.strip() and not line.startswith("#")]
@@ -217,6 +228,7 @@ def make_photos(
         faces = listed_fonts("held_out_handwriting", None if hands == "all" else hands)
     rng = np.random.default_rng(seed)
     more = np.random.default_rng([seed, 1])
+    bender = np.random.default_rng([seed, 2])
     photos = []
     for i in range(count):
         givens = parse_puzzle(lines[int(rng.integers(len(lines)))])
@@ -227,6 +239,8 @@ def make_photos(
                 givens[int(c)] = solution[int(c)]
         hand = pool if hands == "mnist" else faces[i % len(faces)]
         page, corners, written, wrong = started_puzzle(givens, solution, hand, rng, pens, fill)
+        if bend[1] > 0:
+            page = bend_page(page, corners, bender.uniform(*bend), bender)
         photos.append(
             {
                 "image": photographed(page, corners, rng, size),
@@ -329,6 +343,12 @@ def main() -> int:
         "1 for finished grids)",
     )
     parser.add_argument(
+        "--bend",
+        default="0",
+        help="how deep each page is bent into a cylinder (a curled newspaper): the sagitta as a share of the "
+        "grid's side, or a range LOW-HIGH drawn per photo (default 0, flat; 0.1-0.2 is a strongly bent page)",
+    )
+    parser.add_argument(
         "--model",
         type=Path,
         action="append",
@@ -350,17 +370,25 @@ def main() -> int:
         fill = (-1.0, -1.0)
     if not 0 <= fill[0] <= fill[1] <= 1:
         parser.error(f"--fill: expected a share 0..1 or a range LOW-HIGH, not {args.fill!r}")
+    try:
+        low, _, high = args.bend.partition("-")
+        bend = (float(low), float(high or low))
+    except ValueError:
+        bend = (-1.0, -1.0)
+    if not 0 <= bend[0] <= bend[1] <= 0.3:
+        parser.error(f"--bend: expected a share 0..0.3 or a range LOW-HIGH, not {args.bend!r}")
     if not pens or any(pen not in BENCHMARK_INKS for pen in pens):
         parser.error(f"--pens: each ink must be one of {', '.join(BENCHMARK_INKS)}")
     try:
         start = time.perf_counter()
-        photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands, pens, size, fill)
+        photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands, pens, size, fill, bend)
     except (FontListError, MnistMissingError) as exc:
         print(f"handwriting.py: {exc}", file=sys.stderr)
         return 1
     print(
         f"{len(photos)} photos (seed {args.seed}, {args.extra_givens} extra givens, {args.hands} held-out hands, "
-        f"{'/'.join(pens)} ink, {size[0]}x{size[1]}, {fill[0]:g}-{fill[1]:g} of the empty cells written), "
+        f"{'/'.join(pens)} ink, {size[0]}x{size[1]}, {fill[0]:g}-{fill[1]:g} of the empty cells written, "
+        f"bent {bend[0]:g}-{bend[1]:g}), "
         f"{sum(len(p['written']) for p in photos)} written digits "
         f"({sum(len(p['wrong']) for p in photos)} deliberately wrong), made in {time.perf_counter() - start:.0f} s"
     )

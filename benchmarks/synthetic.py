@@ -76,3 +76,57 @@ def distort(
     ok, encoded = cv2.imencode(".jpg", colour, [cv2.IMWRITE_JPEG_QUALITY, quality])
     out_corners = cv2.perspectiveTransform(corners.reshape(1, 4, 2).astype(np.float32), H).reshape(4, 2)
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR), out_corners
+
+
+def bend_page(page: np.ndarray, corners: np.ndarray, sagitta: float, rng: np.random.Generator) -> np.ndarray:
+    """A page bent into a cylinder and seen from above, as a curled newspaper page is.
+
+    The page is wrapped round a cylinder whose axis lies in the page at a
+    random angle through the grid's centre, curving toward or away from the
+    camera (at random), so that the grid's middle lies `sagitta` (a share of
+    its side) off the chord between its edges. Seen by a pinhole camera two
+    page sides away: lines across the axis bow, and the page's parts turned
+    away from the camera are foreshortened (lines packed closer), as a
+    homography cannot undo. The grid's corners move a little; the reading is
+    scored on digits, not on corners, so they are not returned.
+
+    Parameters
+    ----------
+    page : np.ndarray
+        Shape (H, W) or (H, W, 3), uint8: a clean page.
+    corners : np.ndarray
+        Shape (4, 2) float32: the grid's corners on `page` (TL TR BR BL).
+    sagitta : float
+        Depth of the bend over the grid, as a share of the grid's side (0: flat, the page returned as is).
+    rng : np.random.Generator
+        Source of the axis's angle and the bend's direction.
+
+    Returns
+    -------
+    np.ndarray
+        The bent page, same shape and dtype (grey 200 where no page is seen).
+    """
+    if sagitta <= 0:
+        return page
+    h, w = page.shape[:2]
+    half = float(np.linalg.norm(corners[1] - corners[0])) / 2
+    radius = half * half / (2 * sagitta * 2 * half)  # sagitta s over half-chord L: R = L^2 / (2 s)
+    distance = 2.0 * max(h, w)
+    toward = float(rng.choice([-1.0, 1.0]))
+    angle = rng.uniform(0, np.pi)
+    across, along = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+    centre = corners.mean(axis=0)
+    # Arc length u across the axis -> where the camera sees it (monotonic within a quarter turn), inverted by table.
+    reach = min(1.5 * max(h, w), 1.5 * radius)
+    arc = np.linspace(-reach, reach, 8001)
+    depth = toward * radius * (1 - np.cos(arc / radius))
+    seen = radius * np.sin(arc / radius) * distance / (distance - depth)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    dx, dy = xx - centre[0], yy - centre[1]
+    u = np.interp(dx * across[0] + dy * across[1], seen, arc)
+    magnification = distance / (distance - toward * radius * (1 - np.cos(u / radius)))
+    v = (dx * along[0] + dy * along[1]) / magnification
+    map_x = (centre[0] + u * across[0] + v * along[0]).astype(np.float32)
+    map_y = (centre[1] + u * across[1] + v * along[1]).astype(np.float32)
+    border = (200, 200, 200) if page.ndim == 3 else 200
+    return cv2.remap(page, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border)
