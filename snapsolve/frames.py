@@ -111,7 +111,8 @@ def read_frame(
     if candidates is None:
         candidates = locate_grids(gray, max_grids=1)
     if candidates:
-        reading = read_grid(gray, candidates[0].corners, model, rotation=rotation)
+        located = candidates[0]
+        reading = read_grid(gray, located.corners, model, rotation=rotation, outline=located.outline, bent=located.bent)
         grid, _ = read_puzzle(reading, FRAME_OPTIONS, model)
         if grid.corners is not None:
             anchor = _anchor(gray, _round_pixels(grid.corners))

@@ -40,6 +40,7 @@ from .vision import (
 from .vision.cells import MARK_FEATURES
 from .vision.digits import SecondLook
 from .vision.image_io import reduction_for, render_pdf_page
+from .vision.rectify import lattice_is_regular
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
 MIN_GIVENS_EXTRA_GRID = 17
@@ -111,7 +112,9 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     gray = to_gray(image)
     readings = []
     for i, candidate in enumerate(locate_grids(gray)):
-        reading = read_grid(gray, candidate.corners, model, colour=image)
+        reading = read_grid(
+            gray, candidate.corners, model, colour=image, outline=candidate.outline, bent=candidate.bent
+        )
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(reading)
     return readings
@@ -124,8 +127,17 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     faintness and, with `model`, shape together far from the grid's givens) are taken for the player's
     pen where the puzzle does not need them, or where the reading has no one
     solution with them (`repair.decide_givens`).
+
+    A reading whose lattice is not regular (`vision.rectify.lattice_is_regular`:
+    two neighbouring lines followed far closer than the rest, a bent or
+    creased page whose lines were not all found) may have read digits into the
+    wrong cells, and so another puzzle: it is unsure, never solved.
     """
-    return decide_givens(reading.given_probabilities, mark_looks(reading, model), search=search)
+    decision = decide_givens(reading.given_probabilities, mark_looks(reading, model), search=search)
+    if decision.status == SOLVED and not lattice_is_regular(reading.rectified.lattice):
+        warning = "unsure of the grid's lines (a bent or creased page?): retake the photo with the page flat"
+        return Decision(decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability)
+    return decision
 
 
 def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> MarkLooks:

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from .image_io import to_gray
+from .rectify import find_lattice, lattice_maps, outline_sides
 from .ruling import extract_lines
 
 #: Longest side (pixels) of the reduced copy that contours are searched on.
@@ -30,6 +31,18 @@ MIN_GRID_SCORE = 0.35
 #: A candidate grown from one box to the whole grid is kept when it scores at
 #: least this share of the box's own score.
 GROWN_SHARE = 0.8
+#: A candidate that scores at least this, but under MIN_GRID_SCORE, through its
+#: corners' homography is scored again through its own curved outline
+#: (`bent_line_score`): on a bent page the lines bow away from where a
+#: homography puts them by more than the score's window of 12% of a cell.
+BENT_FLOOR = 0.05
+#: Least score along the curved lines for such a candidate to count as a grid:
+#: the lattice follows lines wherever the page has them, so a ruled table or a
+#: crossword scores higher along its own than through a homography.
+BENT_MIN_SCORE = 0.6
+#: ... and the outline must be its border: the lattice's outer lines lie on the
+#: contour, a median of at most this share of a cell off it.
+BORDER_MATCH = 0.25
 
 
 @dataclass(frozen=True)
@@ -43,10 +56,19 @@ class GridCandidate:
         top-left, top-right, bottom-right, bottom-left as they appear in it.
     score : float
         Line-pattern score in 0..1 (higher: the quad is more surely a grid).
+    outline : np.ndarray, optional
+        Shape (n, 2), float32, pixels: the contour along the grid's outer
+        border that the corners were taken from (None for a grid grown from
+        one box).
+    bent : bool
+        Found only through its curved outline (a bent page, `bent_line_score`):
+        its corners' homography does not explain its lines.
     """
 
     corners: np.ndarray
     score: float
+    outline: np.ndarray | None = None
+    bent: bool = False
 
     @property
     def area(self) -> float:
@@ -163,6 +185,52 @@ def _score_windows(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.clip(lines[:, None] + offsets, 0, n - 1), np.clip(gaps[:, None] + offsets, 0, n - 1)
 
 
+def bent_line_score(ink: np.ndarray, gray: np.ndarray, quad: np.ndarray, contour: np.ndarray) -> float:
+    """How well a 9x9 ruled grid explains the ink inside a curved outline, along the grid's own lines.
+
+    A page bent into a cylinder bows the lines a homography keeps straight
+    (and packs them closer where the page turns away), so a grid plain to
+    the eye scores under MIN_GRID_SCORE through its corners alone. Its outer
+    border bows with its lines: `rectify.find_lattice` follows the ten lines
+    of each direction from the Coons patch of that border, the ink mask is
+    resampled cell by cell between their crossings (`rectify.lattice_maps`),
+    and `grid_line_score` scores that square. A text column or a single box
+    shows no ten lines to follow and scores no better than before; an outline
+    that is not the grid's own border (a page's edge round it, whose lattice's
+    outer lines then lie off the contour, BORDER_MATCH) scores 0.
+
+    Parameters
+    ----------
+    ink : np.ndarray
+        Shape (H, W), uint8 ink mask of `gray` (`binarize`).
+    gray : np.ndarray
+        Shape (H, W), uint8: the image the mask was made from.
+    quad : np.ndarray
+        Shape (4, 2), float32, TL TR BR BL in their pixels.
+    contour : np.ndarray
+        Shape (n, 1, 2) or (n, 2): the closed contour the quad was taken from.
+
+    Returns
+    -------
+    float
+        0..1; 0 when the corners do not cut the contour into four sides (`rectify.outline_sides`).
+    """
+    if outline_sides(contour, quad) is None:
+        return 0.0
+    lattice = find_lattice(gray, quad, contour)
+    border = np.concatenate([lattice[0], lattice[9], lattice[:, 0], lattice[:, 9]]).astype(np.float32)
+    ring = np.asarray(contour, np.float32).reshape(-1, 1, 2)
+    off = np.abs([cv2.pointPolygonTest(ring, (float(x), float(y)), True) for x, y in border])
+    size = np.sqrt(max(cv2.contourArea(ring), 1.0)) / 9  # a cell, pixels
+    if np.median(off) > BORDER_MATCH * size:
+        return 0.0  # the outline is not the grid's border (a page's edge, a frame around the grid)
+    cell = SCORE_SIZE // 9
+    map_x, map_y = lattice_maps(lattice, cell)
+    square = cv2.remap(ink, map_x, map_y, cv2.INTER_NEAREST)  # 0 or 255, as `ink`
+    n = 9 * cell
+    return grid_line_score(square, np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]], np.float32))
+
+
 def grow_from_box(ink: np.ndarray, quad: np.ndarray) -> GridCandidate | None:
     """The whole grid when `quad` is only one of its 3x3 boxes.
 
@@ -239,7 +307,10 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
     -------
     list of GridCandidate
         Non-overlapping grids, largest-and-surest first (by score times the
-        square root of area); empty when none is found.
+        square root of area); empty when none is found. Only when no grid is
+        found through its corners are grids looked for through their curved
+        outlines (`bent_line_score`: a bent page; `GridCandidate.bent`), the
+        surest first.
     """
     gray = to_gray(image)
     scale = min(1.0, WORK_SIZE / max(gray.shape[:2]))
@@ -251,6 +322,7 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
     # closes into a clean contour once short strokes are opened away.
     contours = list(contours) + list(cv2.findContours(ruled_lines(ink), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
     candidates: list[GridCandidate] = []
+    near_misses: list[tuple[np.ndarray, np.ndarray]] = []  # (quad, contour) scoring BENT_FLOOR..MIN_GRID_SCORE
     for contour in contours:
         if cv2.contourArea(contour) < min_area:
             continue
@@ -262,11 +334,22 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
             continue
         score = grid_line_score(ink, quad)
         if score >= MIN_GRID_SCORE:
-            candidates.append(GridCandidate(quad / scale, score))
+            outline = contour.reshape(-1, 2).astype(np.float32) / np.float32(scale)
+            candidates.append(GridCandidate(quad / scale, score, outline))
             grown = grow_from_box(ink, quad)
             if grown is not None and grown.score >= max(MIN_GRID_SCORE, GROWN_SHARE * score):
                 candidates.append(GridCandidate(grown.corners / scale, grown.score))
+        elif score >= BENT_FLOOR:
+            near_misses.append((quad, contour))
     candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
+    if not candidates:  # no grid through its corners: one on a bent page, through its curved outline
+        for quad, contour in near_misses:
+            along = bent_line_score(ink, small, quad, contour)
+            if along >= BENT_MIN_SCORE:
+                outline = contour.reshape(-1, 2).astype(np.float32) / np.float32(scale)
+                candidates.append(GridCandidate(quad / scale, along, outline, bent=True))
+        # the surest first, whatever its size: a page's edge round the grid can score nearly as well
+        candidates.sort(key=lambda g: g.score, reverse=True)
     chosen: list[GridCandidate] = []
     for cand in candidates:
         if all(_overlap(cand.corners, g.corners) < 0.3 for g in chosen):

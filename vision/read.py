@@ -14,7 +14,7 @@ import numpy as np
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .digits import CLASSES, FEATURE_LENGTH, PRINTED, CellClassifier, features_of
 from .ink import ink_colours
-from .rectify import GRID_SIZE, Rectified, find_lattice, rectify, reduce_for, rotate_cells
+from .rectify import GRID_SIZE, Rectified, find_lattice, lattice_is_regular, rectify, reduce_for, rotate_cells
 
 
 @dataclass(frozen=True)
@@ -170,6 +170,8 @@ def read_grid(
     model: CellClassifier,
     rotation: int | None = None,
     colour: np.ndarray | None = None,
+    outline: np.ndarray | None = None,
+    bent: bool = False,
 ) -> GridReading:
     """Read the 81 cells of a located grid.
 
@@ -187,6 +189,16 @@ def read_grid(
         Shape (H, W, 3), uint8 BGR: the same photo in colour, to measure each
         cell's ink colour (`GridReading.inks`); a grey (H, W) image is no
         colour and is ignored.
+    outline : np.ndarray, optional
+        Shape (n, 2), pixels: a contour along the grid's outer border
+        (`locate.GridCandidate.outline`). The lines are followed from the
+        corners' homography (`rectify.find_lattice`); when that lattice is not
+        regular (`rectify.lattice_is_regular`: a line taken along a digit or a
+        page's edge on a bent page), from the Coons patch of this border, if
+        that one is.
+    bent : bool
+        The grid was found only through its outline (`locate.GridCandidate.bent`):
+        its lines are followed from the outline first, and from the corners if that is not regular.
 
     Returns
     -------
@@ -196,7 +208,13 @@ def read_grid(
     side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
     reduced, scale = reduce_for(gray, side, GRID_SIZE)  # one pyramid for the lattice and the resampling
     small = corners * np.float32(scale)
-    seen = rectify(reduced, small, 0, lattice=find_lattice(reduced, small)).scaled(1 / scale)
+    border = None if outline is None else np.asarray(outline, np.float32) * np.float32(scale)
+    lattice = find_lattice(reduced, small, border if bent else None)
+    if border is not None and not lattice_is_regular(lattice):
+        other = find_lattice(reduced, small, None if bent else border)
+        if lattice_is_regular(other):
+            lattice = other
+    seen = rectify(reduced, small, 0, lattice=lattice).scaled(1 / scale)
     marks = find_marks(seen.image)
     if rotation is None:
         turns, upright, probs, shapes = orient_and_read(marks, model)

@@ -241,8 +241,99 @@ def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]
     return out
 
 
-def find_lattice(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+#: Points each side of an outline is resampled to, evenly by arc length (`outline_sides`).
+SIDE_POINTS = 64
+
+
+def outline_sides(outline: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    """A grid's curved border cut at its corners into four sides, each resampled evenly by arc length.
+
+    Parameters
+    ----------
+    outline : np.ndarray
+        Shape (n, 2) or (n, 1, 2), any numeric dtype: a closed contour along
+        the grid's outer border, in pixels (`locate.GridCandidate.outline`).
+    corners : np.ndarray
+        Shape (4, 2): TL TR BR BL in the same pixels.
+
+    Returns
+    -------
+    np.ndarray or None
+        Shape (4, SIDE_POINTS, 2), float64: the top side from TL to TR, the
+        bottom from BL to BR, the left from TL to BL and the right from TR to
+        BR; None when the corners do not cut the outline into four sides in order.
+    """
+    points = np.asarray(outline, np.float64).reshape(-1, 2)
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    at = [int(np.argmin(np.linalg.norm(points - c, axis=1))) for c in corners]
+    n = len(points)
+    if n < 8 or len(set(at)) < 4:
+        return None
+    if (at[1] - at[0]) % n > (at[3] - at[0]) % n:  # the contour runs TL -> BL -> BR -> TR: walk it backwards
+        points, at = points[::-1], [n - 1 - a for a in at]
+    if not ((at[1] - at[0]) % n < (at[2] - at[0]) % n < (at[3] - at[0]) % n):
+        return None
+
+    def walk(a: int, b: int) -> np.ndarray:
+        """The contour from point a to point b (inclusive), resampled to SIDE_POINTS by arc length."""
+        path = points[np.arange(a, a + (b - a) % n + 1) % n]
+        step = np.linalg.norm(np.diff(path, axis=0), axis=1)
+        length = np.concatenate([[0.0], np.cumsum(step)])
+        if length[-1] <= 0:
+            return np.repeat(path[:1], SIDE_POINTS, axis=0)
+        t = np.linspace(0.0, length[-1], SIDE_POINTS)
+        return np.stack([np.interp(t, length, path[:, 0]), np.interp(t, length, path[:, 1])], axis=1)
+
+    top, right = walk(at[0], at[1]), walk(at[1], at[2])
+    bottom, left = walk(at[2], at[3])[::-1], walk(at[3], at[0])[::-1]  # BL -> BR, TL -> BL
+    return np.stack([top, bottom, left, right])
+
+
+def _along(side: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Points of a resampled side (SIDE_POINTS, 2) at parameters `t` (any shape; 0..1 along it, straight on
+    beyond its ends along its end chords). Returns shape t.shape + (2,) float64."""
+    k = len(side) - 1
+    i = np.clip(np.floor(t * k).astype(int), 0, k - 1)
+    f = t * k - i
+    return side[i] + (side[i + 1] - side[i]) * f[..., None]
+
+
+def coons_points(sides: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The bilinearly blended Coons patch of four curved sides at (u, v).
+
+    S. A. Coons, "Surfaces for computer-aided design of space forms", MIT
+    Project MAC TR-41, 1967: the surface through four boundary curves is the
+    sum of the two ruled surfaces between opposite sides less the bilinear
+    surface through the corners. (u, v) = (0, 0) is TL, (1, 0) TR, (0, 1) BL;
+    a (u, v) a little outside the unit square extends the patch straight on.
+
+    Parameters
+    ----------
+    sides : np.ndarray
+        Shape (4, SIDE_POINTS, 2) float64, as `outline_sides` returns them.
+    u, v : np.ndarray
+        Same shape, float: position across (left to right) and down (top to bottom), 0..1.
+
+    Returns
+    -------
+    np.ndarray
+        Shape u.shape + (2,) float64: the (x, y) pixels.
+    """
+    top, bottom, left, right = sides
+    tl, tr, bl, br = top[0], top[-1], bottom[0], bottom[-1]
+    uu, vv = u[..., None], v[..., None]
+    ruled = (1 - vv) * _along(top, u) + vv * _along(bottom, u) + (1 - uu) * _along(left, v) + uu * _along(right, v)
+    return ruled - ((1 - uu) * (1 - vv) * tl + uu * (1 - vv) * tr + (1 - uu) * vv * bl + uu * vv * br)
+
+
+def find_lattice(gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | None = None) -> np.ndarray:
     """The 100 crossings of a grid's ruled lines, in photo pixels.
+
+    The grid is warped to a coarse square through its corners' homography,
+    or, given its `outline`, through the Coons patch of its curved border
+    (`coons_points`: a page bent so much that its lines bow by more than a
+    third of a cell from where a homography puts them); each line is then
+    found strip by strip near where the warp puts it and fitted by a quadratic.
 
     Parameters
     ----------
@@ -251,6 +342,10 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     corners : np.ndarray
         Shape (4, 2), float32 pixels, the grid's outer corners TL TR BR BL as
         they appear in the photo (a few pixels off is fine).
+    outline : np.ndarray, optional
+        Shape (n, 2) (or (n, 1, 2)), pixels: a closed contour along the grid's
+        outer border (`locate.GridCandidate.outline`); ignored when the corners
+        do not cut it into four sides (`outline_sides`).
 
     Returns
     -------
@@ -263,9 +358,15 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     size = int(round(side + 2 * margin))
     corners = np.asarray(corners, np.float32)
     reduced, scale = reduce_for(gray, float(np.linalg.norm(corners[1] - corners[0])), side)
-    target = square_corners(side) + np.float32(margin)
-    H = cv2.getPerspectiveTransform(corners * np.float32(scale), target)
-    coarse = cv2.warpPerspective(reduced, H, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    sides = None if outline is None else outline_sides(np.asarray(outline, np.float64) * scale, corners * scale)
+    if sides is not None:
+        down, across = (np.mgrid[0:size, 0:size] - margin) / side
+        at = coons_points(sides, across, down).astype(np.float32)
+        coarse = cv2.remap(reduced, at[..., 0], at[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    else:
+        target = square_corners(side) + np.float32(margin)
+        H = cv2.getPerspectiveTransform(corners * np.float32(scale), target)
+        coarse = cv2.warpPerspective(reduced, H, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     horizontal, vertical = _ruling_masks(coarse, cell)
     bands = [(int(round(margin + (j + 0.15) * cell)), int(round(margin + (j + 0.85) * cell))) for j in range(9)]
     rows = lines_in_strips(np.stack([horizontal[:, a:b].mean(axis=1) / 255.0 for a, b in bands]), cell, margin).T
@@ -277,9 +378,50 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
     for _ in range(3):  # the two curves are nearly straight: a few alternations converge
         x = _horner(col_coef, y)
         y = _horner(row_coef, x)
-    crossings = np.stack([x, y], axis=-1)
-    photo = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(10, 10, 2)
+    if sides is not None:
+        photo = coons_points(sides, (x - margin) / side, (y - margin) / side)
+    else:
+        crossings = np.stack([x, y], axis=-1)
+        photo = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(10, 10, 2)
     return photo / scale
+
+
+#: A lattice is followed right when no two neighbouring lines come closer than
+#: this share of their typical spacing (`lattice_is_regular`). Perspective and a
+#: bent page space a grid's lines unevenly, but smoothly: on the 160 printed and
+#: 80 in-progress photos and the handwriting fixtures the closest pair lies at
+#: 0.73 of its column's or row's median spacing; a lattice that took a digit's
+#: stroke or a page's edge for a ruled line puts two lines far closer (0.04-0.53
+#: on strongly bent synthetic pages whose reading went wrong, development seed
+#: 10025 of `benchmarks/handwriting.py --bend 0.05-0.2`).
+MIN_LINE_SPACING = 0.6
+
+
+def lattice_spacing(lattice: np.ndarray) -> float:
+    """The closest two neighbouring lines of a lattice come, as a share of the median spacing of their row or
+    column of crossings (1 for an evenly ruled, flat grid seen square on).
+
+    Parameters
+    ----------
+    lattice : np.ndarray
+        Shape (10, 10, 2): the crossings (`find_lattice`), pixels.
+
+    Returns
+    -------
+    float
+        The smallest ratio over the 9 x 10 spacings of each direction.
+    """
+    lattice = np.asarray(lattice, np.float64)
+    across_rows = np.linalg.norm(np.diff(lattice, axis=0), axis=2)  # (9, 10): row lines k, k + 1 at column l
+    across_columns = np.linalg.norm(np.diff(lattice, axis=1), axis=2)  # (10, 9)
+    rows = across_rows / np.maximum(np.median(across_rows, axis=0, keepdims=True), 1e-9)
+    columns = across_columns / np.maximum(np.median(across_columns, axis=1, keepdims=True), 1e-9)
+    return float(min(rows.min(), columns.min()))
+
+
+def lattice_is_regular(lattice: np.ndarray) -> bool:
+    """Whether a lattice's lines keep their order and spacing (`lattice_spacing` at least MIN_LINE_SPACING)."""
+    return lattice_spacing(lattice) >= MIN_LINE_SPACING
 
 
 def _padded(fits: list[np.ndarray]) -> np.ndarray:
