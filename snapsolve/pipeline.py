@@ -40,6 +40,7 @@ from .vision import (
 from .vision.cells import MARK_FEATURES
 from .vision.digits import SecondLook
 from .vision.image_io import reduction_for, render_pdf_page
+from .vision.locate import GridCandidate, bent_grids, quad_overlap
 from .vision.rectify import lattice_is_regular
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
@@ -108,13 +109,27 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
 
     Grids after the first count only when at least MIN_GIVENS_EXTRA_GRID
     printed digits are read in them (a blank form or a partial neighbour is no puzzle).
+    A grid whose lattice, followed from its corners, is not regular
+    (`vision.rectify.lattice_is_regular`) is read again through the outline of
+    an overlapping grid found along its curved lines (`vision.locate.bent_grids`:
+    on a bent page the page's edge can pass for the grid's), when that one's
+    lattice is regular.
     """
     gray = to_gray(image)
     readings = []
+    bent: list[GridCandidate] | None = None
     for i, candidate in enumerate(locate_grids(gray)):
         reading = read_grid(
             gray, candidate.corners, model, colour=image, outline=candidate.outline, bent=candidate.bent
         )
+        if not candidate.bent and not lattice_is_regular(reading.rectified.lattice):
+            # its lines not followed evenly (a bent page's edge taken for the grid's?): the grid through its outline
+            bent = bent_grids(gray) if bent is None else bent
+            for other in (g for g in bent if quad_overlap(g.corners, candidate.corners) >= 0.3):
+                again = read_grid(gray, other.corners, model, colour=image, outline=other.outline, bent=True)
+                if lattice_is_regular(again.rectified.lattice):
+                    reading = again
+                    break
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(reading)
     return readings

@@ -286,11 +286,54 @@ def ruled_lines(ink: np.ndarray) -> np.ndarray:
     return cv2.bitwise_or(horizontal, vertical)
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection area over the smaller quad's area."""
+def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection area of two convex quads (4, 2) over the smaller one's area, 0..1."""
     inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     smaller = min(cv2.contourArea(a), cv2.contourArea(b))
     return float(inter) / max(smaller, 1.0)
+
+
+def _contour_quads(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, list[tuple[np.ndarray, np.ndarray]]]:
+    """The reduced copy of a photo that contours are searched on, its ink mask, its scale, and every contour
+    large enough to be a grid with the convex quad taken from it: (gray (h, w) uint8, ink (h, w) uint8, scale,
+    [(quad (4, 2) float32 TL TR BR BL, contour (n, 1, 2) int32)]), in the reduced copy's pixels."""
+    gray = to_gray(image)
+    scale = min(1.0, WORK_SIZE / max(gray.shape[:2]))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    ink = binarize(small)
+    min_area = 0.02 * small.shape[0] * small.shape[1]
+    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    # Ruled lines alone: a border that touches text or a column rule still
+    # closes into a clean contour once short strokes are opened away.
+    contours = list(contours) + list(cv2.findContours(ruled_lines(ink), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
+    quads = []
+    for contour in contours:
+        if cv2.contourArea(contour) < min_area:
+            continue
+        quad = _quad_from_contour(contour)
+        if quad is None:
+            continue
+        quad = order_corners(quad)
+        if cv2.contourArea(quad) < min_area or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+            continue
+        quads.append((quad, contour))
+    return small, ink, scale, quads
+
+
+def _outline(contour: np.ndarray, scale: float) -> np.ndarray:
+    """A contour (n, 1, 2) of the reduced copy as an outline (n, 2) float32 in the photo's pixels."""
+    return contour.reshape(-1, 2).astype(np.float32) / np.float32(scale)
+
+
+def _non_overlapping(candidates: list[GridCandidate], max_grids: int) -> list[GridCandidate]:
+    """The candidates in their order, each kept unless it overlaps one kept before (a third of the smaller)."""
+    chosen: list[GridCandidate] = []
+    for cand in candidates:
+        if all(quad_overlap(cand.corners, g.corners) < 0.3 for g in chosen):
+            chosen.append(cand)
+        if len(chosen) == max_grids:
+            break
+    return chosen
 
 
 def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
@@ -309,51 +352,47 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
         Non-overlapping grids, largest-and-surest first (by score times the
         square root of area); empty when none is found. Only when no grid is
         found through its corners are grids looked for through their curved
-        outlines (`bent_line_score`: a bent page; `GridCandidate.bent`), the
+        outlines (`bent_grids`: a bent page; `GridCandidate.bent`), the
         surest first.
     """
-    gray = to_gray(image)
-    scale = min(1.0, WORK_SIZE / max(gray.shape[:2]))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    ink = binarize(small)
-    min_area = 0.02 * small.shape[0] * small.shape[1]
-    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    # Ruled lines alone: a border that touches text or a column rule still
-    # closes into a clean contour once short strokes are opened away.
-    contours = list(contours) + list(cv2.findContours(ruled_lines(ink), cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
+    small, ink, scale, quads = _contour_quads(image)
     candidates: list[GridCandidate] = []
     near_misses: list[tuple[np.ndarray, np.ndarray]] = []  # (quad, contour) scoring BENT_FLOOR..MIN_GRID_SCORE
-    for contour in contours:
-        if cv2.contourArea(contour) < min_area:
-            continue
-        quad = _quad_from_contour(contour)
-        if quad is None:
-            continue
-        quad = order_corners(quad)
-        if cv2.contourArea(quad) < min_area or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
-            continue
+    for quad, contour in quads:
         score = grid_line_score(ink, quad)
         if score >= MIN_GRID_SCORE:
-            outline = contour.reshape(-1, 2).astype(np.float32) / np.float32(scale)
-            candidates.append(GridCandidate(quad / scale, score, outline))
+            candidates.append(GridCandidate(quad / scale, score, _outline(contour, scale)))
             grown = grow_from_box(ink, quad)
             if grown is not None and grown.score >= max(MIN_GRID_SCORE, GROWN_SHARE * score):
                 candidates.append(GridCandidate(grown.corners / scale, grown.score))
         elif score >= BENT_FLOOR:
             near_misses.append((quad, contour))
-    candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
     if not candidates:  # no grid through its corners: one on a bent page, through its curved outline
-        for quad, contour in near_misses:
-            along = bent_line_score(ink, small, quad, contour)
-            if along >= BENT_MIN_SCORE:
-                outline = contour.reshape(-1, 2).astype(np.float32) / np.float32(scale)
-                candidates.append(GridCandidate(quad / scale, along, outline, bent=True))
-        # the surest first, whatever its size: a page's edge round the grid can score nearly as well
-        candidates.sort(key=lambda g: g.score, reverse=True)
-    chosen: list[GridCandidate] = []
-    for cand in candidates:
-        if all(_overlap(cand.corners, g.corners) < 0.3 for g in chosen):
-            chosen.append(cand)
-        if len(chosen) == max_grids:
-            break
-    return chosen
+        return _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
+    candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
+    return _non_overlapping(candidates, max_grids)
+
+
+def _through_outlines(
+    small: np.ndarray, ink: np.ndarray, scale: float, quads: list[tuple[np.ndarray, np.ndarray]]
+) -> list[GridCandidate]:
+    """The quads whose lines, followed from their outline, explain a 9x9 ruling (`bent_line_score` at least
+    BENT_MIN_SCORE), as bent candidates in the photo's pixels, the surest first whatever its size (a page's
+    edge round the grid can score nearly as well as the grid)."""
+    found = []
+    for quad, contour in quads:
+        along = bent_line_score(ink, small, quad, contour)
+        if along >= BENT_MIN_SCORE:
+            found.append(GridCandidate(quad / scale, along, _outline(contour, scale), bent=True))
+    return sorted(found, key=lambda g: g.score, reverse=True)
+
+
+def bent_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
+    """Grids found through their curved outlines only (`bent_line_score`), whatever their corners' homography
+    scores: for a grid whose lattice, followed from the corners of the candidate `locate_grids` chose, is not
+    regular (a bent page's edge taken for the grid's, or lines bowed past the lattice's reach).
+
+    Parameters and returns as `locate_grids`; every candidate has `GridCandidate.bent` set, the surest first.
+    """
+    small, ink, scale, quads = _contour_quads(image)
+    return _non_overlapping(_through_outlines(small, ink, scale, quads), max_grids)
