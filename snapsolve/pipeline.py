@@ -117,15 +117,15 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     """
     gray = to_gray(image)
     readings = []
-    bent: list[GridCandidate] | None = None
+    along_outlines: list[GridCandidate] | None = None  # `bent_grids`, found once when first needed
     for i, candidate in enumerate(locate_grids(gray)):
         reading = read_grid(
             gray, candidate.corners, model, colour=image, outline=candidate.outline, bent=candidate.bent
         )
         if not candidate.bent and not lattice_is_regular(reading.rectified.lattice):
             # its lines not followed evenly (a bent page's edge taken for the grid's?): the grid through its outline
-            bent = bent_grids(gray) if bent is None else bent
-            for other in (g for g in bent if quad_overlap(g.corners, candidate.corners) >= 0.3):
+            along_outlines = bent_grids(gray) if along_outlines is None else along_outlines
+            for other in (g for g in along_outlines if quad_overlap(g.corners, candidate.corners) >= 0.3):
                 again = read_grid(gray, other.corners, model, colour=image, outline=other.outline, bent=True)
                 if lattice_is_regular(again.rectified.lattice):
                     reading = again
@@ -151,7 +151,9 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     decision = decide_givens(reading.given_probabilities, mark_looks(reading, model), search=search)
     if decision.status == SOLVED and not lattice_is_regular(reading.rectified.lattice):
         warning = "unsure of the grid's lines (a bent or creased page?): retake the photo with the page flat"
-        return Decision(decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability)
+        return Decision(
+            decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
+        )
     return decision
 
 
