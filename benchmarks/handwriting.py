@@ -305,6 +305,19 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
     return totals, confusions
 
 
+def share_range(parser: argparse.ArgumentParser, option: str, text: str, most: float) -> tuple[float, float]:
+    """A share ``X`` or a range ``LOW-HIGH`` of an option, each within 0..`most`: (low, high); else the parser's
+    error (exit 2)."""
+    try:
+        low, _, high = text.partition("-")
+        pair = (float(low), float(high or low))
+    except ValueError:
+        pair = (-1.0, -1.0)
+    if not 0 <= pair[0] <= pair[1] <= most:
+        parser.error(f"{option}: expected a share 0..{most:g} or a range LOW-HIGH, not {text!r}")
+    return pair
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=60)
@@ -363,20 +376,8 @@ def main() -> int:
         size = ()
     if len(size) != 2 or min(size) < 160:
         parser.error(f"--size: expected WIDTHxHEIGHT of at least 160 pixels each, not {args.size!r}")
-    try:
-        low, _, high = args.fill.partition("-")
-        fill = (float(low), float(high or low))
-    except ValueError:
-        fill = (-1.0, -1.0)
-    if not 0 <= fill[0] <= fill[1] <= 1:
-        parser.error(f"--fill: expected a share 0..1 or a range LOW-HIGH, not {args.fill!r}")
-    try:
-        low, _, high = args.bend.partition("-")
-        bend = (float(low), float(high or low))
-    except ValueError:
-        bend = (-1.0, -1.0)
-    if not 0 <= bend[0] <= bend[1] <= 0.3:
-        parser.error(f"--bend: expected a share 0..0.3 or a range LOW-HIGH, not {args.bend!r}")
+    fill = share_range(parser, "--fill", args.fill, 1.0)
+    bend = share_range(parser, "--bend", args.bend, 0.3)
     if not pens or any(pen not in BENCHMARK_INKS for pen in pens):
         parser.error(f"--pens: each ink must be one of {', '.join(BENCHMARK_INKS)}")
     try:
