@@ -275,12 +275,13 @@ def annotate(
     never a ring.
     """
     inverse, corners = reading.rectified.inverse, reading.corners
+    lattice = reading.rectified.lattice  # upright, photo pixels: a bent page's cells drawn along it
     if options.hint:
         hint = grid.hint
         if isinstance(hint, Mistake):
-            return draw_mistakes(image, inverse, corners, {hint.cell: None}, in_place=in_place)
+            return draw_mistakes(image, inverse, corners, {hint.cell: None}, in_place=in_place, lattice=lattice)
         if isinstance(hint, UnclearEntry):
-            return draw_question(image, inverse, corners, [hint.cell], in_place=in_place)
+            return draw_question(image, inverse, corners, [hint.cell], in_place=in_place, lattice=lattice)
         if isinstance(hint, Step):
             return draw_hint(
                 image,
@@ -290,15 +291,18 @@ def annotate(
                 dict(hint.placements),
                 list(hint.eliminations),
                 in_place=in_place,
+                lattice=lattice,
             )
         return image
     pencil = {m.cell for m in grid.pencil_marks}
     missing = {i: d for i, d in enumerate(grid.solution or []) if not grid.givens[i] and not grid.entries[i]}
-    out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place)
+    out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place, lattice=lattice)
     if grid.mistakes:
-        out = draw_mistakes(out, inverse, corners, {m.cell: m.solution for m in grid.mistakes}, in_place=True)
+        wrong = {m.cell: m.solution for m in grid.mistakes}
+        out = draw_mistakes(out, inverse, corners, wrong, in_place=True, lattice=lattice)
     if grid.unclear_entries:
-        out = draw_question(out, inverse, corners, [u.cell for u in grid.unclear_entries], in_place=True)
+        unclear = [u.cell for u in grid.unclear_entries]
+        out = draw_question(out, inverse, corners, unclear, in_place=True, lattice=lattice)
     return out
 
 

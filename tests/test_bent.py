@@ -101,3 +101,29 @@ def test_a_lattice_with_two_lines_run_together_makes_the_reading_unsure(model):
     assert lattice_spacing(broken) < MIN_LINE_SPACING
     unsure = decide(replace(reading, rectified=replace(reading.rectified, lattice=broken)), model=model)
     assert unsure.status == UNSURE and unsure.solution is None and "lines" in unsure.warning
+
+
+def test_answers_drawn_on_a_bent_page_sit_in_their_cells(model):
+    """Drawn along the lattice, a digit lands in the middle of its bent cell; through the corners' homography
+    alone it lands far off (this fixture's worst cell)."""
+    import cv2
+
+    from snapsolve.vision.overlay import draw_digits
+
+    image = read_image(BENT / sorted(set(TRUTH) - {PAGE_EDGE})[0])
+    reading = read_grids(image, model)[0]
+    lattice, inverse, corners = reading.rectified.lattice, reading.rectified.inverse, reading.corners
+    centres = (lattice[:-1, :-1] + lattice[:-1, 1:] + lattice[1:, :-1] + lattice[1:, 1:]).reshape(81, 2) / 4
+    steps = (np.arange(9) + 0.5) * 576 / 9  # GRID_SIZE pixels, the rectified square
+    ys, xs = np.meshgrid(steps, steps, indexing="ij")
+    straight = cv2.perspectiveTransform(np.stack([xs, ys], axis=-1).reshape(-1, 1, 2), inverse).reshape(81, 2)
+    cell = int(np.argmax(np.linalg.norm(centres - straight, axis=1)))
+    size = np.linalg.norm(lattice[0, 9] - lattice[0, 0]) / 9
+
+    def drawn_centre(**kwargs) -> np.ndarray:
+        out = draw_digits(image, inverse, corners, {cell: 8}, **kwargs)
+        ys, xs = np.nonzero(np.abs(out.astype(int) - image.astype(int)).sum(axis=2) > 60)
+        return np.array([xs.mean(), ys.mean()])
+
+    assert np.linalg.norm(drawn_centre(lattice=lattice) - centres[cell]) < 0.15 * size
+    assert np.linalg.norm(drawn_centre() - centres[cell]) > 0.3 * size

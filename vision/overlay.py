@@ -2,7 +2,8 @@
 
 Digits are drawn upright on a square canvas that matches the rectified grid,
 then the canvas is warped into the photo with the inverse homography, so they
-take the photo's perspective and sit inside their cells.
+take the photo's perspective and sit inside their cells; on a bent page, each
+cell through its own quad of the grid's lattice.
 """
 
 from __future__ import annotations
@@ -34,19 +35,86 @@ def _blank_canvas(corners: np.ndarray) -> tuple[int, float, np.ndarray, np.ndarr
     return side, side / 9.0, np.zeros((side, side, 3), np.uint8), np.zeros((side, side), np.uint8)
 
 
+#: A lattice whose crossings lie farther than this share of a cell from where
+#: the corners' homography puts them (a bent page) is drawn along, cell by cell.
+BENT_DRAWING = 0.1
+
+
+def _bent_lattice(lattice: np.ndarray | None, to_photo: np.ndarray, side: int) -> np.ndarray | None:
+    """The lattice (10, 10, 2) float64 when its crossings stray from the homography `to_photo` (canvas of `side`
+    pixels -> photo) by more than BENT_DRAWING of a cell, else None (drawn through the homography alone)."""
+    if lattice is None:
+        return None
+    lattice = np.asarray(lattice, np.float64)
+    steps = np.arange(10) * side / 9.0
+    ys, xs = np.meshgrid(steps, steps, indexing="ij")
+    seen = cv2.perspectiveTransform(np.stack([xs, ys], axis=-1).reshape(-1, 1, 2), to_photo).reshape(10, 10, 2)
+    cell = np.linalg.norm(seen[0, 9] - seen[0, 0]) / 9.0
+    return lattice if np.linalg.norm(seen - lattice, axis=2).max() > BENT_DRAWING * cell else None
+
+
+def _warp_cells(
+    canvas: np.ndarray,
+    mask: np.ndarray,
+    lattice: np.ndarray,
+    origin: tuple[int, int],
+    warped: np.ndarray,
+    alpha: np.ndarray,
+) -> None:
+    """Redraw, in place, the photo rectangle's pixels (`warped`, `alpha`, whose top-left is `origin` in the photo)
+    inside each cell of a bent lattice through that cell's own homography (canvas cell square -> the lattice's
+    quad), so that drawn marks follow a bent page's cells; cells with nothing drawn are left as they are."""
+    side = canvas.shape[0]
+    cell = side / 9.0
+    h, w = alpha.shape
+    for r in range(9):
+        for c in range(9):
+            y0, y1, x0, x1 = int(r * cell), int((r + 1) * cell), int(c * cell), int((c + 1) * cell)
+            if not mask[y0:y1, x0:x1].any():
+                continue
+            quad = np.array([lattice[r, c], lattice[r, c + 1], lattice[r + 1, c + 1], lattice[r + 1, c]]) - origin
+            bx0, by0 = np.clip(np.floor(quad.min(axis=0)).astype(int) - 1, 0, [w, h])
+            bx1, by1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 2, 0, [w, h])
+            if bx1 <= bx0 or by1 <= by0:
+                continue
+            square = np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], np.float32) * np.float32(cell)
+            to_box = cv2.getPerspectiveTransform(square, (quad - [bx0, by0]).astype(np.float32))
+            size = (int(bx1 - bx0), int(by1 - by0))
+            inside = np.zeros((size[1], size[0]), np.uint8)
+            cv2.fillConvexPoly(inside, np.round(quad - [bx0, by0]).astype(np.int32), 1)
+            inside = inside.astype(bool)
+            box_w = cv2.warpPerspective(canvas, to_box, size, flags=cv2.INTER_LINEAR)
+            box_a = cv2.warpPerspective(mask, to_box, size, flags=cv2.INTER_LINEAR)
+            warped[by0:by1, bx0:bx1][inside] = box_w[inside]
+            alpha[by0:by1, bx0:bx1][inside] = box_a[inside]
+
+
 def _warp_onto(
-    photo: np.ndarray, canvas: np.ndarray, mask: np.ndarray, inverse: np.ndarray, side: int, in_place: bool
+    photo: np.ndarray,
+    canvas: np.ndarray,
+    mask: np.ndarray,
+    inverse: np.ndarray,
+    side: int,
+    in_place: bool,
+    lattice: np.ndarray | None = None,
 ) -> np.ndarray:
     """Blend a drawn canvas (side x side) into the photo (or a copy) through `inverse` (GRID_SIZE square -> photo).
 
     Only the photo's rectangle under the grid is warped and blended, so a
     12-megapixel photo costs no more than its grid (and no copy `in_place`).
+    With the grid's `lattice` (10, 10, 2) photo pixels, upright, as
+    `vision.rectify.find_lattice` follows a bent page's lines, the cells of a
+    lattice that strays from the homography (BENT_DRAWING) are drawn each
+    through its own quad (`_warp_cells`).
     """
     scale = GRID_SIZE / side
     to_photo = inverse @ np.diag([scale, scale, 1.0])
     h, w = photo.shape[:2]
     square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float64).reshape(-1, 1, 2)
     outline = cv2.perspectiveTransform(square, to_photo).reshape(-1, 2)
+    bent = _bent_lattice(lattice, to_photo, side)
+    if bent is not None:
+        outline = np.concatenate([outline, bent.reshape(-1, 2)])
     x0, y0 = np.clip(np.floor(outline.min(axis=0)).astype(int) - 2, 0, [w, h])
     x1, y1 = np.clip(np.ceil(outline.max(axis=0)).astype(int) + 2, 0, [w, h])
     out = photo if in_place else photo.copy()
@@ -56,6 +124,8 @@ def _warp_onto(
     size = (int(x1 - x0), int(y1 - y0))
     warped = cv2.warpPerspective(canvas, to_roi, size, flags=cv2.INTER_LINEAR)
     alpha = cv2.warpPerspective(mask, to_roi, size, flags=cv2.INTER_LINEAR)
+    if bent is not None:
+        _warp_cells(canvas, mask, bent, (int(x0), int(y0)), warped, alpha)
     drawn = alpha > 0  # blend only where something was drawn: a few per cent of the grid
     a = alpha[drawn].astype(np.uint16)[:, None]
     roi = out[y0:y1, x0:x1]
@@ -88,6 +158,7 @@ def draw_digits(
     colour: tuple[int, int, int] = DIGIT_COLOUR,
     small: set[int] | frozenset = frozenset(),
     in_place: bool = False,
+    lattice: np.ndarray | None = None,
 ) -> np.ndarray:
     """Draw digits into cells of a grid seen in perspective.
 
@@ -108,6 +179,10 @@ def draw_digits(
         pencilled candidates (usually written along the top).
     in_place : bool
         Draw into `photo` itself instead of a copy (saves copying a large photo).
+    lattice : np.ndarray, optional
+        Shape (10, 10, 2), photo pixels: the upright grid's line crossings
+        (`GridReading.rectified.lattice`); on a bent page the marks follow its
+        cells rather than the homography (`_warp_onto`).
 
     Returns
     -------
@@ -122,7 +197,7 @@ def draw_digits(
         else:
             centre, height = ((c + 0.5) * cell, (r + 0.5) * cell), cell * 0.55
         _put_digit(canvas, mask, str(digit), centre, height, colour)
-    return _warp_onto(photo, canvas, mask, inverse, side, in_place)
+    return _warp_onto(photo, canvas, mask, inverse, side, in_place, lattice)
 
 
 def draw_mistakes(
@@ -132,12 +207,13 @@ def draw_mistakes(
     mistakes: dict[int, int | None],
     colour: tuple[int, int, int] = MISTAKE_COLOUR,
     in_place: bool = False,
+    lattice: np.ndarray | None = None,
 ) -> np.ndarray:
     """Ring each wrong entry in red and, when given, write the right digit small in the cell's corner.
 
     Parameters
     ----------
-    photo, inverse, corners, in_place
+    photo, inverse, corners, in_place, lattice
         As in `draw_digits`.
     mistakes : dict of int to (int or None)
         Upright cell -> the solution's digit to show (None: ring only, as a
@@ -159,7 +235,7 @@ def draw_mistakes(
             cv2.circle(img, centre, int(cell * 0.44), col, thick, cv2.LINE_AA)
         if right:
             _put_digit(canvas, mask, str(right), ((c + 0.82) * cell, (r + 0.2) * cell), cell * 0.28, colour)
-    return _warp_onto(photo, canvas, mask, inverse, side, in_place)
+    return _warp_onto(photo, canvas, mask, inverse, side, in_place, lattice)
 
 
 def draw_question(
@@ -169,12 +245,13 @@ def draw_question(
     cells: list[int],
     colour: tuple[int, int, int] = QUESTION_COLOUR,
     in_place: bool = False,
+    lattice: np.ndarray | None = None,
 ) -> np.ndarray:
     """Mark entries whose reading is unclear: a small question mark in the cell's corner, no ring.
 
     Parameters
     ----------
-    photo, inverse, corners, in_place
+    photo, inverse, corners, in_place, lattice
         As in `draw_digits`.
     cells : list of int
         Upright cells (0..80) to ask about.
@@ -190,7 +267,7 @@ def draw_question(
     for index in cells:
         r, c = divmod(index, 9)
         _put_digit(canvas, mask, "?", ((c + 0.82) * cell, (r + 0.2) * cell), cell * 0.3, colour)
-    return _warp_onto(photo, canvas, mask, inverse, side, in_place)
+    return _warp_onto(photo, canvas, mask, inverse, side, in_place, lattice)
 
 
 def draw_hint(
@@ -201,12 +278,13 @@ def draw_hint(
     placements: dict[int, int],
     eliminations: list[tuple[int, int]],
     in_place: bool = False,
+    lattice: np.ndarray | None = None,
 ) -> np.ndarray:
     """Highlight a hint's cells, draw its placements and mark eliminated candidates.
 
     Parameters
     ----------
-    photo, inverse, corners, in_place
+    photo, inverse, corners, in_place, lattice
         As in `draw_digits`.
     cells : list of int
         Upright cells (0..80) that carry the pattern: outlined.
@@ -241,5 +319,5 @@ def draw_hint(
         for img, col in ((canvas, (0, 0, 230)), (mask, 255)):
             cv2.putText(img, str(digit), org, cv2.FONT_HERSHEY_SIMPLEX, scale, col, 1, cv2.LINE_AA)
             cv2.line(img, a, b, col, max(1, thick // 2), cv2.LINE_AA)
-    out = _warp_onto(photo, canvas, mask, inverse, side, in_place)
-    return draw_digits(out, inverse, corners, placements, in_place=True) if placements else out
+    out = _warp_onto(photo, canvas, mask, inverse, side, in_place, lattice)
+    return draw_digits(out, inverse, corners, placements, in_place=True, lattice=lattice) if placements else out
