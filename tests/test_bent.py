@@ -127,3 +127,22 @@ def test_answers_drawn_on_a_bent_page_sit_in_their_cells(model):
 
     assert np.linalg.norm(drawn_centre(lattice=lattice) - centres[cell]) < 0.15 * size
     assert np.linalg.norm(drawn_centre() - centres[cell]) > 0.3 * size
+
+
+def test_outer_lines_crowded_by_a_bend_are_still_found():
+    """On a bent page the lines crowd toward its edges: an even comb fitted to the middle lines puts its outer
+    teeth a third of a cell out, and the outer lines were not seen; they are looked for again where the lines
+    beside them put them (the spacing changing as it does across those)."""
+    from snapsolve.vision.rectify import lines_in_strips
+
+    cell, first, n = 32.0, 16.0, 320 + 32
+    spacing = cell * np.array([0.62, 0.8, 0.95, 1.05, 1.1, 1.05, 0.95, 0.8, 0.62])  # 9 gaps, crowded at the ends
+    middle = first + 4.5 * cell
+    truth = np.concatenate([[0.0], np.cumsum(spacing)])
+    truth = truth - truth.mean() + middle
+    profile = np.zeros(n)
+    for y in truth:
+        profile[int(round(y)) - 1 : int(round(y)) + 2] = 1.0
+    found = lines_in_strips(np.tile(profile, (3, 1)), cell, first)
+    assert not np.isnan(found).any()
+    np.testing.assert_allclose(found, np.tile(np.round(truth), (3, 1)), atol=1.0)

@@ -137,7 +137,11 @@ def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarr
     In each strip, a comb of ten teeth (shifted and spaced within
     COMB_SHIFTS and COMB_SPACINGS of the nominal lattice) is fitted to the
     profile; each line is then the ruling-weighted centre of the five pixels
-    around the profile's peak within LINE_SEARCH cells of its tooth.
+    around the profile's peak within LINE_SEARCH cells of its tooth
+    (`_peaks_near`). A line not seen there is looked for again where the
+    lines seen beside it put it (`_from_neighbours`): on a bent page the
+    spacing shrinks toward the edges, and an even comb fitted to the middle
+    lines puts its outer teeth too far out to see the outer lines.
 
     Parameters
     ----------
@@ -166,6 +170,26 @@ def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarr
     combs = centre + COMB_SHIFTS[:, None, None] * cell + k[None, None, :] * COMB_SPACINGS[None, :, None] * cell
     score = widened[:, np.clip(np.round(combs).astype(int), 0, n - 1)].sum(axis=3)  # (s, shifts, spacings)
     guesses = combs.reshape(-1, 10)[score.reshape(strips, -1).argmax(axis=1)]  # (s, 10): the best comb's teeth
+    lines = _peaks_near(profiles, guesses, cell)
+    for _ in range(LINE_STEPS):
+        again = _from_neighbours(lines)
+        if not np.isfinite(again).any():
+            break
+        found = _peaks_near(profiles, np.where(np.isfinite(again), again, -n), cell)
+        lines = np.where(np.isnan(lines) & np.isfinite(again), found, lines)
+    return lines
+
+
+#: Rounds of looking for lines not seen where the lines beside them put them (`lines_in_strips`): each
+#: round can reach one line further out.
+LINE_STEPS = 2
+
+
+def _peaks_near(profiles: np.ndarray, guesses: np.ndarray, cell: float) -> np.ndarray:
+    """Each line's sub-pixel position near its guess (`lines_in_strips`): (s, 10) float64, NaN where no
+    ruling covers LINE_COVERAGE of the strip within LINE_SEARCH cells of the guess (a guess outside the
+    profile is never seen)."""
+    strips, n = profiles.shape
     lo = np.maximum(0, np.floor(guesses - LINE_SEARCH * cell)).astype(int)
     hi = np.minimum(n, np.ceil(guesses + LINE_SEARCH * cell) + 1).astype(int)
     strip = np.arange(strips)[:, None, None]
@@ -183,6 +207,34 @@ def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarr
     total = weights.sum(axis=2)
     centre_of_mass = ((at - lo[..., None]) * weights).sum(axis=2) / np.where(seen, total, 1.0)
     return np.where(seen, lo + centre_of_mass, np.nan)
+
+
+def _from_neighbours(lines: np.ndarray) -> np.ndarray:
+    """Where the seen lines of each strip put each line not seen: (s, 10) float64, NaN for a seen line or
+    one with too few seen neighbours.
+
+    `lines`: (s, 10) positions, NaN where not seen. Between two seen lines, their middle; beyond three seen
+    lines in a row, the next of their constant second difference (the spacing changing as it does across
+    them: a bent page's lines crowd toward its edges); beyond two, the next at their spacing.
+    """
+    out = np.full_like(lines, np.nan)
+    for k in range(10):
+        between = lines[:, k - 1] / 2 + lines[:, k + 1] / 2 if 0 < k < 9 else np.full(len(lines), np.nan)
+        if k <= 6:
+            after3 = 3 * lines[:, k + 1] - 3 * lines[:, k + 2] + lines[:, k + 3]
+        else:
+            after3 = np.full(len(lines), np.nan)
+        after2 = 2 * lines[:, k + 1] - lines[:, k + 2] if k <= 7 else np.full(len(lines), np.nan)
+        if k >= 3:
+            before3 = 3 * lines[:, k - 1] - 3 * lines[:, k - 2] + lines[:, k - 3]
+        else:
+            before3 = np.full(len(lines), np.nan)
+        before2 = 2 * lines[:, k - 1] - lines[:, k - 2] if k >= 2 else np.full(len(lines), np.nan)
+        guess = between
+        for other in (after3, before3, after2, before2):
+            guess = np.where(np.isnan(guess), other, guess)
+        out[:, k] = np.where(np.isnan(lines[:, k]), guess, np.nan)
+    return out
 
 
 def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]:
