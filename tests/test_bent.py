@@ -15,7 +15,14 @@ from snapsolve.repair import UNSURE
 from snapsolve.solver import SOLVED
 from snapsolve.vision.image_io import read_image
 from snapsolve.vision.locate import locate_grids
-from snapsolve.vision.rectify import MIN_LINE_SPACING, coons_points, lattice_is_regular, lattice_spacing, outline_sides
+from snapsolve.vision.rectify import (
+    MIN_LINE_SPACING,
+    coons_points,
+    lattice_is_regular,
+    lattice_spacing,
+    lines_in_strips,
+    outline_sides,
+)
 
 #: Photos of `benchmarks/handwriting.py --bend` kept as fixtures, with `truth.json` (see its README).
 BENT = Path(__file__).parent / "data" / "bent"
@@ -133,8 +140,6 @@ def test_outer_lines_crowded_by_a_bend_are_still_found():
     """On a bent page the lines crowd toward its edges: an even comb fitted to the middle lines puts its outer
     teeth a third of a cell out, and the outer lines were not seen; they are looked for again where the lines
     beside them put them (the spacing changing as it does across those)."""
-    from snapsolve.vision.rectify import lines_in_strips
-
     cell, first, n = 32.0, 16.0, 320 + 32
     spacing = cell * np.array([0.62, 0.8, 0.95, 1.05, 1.1, 1.05, 0.95, 0.8, 0.62])  # 9 gaps, crowded at the ends
     middle = first + 4.5 * cell

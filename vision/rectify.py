@@ -41,6 +41,9 @@ COMB_SPACINGS = np.linspace(0.9, 1.1, 11)
 LINE_SEARCH = 0.15
 #: ... and counts as seen when it covers at least this share of the strip.
 LINE_COVERAGE = 0.4
+#: Rounds of looking for lines not seen where the lines beside them put them (`lines_in_strips`): each
+#: round can reach one line further out.
+LINE_STEPS = 2
 
 
 @dataclass(frozen=True)
@@ -180,11 +183,6 @@ def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarr
     return lines
 
 
-#: Rounds of looking for lines not seen where the lines beside them put them (`lines_in_strips`): each
-#: round can reach one line further out.
-LINE_STEPS = 2
-
-
 def _peaks_near(profiles: np.ndarray, guesses: np.ndarray, cell: float) -> np.ndarray:
     """Each line's sub-pixel position near its guess (`lines_in_strips`): (s, 10) float64, NaN where no
     ruling covers LINE_COVERAGE of the strip within LINE_SEARCH cells of the guess (a guess outside the
@@ -217,24 +215,20 @@ def _from_neighbours(lines: np.ndarray) -> np.ndarray:
     lines in a row, the next of their constant second difference (the spacing changing as it does across
     them: a bent page's lines crowd toward its edges); beyond two, the next at their spacing.
     """
-    out = np.full_like(lines, np.nan)
-    for k in range(10):
-        between = lines[:, k - 1] / 2 + lines[:, k + 1] / 2 if 0 < k < 9 else np.full(len(lines), np.nan)
-        if k <= 6:
-            after3 = 3 * lines[:, k + 1] - 3 * lines[:, k + 2] + lines[:, k + 3]
-        else:
-            after3 = np.full(len(lines), np.nan)
-        after2 = 2 * lines[:, k + 1] - lines[:, k + 2] if k <= 7 else np.full(len(lines), np.nan)
-        if k >= 3:
-            before3 = 3 * lines[:, k - 1] - 3 * lines[:, k - 2] + lines[:, k - 3]
-        else:
-            before3 = np.full(len(lines), np.nan)
-        before2 = 2 * lines[:, k - 1] - lines[:, k - 2] if k >= 2 else np.full(len(lines), np.nan)
-        guess = between
-        for other in (after3, before3, after2, before2):
-            guess = np.where(np.isnan(guess), other, guess)
-        out[:, k] = np.where(np.isnan(lines[:, k]), guess, np.nan)
-    return out
+    padded = np.pad(lines, ((0, 0), (3, 3)), constant_values=np.nan)
+
+    def line(step: int) -> np.ndarray:  # line k + step for every k (NaN beyond the ten)
+        return padded[:, 3 + step : 13 + step]
+
+    guess = line(-1) / 2 + line(1) / 2
+    for other in (
+        3 * line(1) - 3 * line(2) + line(3),
+        3 * line(-1) - 3 * line(-2) + line(-3),
+        2 * line(1) - line(2),
+        2 * line(-1) - line(-2),
+    ):
+        guess = np.where(np.isnan(guess), other, guess)
+    return np.where(np.isnan(lines), guess, np.nan)
 
 
 def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]:
