@@ -236,6 +236,25 @@ def test_nearest_per_class_measures_every_sample():
     assert np.isinf(knn.nearest_per_class(x)[:, 2]).all()
 
 
+@pytest.mark.parametrize("reach", [3, 12, 60])
+def test_beyond_margin_decides_as_every_sample_measured(reach):
+    """The margin test from a few neighbours agrees with the one on every sample's distance, row by row,
+    whether the neighbours decide it (a near reach leaves most rows to the exact measure) or not."""
+    rng = np.random.default_rng(5)
+    features = rng.normal(size=(400, 6)).astype(np.float32)
+    labels = rng.integers(1, 5, 400)
+    knn = _Knn(features, labels, np.arange(1, 5), 5)
+    x = np.concatenate([features[:40] + rng.normal(0, 0.05, (40, 6)), rng.normal(size=(40, 6))]).astype(np.float32)
+    asked = rng.integers(0, 4, len(x))
+    exact = knn.nearest_per_class(x)
+    own = exact[np.arange(len(x)), asked]
+    others = np.where(np.arange(4)[None, :] == asked[:, None], np.inf, exact).min(axis=1)
+    for margin in (1.0, 1.3, 2.0):
+        expected = others >= margin * np.maximum(own, 1e-9)
+        assert 0 < expected.sum() < len(x)  # both answers occur
+        np.testing.assert_array_equal(knn.beyond_margin(x, asked, margin, reach=reach), expected)
+
+
 def test_no_grid_in_plain_paper_or_text():
     paper = np.full((480, 640), 235, np.uint8)
     assert locate_grids(paper) == []

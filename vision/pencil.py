@@ -5,7 +5,7 @@ player's notes: "23" in a corner). They are cut apart as the cell's pieces of
 ink (connected components of the strokes, the ruling removed as for the cell
 marks: `vision.cells.strokes_of`); a piece wider than a digit is two digits
 that touch and is cut at its thinnest column. Each piece is read by the
-handwritten-digit model (`vision.digits.CellClassifier.digit_evidence`).
+handwritten-digit model (`vision.digits.CellClassifier.sure_handwritten_digits`).
 The cell's digits are given only when every piece is read surely and no
 digit repeats; otherwise the cell is
 unread (None), never guessed: a wrong candidate list misleads a player more
@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .cells import ink_and_strokes
-from .digits import CellClassifier, EntryEvidence
+from .digits import CellClassifier
 from .rectify import CELL_SIZE
 
 #: Pixels (of a CELL_SIZE cell) left out at each edge of the cell: the ruled lines' remains.
@@ -86,15 +86,6 @@ def _split_if_wide(mask: np.ndarray) -> list[np.ndarray]:
     return [m for m in (left, right) if m.any()]
 
 
-def _sure(evidence: EntryEvidence, row: int, digit: int) -> bool:
-    """Whether row `row` of `evidence` is surely `digit`: the handwritten model's probability is at least
-    SURE and every other digit's nearest sample lies MARGIN times as far as this digit's."""
-    near = np.delete(evidence.distances[row], digit - 1)
-    return evidence.handwritten[row, digit - 1] >= SURE and float(near.min()) >= MARGIN * max(
-        float(evidence.distances[row, digit - 1]), 1e-9
-    )
-
-
 def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClassifier) -> list[str | None]:
     """The candidate digits pencilled in some cells of an upright rectified grid.
 
@@ -143,7 +134,7 @@ def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClass
             box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
             crops.append(np.where(mask[box] > 0, darkness[box], 0).astype(np.uint8))
         owners.append(len(pieces))
-    evidence = model.digit_evidence(crops, printed=False)
+    read, surely = model.sure_handwritten_digits(crops, SURE, MARGIN)
     out: list[str | None] = []
     start = 0
     for count in owners:
@@ -152,7 +143,7 @@ def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClass
             continue
         rows = range(start, start + count)
         start += count
-        digits = [int(evidence.handwritten[i].argmax()) + 1 for i in rows]
-        sure = all(_sure(evidence, i, d) for i, d in zip(rows, digits)) and len(set(digits)) == len(digits)
+        digits = [int(read[i]) for i in rows]
+        sure = all(surely[i] for i in rows) and len(set(digits)) == len(digits)
         out.append("".join(str(d) for d in sorted(digits)) if sure else None)
     return out
