@@ -18,6 +18,7 @@ from snapsolve.vision.locate import locate_grids
 from snapsolve.vision.rectify import (
     MIN_LINE_SPACING,
     coons_points,
+    fit_lines,
     lattice_is_regular,
     lattice_spacing,
     lines_in_strips,
@@ -151,3 +152,18 @@ def test_outer_lines_crowded_by_a_bend_are_still_found():
     found = lines_in_strips(np.tile(profile, (3, 1)), cell, first)
     assert not np.isnan(found).any()
     np.testing.assert_allclose(found, np.tile(np.round(truth), (3, 1)), atol=1.0)
+
+
+def test_a_page_edge_beside_the_corner_does_not_bend_the_border_line():
+    """Line 0 of development photo 27 (`benchmarks/handwriting.py --seed 10030 --bend 0.05-0.2`), as found
+    in its nine strips: in the two strips by the corner the page's edge, half a cell out, was taken for the
+    border. A quadratic through all nine bent to it and cut the corner cells a quarter of a cell short;
+    the fit follows the seven strips that agree."""
+    cell, first = 32.0, 16.0
+    offsets = np.array([-0.48, -0.5, 0.06, 0.05, 0.02, 0.03, 0.03, 0.03, 0.03])  # cells off the nominal line
+    points = first + cell * (np.arange(10)[:, None] + np.zeros(9))
+    points[0] = first + cell * offsets
+    along = first + (np.arange(9) + 0.5) * cell  # the strips' middles
+    line = (np.polyval(fit_lines(points, cell, first)[0], along) - first) / cell
+    np.testing.assert_allclose(line[2:], offsets[2:], atol=0.05)  # through the seven
+    np.testing.assert_allclose(line[:2], 0.03, atol=0.1)  # where they put the line, not at the page's edge

@@ -44,6 +44,11 @@ LINE_COVERAGE = 0.4
 #: Rounds of looking for lines not seen where the lines beside them put them (`lines_in_strips`): each
 #: round can reach one line further out.
 LINE_STEPS = 2
+#: A line's fit keeps the strips whose position lies within this share of a cell of it (`fit_lines`) ...
+LINE_FIT_TOLERANCE = 0.1
+#: ... and when a fit through every strip leaves some out, it is tried without up to this many strips at
+#: the line's ends (`_fit_without_ends`).
+END_OUTLIERS = 2
 
 
 @dataclass(frozen=True)
@@ -231,8 +236,42 @@ def _from_neighbours(lines: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(lines), guess, np.nan)
 
 
+def _fit_without_ends(x: np.ndarray, y: np.ndarray, degree: int, cell: float) -> np.ndarray:
+    """The least-squares polynomial of `degree` through (x, y) when every point lies within
+    LINE_FIT_TOLERANCE of it; else, of the fits through the points less up to END_OUTLIERS of them at
+    either end (and that one), the one that leaves the most points within that tolerance (ties: within
+    half of it, then the fit through the most points).
+
+    A bent page's edge or shadow can lie beside the grid's corner and be taken for the border line in
+    the strips near it: a quadratic through every strip bends to those, and the trimming after it
+    (`fit_lines`) then keeps them and drops the strips that agree (development seed 10030 of
+    `benchmarks/handwriting.py --bend 0.05-0.2`, photo 27: the corner cells cut a quarter of a cell short).
+    `x`, `y`: shape (n,) float64, in order along the line. Returns ``np.polyfit`` coefficients.
+    """
+    fit = np.polyfit(x, y, degree)
+    tolerance = LINE_FIT_TOLERANCE * cell
+    if (np.abs(np.polyval(fit, x) - y) < tolerance).all():
+        return fit
+    n = len(x)
+    best, best_key = fit, None
+    for lo in range(END_OUTLIERS + 1):
+        for hi in range(END_OUTLIERS + 1 - lo):
+            if n - lo - hi < degree + 3:
+                continue
+            trial = fit if lo == hi == 0 else np.polyfit(x[lo : n - hi], y[lo : n - hi], degree)
+            off = np.abs(np.polyval(trial, x) - y)
+            key = (int((off < tolerance).sum()), int((off < tolerance / 2).sum()), n - lo - hi)
+            if best_key is None or key > best_key:
+                best, best_key = trial, key
+    return best
+
+
 def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]:
     """Smooth each line's positions across the strips by a robust polynomial.
+
+    Each line's first fit (`_fit_without_ends`) may leave out a few strips at its ends; then, up to
+    three times, the strips farther than LINE_FIT_TOLERANCE from the fit are dropped and it is fitted
+    again (a digit's stroke or a shadow's edge taken for the line).
 
     Parameters
     ----------
@@ -257,9 +296,9 @@ def fit_lines(points: np.ndarray, cell: float, first: float) -> list[np.ndarray]
             fits.append(None)
             continue
         degree = 2 if len(x) >= 5 else 1 if len(x) >= 2 else 0
-        fit = np.polyfit(x, y, degree)
+        fit = _fit_without_ends(x, y, degree, cell)
         for _ in range(3):  # drop strips where a digit stroke or a shadow edge was taken for the line
-            keep = np.abs(np.polyval(fit, x) - y) < 0.1 * cell
+            keep = np.abs(np.polyval(fit, x) - y) < LINE_FIT_TOLERANCE * cell
             if keep.all() or keep.sum() <= degree + 1:
                 break
             x, y = x[keep], y[keep]
