@@ -167,3 +167,19 @@ def test_a_page_edge_beside_the_corner_does_not_bend_the_border_line():
     line = (np.polyval(fit_lines(points, cell, first)[0], along) - first) / cell
     np.testing.assert_allclose(line[2:], offsets[2:], atol=0.05)  # through the seven
     np.testing.assert_allclose(line[:2], 0.03, atol=0.1)  # where they put the line, not at the page's edge
+
+
+def test_ink_cut_off_at_the_warped_images_edge_is_not_taken_for_a_line():
+    """Development photo 38 of seed 10033 (`--bend 0.05-0.2`): in the strips by a corner the inner lines lie
+    a quarter of a cell before where the corners put them, the comb follows them, and its first tooth's
+    window reached the warped image's first pixels, where the page's edge is cut off; that was taken for the
+    border line, half a cell out. It is no line: the border is found where its neighbours put it."""
+    cell, first = 32.0, 16.0
+    n = int(9 * cell + 2 * first)
+    truth = first + cell * (np.arange(10) + np.array([0.03, -0.2, -0.28, -0.26, -0.13, 0, 0.14, 0.2, 0.16, -0.03]))
+    profile = np.zeros(n)
+    for y in truth:
+        profile[int(round(y)) - 1 : int(round(y)) + 2] = 1.0
+    profile[:2] = 1.0  # the page's edge, cut off by the warp
+    found = lines_in_strips(profile[None, :], cell, first)[0]
+    assert abs(found[0] - truth[0]) <= 1.0, found[0]

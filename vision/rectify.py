@@ -44,6 +44,9 @@ LINE_COVERAGE = 0.4
 #: Rounds of looking for lines not seen where the lines beside them put them (`lines_in_strips`): each
 #: round can reach one line further out.
 LINE_STEPS = 2
+#: Pixels at either end of a strip's profile where a peak is the edge of the warped image, not a line
+#: (`_peaks_near`): ink cut off there (a page's edge, the replicated border) peaks at the last pixel.
+PROFILE_EDGE = 2
 #: A line's fit keeps the strips whose position lies within this share of a cell of it (`fit_lines`) ...
 LINE_FIT_TOLERANCE = 0.1
 #: ... and when a fit through every strip leaves some out, it is tried without up to this many strips at
@@ -190,8 +193,8 @@ def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarr
 
 def _peaks_near(profiles: np.ndarray, guesses: np.ndarray, cell: float) -> np.ndarray:
     """Each line's sub-pixel position near its guess (`lines_in_strips`): (s, 10) float64, NaN where no
-    ruling covers LINE_COVERAGE of the strip within LINE_SEARCH cells of the guess (a guess outside the
-    profile is never seen)."""
+    ruling covers LINE_COVERAGE of the strip within LINE_SEARCH cells of the guess, or its peak lies within
+    PROFILE_EDGE pixels of the profile's ends (a guess outside the profile is never seen)."""
     strips, n = profiles.shape
     lo = np.maximum(0, np.floor(guesses - LINE_SEARCH * cell)).astype(int)
     hi = np.minimum(n, np.ceil(guesses + LINE_SEARCH * cell) + 1).astype(int)
@@ -201,6 +204,7 @@ def _peaks_near(profiles: np.ndarray, guesses: np.ndarray, cell: float) -> np.nd
     window = np.where(at < hi[..., None], profiles[strip, np.minimum(at, n - 1)], -np.inf)
     peak = lo + window.argmax(axis=2)
     seen = (hi > lo) & (profiles[strip[..., 0], np.minimum(peak, n - 1)] >= LINE_COVERAGE)
+    seen &= (peak >= PROFILE_EDGE) & (peak < n - PROFILE_EDGE)  # the warp's own edge is no line
     # The five pixels around the peak, clipped to the window, the kept ones first and zeros after them
     # (so that the sums below add the same terms in the same order as over the clipped slice).
     start = np.maximum(lo, peak - 2)
