@@ -45,7 +45,7 @@ LINE_COVERAGE = 0.4
 #: round can reach one line further out.
 LINE_STEPS = 2
 #: Pixels at either end of a strip's profile where a peak is the edge of the warped image, not a line
-#: (`_peaks_near`): ink cut off there (a page's edge, the replicated border) peaks at the last pixel.
+#: (`_peaks_near`): ink cut off there (a page's edge, the replicated border) peaks at the first or last pixel.
 PROFILE_EDGE = 2
 #: A line's fit keeps the strips whose position lies within this share of a cell of it (`fit_lines`) ...
 LINE_FIT_TOLERANCE = 0.1
@@ -242,9 +242,9 @@ def _from_neighbours(lines: np.ndarray) -> np.ndarray:
 
 def _fit_without_ends(x: np.ndarray, y: np.ndarray, degree: int, cell: float) -> np.ndarray:
     """The least-squares polynomial of `degree` through (x, y) when every point lies within
-    LINE_FIT_TOLERANCE of it; else, of the fits through the points less up to END_OUTLIERS of them at
-    either end (and that one), the one that leaves the most points within that tolerance (ties: within
-    half of it, then the fit through the most points).
+    LINE_FIT_TOLERANCE of it; else, of that fit and the fits through the points less up to END_OUTLIERS
+    of them at the ends (keeping degree + 3 at least), the one that leaves the most points within that
+    tolerance (ties: within half of it, then the fit through the most points).
 
     A bent page's edge or shadow can lie beside the grid's corner and be taken for the border line in
     the strips near it: a quadratic through every strip bends to those, and the trimming after it
