@@ -94,6 +94,10 @@ HANDWRITTEN_QUERY = 0.002
 #: softmax over the distance to each class's nearest sample, so that every
 #: class keeps a small probability ordered by similarity.
 VOTE_WEIGHT = 0.9
+#: How far (a multiple of the rounding bound of a float32 squared distance) from its class's float32
+#: minimum a sample is still measured again in float64 by `_Knn.nearest_per_class` (the true nearest is
+#: always among them at 1 or more; 2 leaves room for a bound slightly short).
+SCREEN_ERROR = 2.0
 
 
 def kind_of(cls: int) -> int:
@@ -307,7 +311,7 @@ class _Knn:
         self.k = min(k, len(self.labels))
         self._knn = None
         self._recent: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # row: its neighbours
-        self._samples64: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None  # `_float64`
+        self._screen: tuple[list[np.ndarray], np.ndarray] | None = None  # `_members`
         self._lock = threading.Lock()
 
     def index(self):
@@ -405,39 +409,52 @@ class _Knn:
         soft /= soft.sum(axis=1, keepdims=True)
         return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft, dist[:, 0]
 
-    def _float64(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """What `nearest_per_class` needs of the samples, computed once (thread-safe): the samples of
-        `classes` as float64 (n, features), grouped by class in that order (so that each class's distances
-        lie side by side, with no gathering per query), and their squared norms (n,); where each class
-        with samples starts among them (int, one per such class); and which of `classes` have samples
-        (len(classes),) bool."""
+    def _members(self) -> tuple[list[np.ndarray], np.ndarray]:
+        """What `nearest_per_class` needs of the samples, computed once (thread-safe): the indices of
+        each class's samples (one int64 array per class of `classes`, maybe empty) and every sample's
+        squared norm (n,) float32 (NumPy's float32 dot products; their rounding is in SCREEN_ERROR's bound)."""
         with self._lock:
-            if self._samples64 is None:
+            if self._screen is None:
                 members = [np.flatnonzero(self.labels == c) for c in self.classes]
-                samples = np.ascontiguousarray(self.features[np.concatenate(members)], np.float64)
-                counts = np.array([len(m) for m in members])
-                starts = (np.cumsum(counts) - counts)[counts > 0]
-                self._samples64 = samples, (samples**2).sum(axis=1), starts, counts > 0
-            return self._samples64
+                self._screen = members, np.einsum("ij,ij->i", self.features, self.features)
+            return self._screen
 
     def nearest_per_class(self, x: np.ndarray) -> np.ndarray:
         """Shape (m, len(classes)) float64: distance from each query to its nearest sample of each class.
 
         Exact (every sample is measured; asked for a few doubtful marks only): with many samples of one
         digit close to a mark, a cap at the REACH-th neighbour would understate how far the other digits lie.
-        Infinite for a class without samples. The smallest squared distance of each class is found first and
-        its square root taken (the same value as the smallest root: the root is monotonic).
+        Infinite for a class without samples. `x`: shape (m, features), float32 values (cast).
+
+        Every squared distance is first taken in float32 as |x|^2 - 2 x.s + |s|^2 (one matrix product
+        over the samples as stored: no float64 copy of them, which took a quarter of a second to build
+        and 53 MB to keep for the handwritten model); the samples within that sum's rounding bound of
+        their class's float32 minimum (SCREEN_ERROR) are then measured in float64, as the sum of
+        squared differences, and the smallest root of each class kept.
         """
-        x = np.asarray(x, np.float64)
-        samples, samples_squared, starts, present = self._float64()
-        squared = x @ samples.T  # then, in place: |x|^2 - 2 x.s + |s|^2, each sum in the order it had
-        squared *= -2.0
-        np.add((x**2).sum(axis=1)[:, None], squared, out=squared)
-        squared += samples_squared[None, :]
+        x = np.ascontiguousarray(x, np.float32)
+        members, samples_squared = self._members()
         out = np.full((len(x), len(self.classes)), np.inf)
-        if starts.size:
-            out[:, present] = np.sqrt(np.maximum(np.minimum.reduceat(squared, starts, axis=1), 0.0))
-        return out
+        if not len(x) or not len(self.labels):
+            return out
+        x64 = x.astype(np.float64)
+        x_squared = (x64**2).sum(axis=1)
+        squared = x @ self.features.T  # then, in place: |x|^2 - 2 x.s + |s|^2
+        squared *= np.float32(-2.0)
+        squared += x_squared.astype(np.float32)[:, None]
+        squared += samples_squared[None, :]
+        # Each float32 sum errs by at most (2d + 4) u (|x|^2 + |s|^2) (Higham, "Accuracy and Stability of
+        # Numerical Algorithms", 2002, section 3.1: a d-term dot product errs by at most d u |x||s|).
+        d = x.shape[1]
+        bound = SCREEN_ERROR * (2 * d + 4) * np.finfo(np.float32).eps * (x_squared + float(samples_squared.max()))
+        for j, index in enumerate(members):
+            if not index.size:
+                continue
+            of_class = squared[:, index]
+            rows, columns = np.nonzero(of_class <= (of_class.min(axis=1) + bound)[:, None])
+            exact = ((x64[rows] - self.features[index[columns]].astype(np.float64)) ** 2).sum(axis=1)
+            np.minimum.at(out[:, j], rows, exact)
+        return np.sqrt(out)
 
 
 @dataclass(frozen=True)
