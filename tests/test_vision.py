@@ -231,9 +231,23 @@ def test_nearest_per_class_measures_every_sample():
     x = rng.normal(size=(4, 7)).astype(np.float32)
     distances = np.linalg.norm(x[:, None, :].astype(np.float64) - features[None].astype(np.float64), axis=2)
     expected = np.stack([np.where(labels == c, distances, np.inf).min(axis=1) for c in range(1, 6)], axis=1)
-    for _ in range(2):  # the samples' float64 copy is kept after the first call
+    for _ in range(2):  # the classes' members are kept after the first call
         np.testing.assert_allclose(knn.nearest_per_class(x), expected, rtol=1e-9)
     assert np.isinf(knn.nearest_per_class(x)[:, 2]).all()
+
+
+def test_nearest_per_class_is_exact_among_samples_closer_than_float32_rounding():
+    """Samples of one class a hair apart (far below float32's rounding of their squared distances, large
+    norms): the float32 screen keeps them all and the float64 measure picks the truly nearest."""
+    rng = np.random.default_rng(11)
+    base = rng.normal(size=(1, 16)) * 30
+    features = (base + rng.normal(size=(200, 16)) * 1e-4).astype(np.float32)
+    labels = np.repeat([1, 2], 100)
+    knn = _Knn(features, labels, np.array([1, 2]), 5)
+    x = (base + rng.normal(size=(5, 16)) * 1e-4).astype(np.float32)
+    distances = np.linalg.norm(x[:, None, :].astype(np.float64) - features[None].astype(np.float64), axis=2)
+    expected = np.stack([distances[:, labels == c].min(axis=1) for c in (1, 2)], axis=1)
+    np.testing.assert_allclose(knn.nearest_per_class(x), expected, rtol=1e-12)
 
 
 @pytest.mark.parametrize("reach", [3, 12, 60])
