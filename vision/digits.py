@@ -94,9 +94,9 @@ HANDWRITTEN_QUERY = 0.002
 #: softmax over the distance to each class's nearest sample, so that every
 #: class keeps a small probability ordered by similarity.
 VOTE_WEIGHT = 0.9
-#: How far (a multiple of the rounding bound of a float32 squared distance) from its class's float32
-#: minimum a sample is still measured again in float64 by `_Knn.nearest_per_class` (the true nearest is
-#: always among them at 1 or more; 2 leaves room for a bound slightly short).
+#: How far from its class's float32 minimum a sample is still measured again in float64 by
+#: `_Knn.nearest_per_class`, as a multiple of the bound within which the class's true nearest lies
+#: (twice a float32 squared distance's rounding bound): 1 would do; 2 leaves room.
 SCREEN_ERROR = 2.0
 
 
@@ -427,10 +427,9 @@ class _Knn:
         Infinite for a class without samples. `x`: shape (m, features), float32 values (cast).
 
         Every squared distance is first taken in float32 as |x|^2 - 2 x.s + |s|^2 (one matrix product
-        over the samples as stored: no float64 copy of them, which took a quarter of a second to build
-        and 53 MB to keep for the handwritten model); the samples within that sum's rounding bound of
-        their class's float32 minimum (SCREEN_ERROR) are then measured in float64, as the sum of
-        squared differences, and the smallest root of each class kept.
+        over the float32 samples as stored); the samples within SCREEN_ERROR times that sum's rounding
+        bound of their class's float32 minimum are then measured in float64, as the sum of squared
+        differences, and the smallest root of each class kept.
         """
         x = np.ascontiguousarray(x, np.float32)
         members, samples_squared = self._members()
@@ -443,10 +442,12 @@ class _Knn:
         squared *= np.float32(-2.0)
         squared += x_squared.astype(np.float32)[:, None]
         squared += samples_squared[None, :]
-        # Each float32 sum errs by at most (2d + 4) u (|x|^2 + |s|^2) (Higham, "Accuracy and Stability of
-        # Numerical Algorithms", 2002, section 3.1: a d-term dot product errs by at most d u |x||s|).
+        # Each float32 sum errs by e <= (2d + 5) u (|x|^2 + |s|^2), u = eps / 2 (Higham, "Accuracy and
+        # Stability of Numerical Algorithms", 2002, section 3.1: a d-term dot product errs by at most
+        # d u |x||s|; here x.s and s.s, the rounding of |x|^2 and two additions). A class's true nearest
+        # lies within 2e of its float32 minimum: (2d + 5) eps (...) is that bound, times SCREEN_ERROR.
         d = x.shape[1]
-        bound = SCREEN_ERROR * (2 * d + 4) * np.finfo(np.float32).eps * (x_squared + float(samples_squared.max()))
+        bound = SCREEN_ERROR * (2 * d + 5) * np.finfo(np.float32).eps * (x_squared + float(samples_squared.max()))
         for j, index in enumerate(members):
             if not index.size:
                 continue
@@ -815,7 +816,7 @@ class CellClassifier:
         """What the two digit models say of some digit crops (`entry_evidence` for crops cut otherwise).
 
         `crops`: each shape (h, w) uint8 ink strength (0 = paper), one digit
-        each (such as the candidates cut apart by `vision.pencil.read_pencil_marks`).
+        each (such as an entry's mark, `entry_evidence`).
         Returns the `EntryEvidence` of each crop in order, each array (n, 9)
         float64; without `printed` the printed-digit model is not asked (its
         array is NaN).
