@@ -11,8 +11,9 @@ and place; or, with ``--hands mnist``, real digits of MNIST's test set (writers
 never trained on). Most entries are the solution's digit; 0-2 per photo are
 deliberately wrong (recorded). The colour page, bent into a cylinder with
 ``--bend`` (`synthetic.bend_page`; flat by default), is photographed like
-``benchmarks/synthetic.py``'s level 1-2 (perspective, shadow, blur, noise,
-JPEG, 960 x 720 BGR unless ``--size``) and read by `snapsolve.pipeline.read_grids`,
+``benchmarks/synthetic.py``'s level 1-2 (perspective, a lighting ramp, blur, noise,
+JPEG, 960 x 720 BGR unless ``--size``; with ``--shadow``, a phone's or a hand's
+shadow cast across the grid, `cast_shadow`) and read by `snapsolve.pipeline.read_grids`,
 `snapsolve.pipeline.decide` (`repair.choose_reading`, then
 `repair.separate_written`: givens unlike the grid's print taken for pen) and
 `repair.read_entries` (`snapsolve.pipeline.player_entries`: the model's entry evidence and its second look, as
@@ -36,7 +37,7 @@ deliberate wrong digits caught (called a mistake or unclear) and those passed
 as right (a wrong digit shown as the solution's: a false statement too).
 
     python benchmarks/handwriting.py [--photos 60] [--seed 24] [--extra-givens 10] [--hands all|debian|npm|mnist]
-        [--pens blue,black] [--size 960x720] [--fill 0.3-0.6] [--bend 0] [--model FILE ...]
+        [--pens blue,black] [--size 960x720] [--fill 0.3-0.6] [--bend 0] [--shadow 0] [--model FILE ...]
 
 The puzzles get `--extra-givens` more printed digits from their solution
 (default 10), so that, like a newspaper's, a third of their givens are not
@@ -84,6 +85,9 @@ FILL = (0.3, 0.6)
 #: How deep the page is bent (`synthetic.bend_page`'s sagitta, a share of the grid's side), drawn uniformly
 #: per photo: none by default.
 BEND = (0.0, 0.0)
+#: How dark a shadow cast across the page is (the share of light it takes), drawn uniformly per photo: none by
+#: default.
+SHADOW = (0.0, 0.0)
 
 
 def started_puzzle(
@@ -159,12 +163,46 @@ def started_puzzle(
     return np.clip(canvas, 0, 255).astype(np.uint8), corners, written, wrong
 
 
+def cast_shadow(photo: np.ndarray, depth: float, rng: np.random.Generator) -> None:
+    """Darken `photo` ((h, w, 3) float32 BGR, in place) under a shadow cast across the grid.
+
+    The shadow of a phone or a hand held over the page: either a half-plane (a straight edge) or an
+    ellipse (a rounded one), its edge passing through a point of the middle of the frame (where the grid
+    is), taking `depth` (0..1) of the light inside, a little less of the blue (skylight fills a shadow).
+    Its edge is blurred by a penumbra of sigma 0.5-8 pixels: a sharp edge is a strong step in the ink
+    mask, which a contour can follow instead of the grid's border.
+    """
+    h, w = photo.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    px, py = w / 2 + rng.uniform(-0.3, 0.3) * h, h / 2 + rng.uniform(-0.3, 0.3) * h
+    angle = rng.uniform(0, 2 * np.pi)
+    if rng.random() < 0.5:  # a straight edge through (px, py)
+        inside = (np.cos(angle) * (xx - px) + np.sin(angle) * (yy - py)) > 0
+    else:  # an ellipse whose edge passes through (px, py)
+        a, b = rng.uniform(0.3, 0.8) * h, rng.uniform(0.2, 0.5) * h
+        cx, cy = px + a * np.cos(angle), py + a * np.sin(angle)  # the point on its major axis' end
+        turn = np.arctan2(py - cy, px - cx)
+        u = np.cos(turn) * (xx - cx) + np.sin(turn) * (yy - cy)
+        v = -np.sin(turn) * (xx - cx) + np.cos(turn) * (yy - cy)
+        inside = (u / a) ** 2 + (v / b) ** 2 < 1
+    mask = cv2.GaussianBlur(inside.astype(np.float32), (0, 0), rng.uniform(0.5, 8.0))
+    for channel, share in enumerate((0.85, 0.95, 1.0)):  # B, G, R
+        photo[..., channel] *= 1.0 - depth * share * mask
+
+
 def photographed(
-    page: np.ndarray, corners: np.ndarray, rng: np.random.Generator, size: tuple[int, int] = SIZE
+    page: np.ndarray,
+    corners: np.ndarray,
+    rng: np.random.Generator,
+    size: tuple[int, int] = SIZE,
+    shadow: float = 0.0,
+    shade_rng: np.random.Generator | None = None,
 ) -> np.ndarray:
     """A phone photo of a colour page: perspective (corners moved up to 6% of the frame), a shadow down to
     60% light, blur sigma 0.4-1.0, noise sigma 3-8, JPEG quality 60-90; `size` (width, height) pixels,
-    returned as shape (height, width, 3) uint8 BGR."""
+    returned as shape (height, width, 3) uint8 BGR. With `shadow` > 0, a shadow taking that share of the
+    light is cast across the grid as well (`cast_shadow`, drawn by `shade_rng`, so that the photo is
+    otherwise the one without)."""
     w, h = size
     grid_side = float(np.linalg.norm(corners[1] - corners[0]))
     scale = 0.8 * h / grid_side
@@ -179,6 +217,8 @@ def photographed(
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ramp = (np.cos(angle) * (xx - w / 2) + np.sin(angle) * (yy - h / 2)) / max(w, h) + 0.5
     photo *= (1.0 - rng.uniform(0, 0.4) * np.clip(ramp, 0, 1))[..., None]
+    if shadow > 0:
+        cast_shadow(photo, shadow, shade_rng if shade_rng is not None else np.random.default_rng())
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.4, 1.0))
     photo += rng.normal(0, rng.uniform(3, 8), photo.shape).astype(np.float32)
     photo = np.clip(photo, 0, 255).astype(np.uint8)
@@ -195,6 +235,7 @@ def make_photos(
     size: tuple[int, int] = SIZE,
     fill: tuple[float, float] = FILL,
     bend: tuple[float, float] = BEND,
+    shadow: tuple[float, float] = SHADOW,
 ) -> list[dict]:
     """`count` photos: each {"image", "givens", "solution", "written", "wrong", "hand"}.
 
@@ -217,7 +258,9 @@ def make_photos(
 
     `bend` (LOW, HIGH): each page is bent (`synthetic.bend_page`) by a
     sagitta drawn from that range, by a generator of its own (so that the
-    photos are otherwise those of no bend).
+    photos are otherwise those of no bend); `shadow` (LOW, HIGH) the same
+    for a shadow cast across the grid (`cast_shadow`, its depth drawn from
+    that range).
     """
     source = PUZZLES if PUZZLES.exists() else FIXTURE_PUZZLES
     lines = [line[:81] for line in source.read_text().splitlines() if line.strip() and not line.startswith("#")]
@@ -229,6 +272,7 @@ def make_photos(
     rng = np.random.default_rng(seed)
     more = np.random.default_rng([seed, 1])
     bender = np.random.default_rng([seed, 2])
+    shade = np.random.default_rng([seed, 3])
     photos = []
     for i in range(count):
         givens = parse_puzzle(lines[int(rng.integers(len(lines)))])
@@ -243,7 +287,9 @@ def make_photos(
             page = bend_page(page, corners, bender.uniform(*bend), bender)
         photos.append(
             {
-                "image": photographed(page, corners, rng, size),
+                "image": photographed(
+                    page, corners, rng, size, shade.uniform(*shadow) if shadow[1] > 0 else 0.0, shade
+                ),
                 "givens": givens,
                 "solution": solution,
                 "written": written,
@@ -362,6 +408,13 @@ def main() -> int:
         "grid's side, or a range LOW-HIGH drawn per photo (default 0, flat; 0.1-0.2 is a strongly bent page)",
     )
     parser.add_argument(
+        "--shadow",
+        default="0",
+        help="how dark a shadow cast across the grid is (a phone's or a hand's, a straight or rounded edge with "
+        "a sharp to soft penumbra): the share of light it takes, or a range LOW-HIGH drawn per photo "
+        "(default 0, none; 0.3-0.6 is a plain shadow)",
+    )
+    parser.add_argument(
         "--model",
         type=Path,
         action="append",
@@ -378,18 +431,19 @@ def main() -> int:
         parser.error(f"--size: expected WIDTHxHEIGHT of at least 160 pixels each, not {args.size!r}")
     fill = share_range(parser, "--fill", args.fill, 1.0)
     bend = share_range(parser, "--bend", args.bend, 0.3)
+    shadow = share_range(parser, "--shadow", args.shadow, 0.9)
     if not pens or any(pen not in BENCHMARK_INKS for pen in pens):
         parser.error(f"--pens: each ink must be one of {', '.join(BENCHMARK_INKS)}")
     try:
         start = time.perf_counter()
-        photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands, pens, size, fill, bend)
+        photos = make_photos(args.photos, args.seed, args.extra_givens, args.hands, pens, size, fill, bend, shadow)
     except (FontListError, MnistMissingError) as exc:
         print(f"handwriting.py: {exc}", file=sys.stderr)
         return 1
     print(
         f"{len(photos)} photos (seed {args.seed}, {args.extra_givens} extra givens, {args.hands} held-out hands, "
         f"{'/'.join(pens)} ink, {size[0]}x{size[1]}, {fill[0]:g}-{fill[1]:g} of the empty cells written, "
-        f"bent {bend[0]:g}-{bend[1]:g}), "
+        f"bent {bend[0]:g}-{bend[1]:g}, shadow {shadow[0]:g}-{shadow[1]:g}), "
         f"{sum(len(p['written']) for p in photos)} written digits "
         f"({sum(len(p['wrong']) for p in photos)} deliberately wrong), made in {time.perf_counter() - start:.0f} s"
     )
