@@ -49,6 +49,11 @@ BENT_MIN_SCORE = 0.55
 #: ... and the outline must be its border: the lattice's outer lines lie on the
 #: contour, a median of at most this share of a cell off it.
 BORDER_MATCH = 0.25
+#: Diameter (pixels of the WORK_SIZE copy, at its shorter side of 600) of the
+#: disc that `paper_level` closes the photo with: wider than any stroke there
+#: (a grid's border and a bold pen digit are 3-8 pixels), so it takes all ink
+#: out and leaves the paper's own brightness. Scaled with the copy's shorter side.
+PAPER_CLOSING = 15
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,51 @@ def binarize(gray: np.ndarray) -> np.ndarray:
     block = max(11, (min(gray.shape[:2]) // 25) | 1)
     blurred = cv2.GaussianBlur(gray, (5, 5), 0)
     return cv2.adaptiveThreshold(blurred, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 7)
+
+
+def paper_level(gray: np.ndarray) -> np.ndarray:
+    """The brightness of the paper under the ink: a morphological closing with a disc.
+
+    A closing (dilation, then erosion: a maximum, then a minimum filter)
+    with a disc of PAPER_CLOSING pixels (scaled to the image's shorter side,
+    600 at WORK_SIZE) takes away every dark stroke narrower than the disc
+    and keeps broad regions, both sides of a step (a shadow's sharp edge) and
+    any ramp (a soft one) as they are.
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (H, W), uint8, at least `gray` everywhere.
+    """
+    side = max(3, int(round(PAPER_CLOSING * min(gray.shape[:2]) / 600)) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, disc)
+
+
+def shadow_free(gray: np.ndarray) -> np.ndarray:
+    """A photo with its lighting divided out: `gray` over its `paper_level`, times 255.
+
+    Paper is near white inside a cast shadow as outside it, and ink stays as
+    dark against its own paper, so the shadow's edge (a step in brightness,
+    which `binarize` marks as a band of ink that joins the grid's border to
+    the rest of the page) is gone from the ink mask.
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (H, W), uint8.
+    """
+    return cv2.divide(gray, paper_level(gray), scale=255)
 
 
 def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
@@ -299,14 +349,17 @@ def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / max(smaller, 1.0)
 
 
-def _contour_quads(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, list[tuple[np.ndarray, np.ndarray]]]:
+def _contour_quads(
+    image: np.ndarray, levelled: bool = False
+) -> tuple[np.ndarray, np.ndarray, float, list[tuple[np.ndarray, np.ndarray]]]:
     """The reduced copy of a photo that contours are searched on, its ink mask, its scale, and every contour
     large enough to be a grid with the convex quad taken from it: (gray (h, w) uint8, ink (h, w) uint8, scale,
-    [(quad (4, 2) float32 TL TR BR BL, contour (n, 1, 2) int32)]), in the reduced copy's pixels."""
+    [(quad (4, 2) float32 TL TR BR BL, contour (n, 1, 2) int32)]), in the reduced copy's pixels. With
+    `levelled`, the ink mask is that of the copy with its lighting divided out (`shadow_free`)."""
     gray = to_gray(image)
     scale = min(1.0, WORK_SIZE / max(gray.shape[:2]))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    ink = binarize(small)
+    ink = binarize(shadow_free(small) if levelled else small)
     min_area = 0.02 * small.shape[0] * small.shape[1]
     contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     # Ruled lines alone: a border that touches text or a column rule still
@@ -359,11 +412,33 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
         square root of area); empty when none is found. Only when no grid is
         found through its corners are grids looked for through their curved
         outlines (`bent_grids`: a bent page; `GridCandidate.bent`), the
-        surest first.
+        surest first; and only when none is found that way either, through
+        the corners of the ink of the photo with its lighting divided out
+        (`shadow_free`: a shadow cast across the page, whose sharp edge joins
+        the grid's border to other ink).
     """
     small, ink, scale, quads = _contour_quads(image)
+    candidates, near_misses = _through_corners(ink, scale, quads)
+    if not candidates:  # no grid through its corners: one on a bent page, through its curved outline
+        found = _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
+        if found:
+            return found
+        # nor through an outline: a shadow's edge across the page may have joined the border to other ink
+        _, ink, scale, quads = _contour_quads(image, levelled=True)
+        candidates = _through_corners(ink, scale, quads)[0]
+    candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
+    return _non_overlapping(candidates, max_grids)
+
+
+def _through_corners(
+    ink: np.ndarray, scale: float, quads: list[tuple[np.ndarray, np.ndarray]]
+) -> tuple[list[GridCandidate], list[tuple[np.ndarray, np.ndarray]]]:
+    """The quads (with their contours, in `ink`'s pixels) whose corners' homography explains a 9x9 ruling
+    (`grid_line_score` at least MIN_GRID_SCORE) as candidates in the photo's pixels (`scale`: the reduced
+    copy's), each with the whole grid when it is one of its boxes (`grow_from_box`); and the near misses
+    (scoring BENT_FLOOR..MIN_GRID_SCORE), for `_through_outlines`."""
     candidates: list[GridCandidate] = []
-    near_misses: list[tuple[np.ndarray, np.ndarray]] = []  # (quad, contour) scoring BENT_FLOOR..MIN_GRID_SCORE
+    near_misses: list[tuple[np.ndarray, np.ndarray]] = []
     for quad, contour in quads:
         score = grid_line_score(ink, quad)
         if score >= MIN_GRID_SCORE:
@@ -373,10 +448,7 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
                 candidates.append(GridCandidate(grown.corners / scale, grown.score))
         elif score >= BENT_FLOOR:
             near_misses.append((quad, contour))
-    if not candidates:  # no grid through its corners: one on a bent page, through its curved outline
-        return _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
-    candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
-    return _non_overlapping(candidates, max_grids)
+    return candidates, near_misses
 
 
 def _through_outlines(

@@ -1,0 +1,71 @@
+"""A shadow cast across the grid (a phone's or a hand's): its sharp edge is no ink, and the grid is found and
+read through it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from snapsolve.pipeline import decide, read_grids
+from snapsolve.solver import SOLVED
+from snapsolve.vision import locate
+from snapsolve.vision.image_io import read_image
+from snapsolve.vision.locate import binarize, locate_grids, paper_level, shadow_free
+
+#: Photos of `benchmarks/handwriting.py --shadow` kept as fixtures, with `truth.json` (see its README).
+SHADOW = Path(__file__).parent / "data" / "shadow"
+TRUTH = json.loads((SHADOW / "truth.json").read_text())
+
+
+def _digits(text: str) -> list[int]:
+    return [int(c) for c in text]
+
+
+def _shadowed_page() -> np.ndarray:
+    """A 600 x 800 grey page (paper 230) ruled every 40 pixels with 3-pixel lines (ink 40), its right part under
+    a shadow with a sharp edge that takes 55% of the light."""
+    page = np.full((600, 800), 230.0)
+    for k in range(40, 600, 40):
+        page[k : k + 3, :] = 40
+    for k in range(40, 800, 40):
+        page[:, k : k + 3] = 40
+    page[:, 430:] *= 0.45
+    return page.astype(np.uint8)
+
+
+def test_paper_level_takes_the_ink_out_and_keeps_the_shadows_edge():
+    page = _shadowed_page()
+    level = paper_level(page)
+    assert (level >= page).all()
+    assert (level[:, :420] == 230).all()  # the lines closed over, in the light...
+    assert (level[:, 440:] == int(230 * 0.45)).all()  # ... and in the shadow, its edge where it was
+    levelled = shadow_free(page)
+    assert levelled[300, 20] == levelled[300, 700] == 255  # paper white on both sides of the edge
+    assert levelled[40, 20] < 60 and levelled[40, 700] < 60  # a line as dark against its own paper
+
+
+def test_the_edge_of_a_shadow_is_no_ink_once_the_lighting_is_divided_out():
+    """`binarize` marks the dark side of the shadow's edge as ink (a band across the lines); in the levelled
+    photo only the ruled lines are ink."""
+    page = _shadowed_page()
+    gap_rows = [r for r in range(600) if 8 <= r % 40 <= 34]  # rows between the ruled lines, clear of their blur
+    edge = slice(432, 437)  # just inside the shadow, clear of the ruled column at 440 (and its blur)
+    assert binarize(page)[gap_rows][:, edge].mean() > 200
+    assert binarize(shadow_free(page))[gap_rows][:, edge].max() == 0
+
+
+@pytest.mark.parametrize("name", sorted(TRUTH))
+def test_a_grid_under_a_cast_shadow_is_found_and_read_right(name, model, monkeypatch):
+    """No grid was found in these before (the shadow's edge joins the border to the rest of the page's ink);
+    now the grid is found in the levelled photo's ink, every printed given read and the puzzle solved right."""
+    image = read_image(SHADOW / name)
+    reading = read_grids(image, model)[0]
+    decision = decide(reading, model=model)
+    assert decision.status == SOLVED
+    assert decision.givens == _digits(TRUTH[name]["givens"])
+    assert decision.solution == _digits(TRUTH[name]["solution"])
+    monkeypatch.setattr(locate, "shadow_free", lambda gray: gray)  # the photo's ink as it is
+    assert locate_grids(image) == []
