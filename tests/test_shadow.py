@@ -13,7 +13,8 @@ from snapsolve.pipeline import decide, read_grids
 from snapsolve.solver import SOLVED
 from snapsolve.vision import locate
 from snapsolve.vision.image_io import read_image
-from snapsolve.vision.locate import binarize, locate_grids, paper_level, shadow_free
+from snapsolve.vision.lighting import paper_level, shadow_free
+from snapsolve.vision.locate import binarize, locate_grids
 
 #: Photos of `benchmarks/handwriting.py --shadow` kept as fixtures, with `truth.json` (see its README).
 SHADOW = Path(__file__).parent / "data" / "shadow"

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from .image_io import to_gray
+from .lighting import shadow_free
 from .rectify import find_lattice, lattice_maps, outline_sides
 from .ruling import extract_lines
 
@@ -49,11 +50,6 @@ BENT_MIN_SCORE = 0.55
 #: ... and the outline must be its border: the lattice's outer lines lie on the
 #: contour, a median of at most this share of a cell off it.
 BORDER_MATCH = 0.25
-#: Diameter (pixels of the WORK_SIZE copy, at its shorter side of 600) of the
-#: disc that `paper_level` closes the photo with: wider than any stroke there
-#: (a grid's border and a bold pen digit are 3-8 pixels), so it takes all ink
-#: out and leaves the paper's own brightness. Scaled with the copy's shorter side.
-PAPER_CLOSING = 15
 
 
 @dataclass(frozen=True)
@@ -124,51 +120,6 @@ def binarize(gray: np.ndarray) -> np.ndarray:
     block = max(11, (min(gray.shape[:2]) // 25) | 1)
     blurred = cv2.GaussianBlur(gray, (5, 5), 0)
     return cv2.adaptiveThreshold(blurred, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 7)
-
-
-def paper_level(gray: np.ndarray) -> np.ndarray:
-    """The brightness of the paper under the ink: a morphological closing with a disc.
-
-    A closing (dilation, then erosion: a maximum, then a minimum filter)
-    with a disc of PAPER_CLOSING pixels (scaled to the image's shorter side,
-    600 at WORK_SIZE) takes away every dark stroke narrower than the disc
-    and keeps broad regions, both sides of a step (a shadow's sharp edge) and
-    any ramp (a soft one) as they are.
-
-    Parameters
-    ----------
-    gray : np.ndarray
-        Shape (H, W), uint8.
-
-    Returns
-    -------
-    np.ndarray
-        Shape (H, W), uint8, at least `gray` everywhere.
-    """
-    side = max(3, int(round(PAPER_CLOSING * min(gray.shape[:2]) / 600)) | 1)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
-    return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, disc)
-
-
-def shadow_free(gray: np.ndarray) -> np.ndarray:
-    """A photo with its lighting divided out: `gray` over its `paper_level`, times 255.
-
-    Paper is near white inside a cast shadow as outside it, and ink stays as
-    dark against its own paper, so the shadow's edge (a step in brightness,
-    which `binarize` marks as a band of ink that joins the grid's border to
-    the rest of the page) is gone from the ink mask.
-
-    Parameters
-    ----------
-    gray : np.ndarray
-        Shape (H, W), uint8.
-
-    Returns
-    -------
-    np.ndarray
-        Shape (H, W), uint8.
-    """
-    return cv2.divide(gray, paper_level(gray), scale=255)
 
 
 def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
