@@ -11,10 +11,14 @@ import pytest
 
 from snapsolve.pipeline import decide, read_grids
 from snapsolve.solver import SOLVED
-from snapsolve.vision import locate
+from snapsolve.vision import cells, locate
+from snapsolve.vision.cells import find_marks
+from snapsolve.vision.digits import features_of
 from snapsolve.vision.image_io import read_image
 from snapsolve.vision.lighting import paper_level, shadow_free
 from snapsolve.vision.locate import binarize, locate_grids
+from snapsolve.vision.rectify import CELL_SIZE, GRID_SIZE
+from snapsolve.vision.render import draw_grid
 
 #: Photos of `benchmarks/handwriting.py --shadow` kept as fixtures, with `truth.json` (see its README).
 SHADOW = Path(__file__).parent / "data" / "shadow"
@@ -70,3 +74,27 @@ def test_a_grid_under_a_cast_shadow_is_found_and_read_right(name, model, monkeyp
     assert decision.solution == _digits(TRUTH[name]["solution"])
     monkeypatch.setattr(locate, "shadow_free", lambda gray: gray)  # the photo's ink as it is
     assert locate_grids(image) == []
+
+
+def test_a_digit_on_a_shadows_edge_keeps_its_shape(monkeypatch):
+    """A printed 5 whose cell a shadow's sharp edge cuts in half (the right half at 45% of the light): measured
+    against the paper beside each pixel, its crop's shape features lie within half the distance from the unshadowed
+    5's that the crop measured against the cell's one paper level does (which takes the lit half's paper for the
+    level and weakens the strokes in the shadow, or the other way round)."""
+    from PIL import Image, ImageDraw
+
+    givens = [0] * 81
+    for i in range(0, 81, 4):
+        givens[i] = i % 9 + 1  # cell 40 (r5c5) holds a 5
+    page = Image.new("L", (GRID_SIZE, GRID_SIZE), 235)
+    draw_grid(ImageDraw.Draw(page), (0, 0), givens, CELL_SIZE, thin=1, thick=3, ink=30)
+    flat = np.asarray(page)
+    shadowed = flat.astype(np.float32)
+    shadowed[:, 4 * CELL_SIZE + CELL_SIZE // 2 :] *= 0.45
+    shadowed = shadowed.astype(np.uint8)
+    assert cells._shadowed_cells(shadowed)[0][40] and not cells._shadowed_cells(flat)[0].any()
+    reference = features_of([find_marks(flat).crops[40]])[0]
+    levelled = features_of([find_marks(shadowed).crops[40]])[0]
+    monkeypatch.setattr(cells, "SHADOW_STEP", 2.0)  # no cell crossed: the cell's one paper level, as before
+    one_level = features_of([find_marks(shadowed).crops[40]])[0]
+    assert np.linalg.norm(levelled - reference) < 0.5 * np.linalg.norm(one_level - reference)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .lighting import paper_level
 from .rectify import CELL_SIZE, rotate_cells
 from .ruling import extract_lines
 
@@ -57,6 +58,12 @@ MARK_FEATURES = (
 #: dark strokes do, the edge of a shadow does not.
 BLACKHAT = 0.25
 BLACKHAT_LEVEL = 4
+#: A cell's paper is not one grey level when its level (`_shadowed_cells`) varies within it by at least this
+#: share of its brightest: a shadow's edge crosses it, and its mark's crop is measured against the paper
+#: beside each pixel (`_digit_crop`). (With the cell's one level, print on the shadow's edge took the bright
+#: side's paper for faint ink or lost the dark side's strokes, and looked unlike the grid's other copies of
+#: its digit: taken for the player's pen.)
+SHADOW_STEP = 0.15
 #: Pieces of ink smaller than this share of a cell's area are noise.
 MIN_PIECE_AREA = 0.002
 #: Pieces larger than this (cells, either side) are not one cell's mark.
@@ -807,6 +814,7 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
     boxes = stats.tolist()  # per label: x, y, width, height, area (Python ints: cheap to index one at a time)
     darkness = darkness.tolist()
     member = np.zeros(len(boxes), bool)  # a lookup table of the labels of the pieces being measured
+    shadowed = None  # `_shadowed_cells`, measured when the first mark is
     for idx, pieces in by_cell.items():
         r, c = divmod(idx, 9)
         x0, y0 = c * n, r * n
@@ -842,7 +850,11 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
             0.0,
             2 * float(distance[mask].mean()) / n,
         )
-        crops[idx] = _digit_crop(pieces, boxes, labels, member, x0, y0, gray, paper, _percentile(values, 5))
+        if shadowed is None:
+            shadowed = _shadowed_cells(gray)
+        # under a shadow's edge, each pixel's darkness is measured against the paper's own level beside it
+        local = shadowed[1] if shadowed[0][idx] else None
+        crops[idx] = _digit_crop(pieces, boxes, labels, member, x0, y0, gray, paper, _percentile(values, 5), local)
     tall = present & (features[:, 0] > 0.3)
     reference = max(float(np.percentile(contrast[tall], 75)), 0.05) if tall.any() else 1.0
     features[:, MARK_FEATURES.index("relative_contrast")] = contrast / reference
@@ -902,6 +914,34 @@ def _with_attached(chosen: list[int], pieces: list[int], boxes: list) -> list[in
     return chosen
 
 
+def _shadowed_cells(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cells of a rectified grid that a shadow's edge crosses, and the grid's paper level.
+
+    The paper level is `vision.lighting.paper_level` closed with a square of
+    half a cell (wider than the boldest pen stroke). A cell is crossed when
+    that level within it (its borders left out, as `_paper_levels`) varies
+    by at least SHADOW_STEP of its brightest: a cast shadow's edge (sharp,
+    or a penumbra of a few pixels) does; the fall of light across a page
+    varies it by a few percent over a cell.
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (9*CELL_SIZE, 9*CELL_SIZE), uint8: the rectified grid.
+
+    Returns
+    -------
+    (np.ndarray, np.ndarray)
+        Shape (81,) bool, cells row-major; and the paper level, `gray`'s shape, uint8.
+    """
+    n, m = CELL_SIZE, CELL_SIZE // 16
+    papers = paper_level(gray, n // 2 + 1)
+    inner = papers.reshape(9, n, 9, n)[:, m : n - m, :, m : n - m]
+    top = inner.max(axis=(1, 3)).astype(np.float32)
+    low = inner.min(axis=(1, 3)).astype(np.float32)
+    return ((top - low) >= SHADOW_STEP * top).ravel(), papers
+
+
 def _digit_crop(
     pieces: list[int],
     boxes: list,
@@ -912,13 +952,18 @@ def _digit_crop(
     gray: np.ndarray,
     paper: float,
     ink: float,
+    papers: np.ndarray | None = None,
 ) -> np.ndarray:
     """Ink-strength crop of the pieces centred in the cell and those attached to them (all pieces when none is
     centred; `_with_attached`).
 
     Tight around those pieces; each pixel within two pixels of them is its
     darkness between the cell's `paper` grey level (0) and the mark's darkest
-    `ink` (255), and 0 elsewhere. Grey levels keep what a binary mask loses in
+    `ink` (255), and 0 elsewhere. With `papers` (the grid's paper level at
+    each pixel, `_shadowed_cells`: a shadow's edge crosses the cell, so that
+    no one grey level is its paper), the darkness is each pixel's share of
+    the light its own paper reflects (1 - grey / paper level), and 255 is
+    the mark's 95th percentile of it. Grey levels keep what a binary mask loses in
     a blurred photo: the faint upper loop of an 8 that the threshold filled in
     (on the training photos' cross-validation, printed digits 99.36% -> 99.67%
     right). `boxes` holds per label x, y, w, h, area; `member` is an all-False
@@ -938,5 +983,9 @@ def _digit_crop(
     mask = member[labels[by0:by1, bx0:bx1]]
     member[chosen] = False
     near = cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    level = (paper - gray[by0:by1, bx0:bx1].astype(np.float32)) / max(paper - ink, 1.0)
+    if papers is None:
+        level = (paper - gray[by0:by1, bx0:bx1].astype(np.float32)) / max(paper - ink, 1.0)
+    else:
+        share = 1.0 - gray[by0:by1, bx0:bx1].astype(np.float32) / np.maximum(papers[by0:by1, bx0:bx1], 1)
+        level = share / max(float(np.percentile(share[mask], 95)), 1e-3)
     return (np.clip(level, 0, 1) * near * 255).astype(np.uint8)

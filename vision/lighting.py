@@ -23,12 +23,12 @@ import numpy as np
 PAPER_CLOSING = 15
 
 
-def paper_level(gray: np.ndarray) -> np.ndarray:
+def paper_level(gray: np.ndarray, side: int | None = None) -> np.ndarray:
     """The brightness of the paper under the ink: a morphological closing with a square.
 
     A closing (dilation, then erosion: a maximum, then a minimum filter)
-    with a square of PAPER_CLOSING pixels (scaled to the image's shorter
-    side, 600 in the reference; made odd) takes away every dark stroke
+    with a square of `side` pixels (default PAPER_CLOSING scaled to the
+    image's shorter side, 600 in the reference; made odd) takes away every dark stroke
     narrower than the square and keeps broad regions, both sides of a step
     (a shadow's sharp edge, straight or gently curved) and any ramp (a soft
     one) as they are.
@@ -37,13 +37,15 @@ def paper_level(gray: np.ndarray) -> np.ndarray:
     ----------
     gray : np.ndarray
         Shape (H, W), uint8.
+    side : int, optional
+        The square's side, pixels: wider than the widest stroke.
 
     Returns
     -------
     np.ndarray
         Shape (H, W), uint8, at least `gray` everywhere.
     """
-    side = max(3, int(round(PAPER_CLOSING * min(gray.shape[:2]) / 600)) | 1)
+    side = max(3, (int(round(PAPER_CLOSING * min(gray.shape[:2]) / 600)) if side is None else int(side)) | 1)
     return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
 
 
