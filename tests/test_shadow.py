@@ -72,6 +72,7 @@ def test_a_grid_under_a_cast_shadow_is_found_and_read_right(name, model, monkeyp
     assert decision.status == SOLVED
     assert decision.givens == _digits(TRUTH[name]["givens"])
     assert decision.solution == _digits(TRUTH[name]["solution"])
+    assert locate_grids(image)[0].bent == ("bent" in name)  # through its curved outline on the bent page
     monkeypatch.setattr(locate, "shadow_free", lambda gray: gray)  # the photo's ink as it is
     assert locate_grids(image) == []
 

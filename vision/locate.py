@@ -363,10 +363,10 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
         square root of area); empty when none is found. Only when no grid is
         found through its corners are grids looked for through their curved
         outlines (`bent_grids`: a bent page; `GridCandidate.bent`), the
-        surest first; and only when none is found that way either, through
-        the corners of the ink of the photo with its lighting divided out
-        (`shadow_free`: a shadow cast across the page, whose sharp edge joins
-        the grid's border to other ink).
+        surest first; and only when none is found that way either, the same
+        two ways again in the ink of the photo with its lighting divided out
+        (`vision.lighting.shadow_free`: a shadow cast across the page, whose
+        sharp edge joins the grid's border to other ink).
     """
     small, ink, scale, quads = _contour_quads(image)
     candidates, near_misses = _through_corners(ink, scale, quads)
@@ -376,7 +376,9 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
             return found
         # nor through an outline: a shadow's edge across the page may have joined the border to other ink
         _, ink, scale, quads = _contour_quads(image, levelled=True)
-        candidates = _through_corners(ink, scale, quads)[0]
+        candidates, near_misses = _through_corners(ink, scale, quads)
+        if not candidates:  # a bent page under a shadow
+            return _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
     candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
     return _non_overlapping(candidates, max_grids)
 
