@@ -936,10 +936,10 @@ def _shadowed_cells(gray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     n, m = CELL_SIZE, CELL_SIZE // 16
     papers = paper_level(gray, n // 2 + 1)
-    inner = papers.reshape(9, n, 9, n)[:, m : n - m, :, m : n - m]
-    top = inner.max(axis=(1, 3)).astype(np.float32)
-    low = inner.min(axis=(1, 3)).astype(np.float32)
-    return ((top - low) >= SHADOW_STEP * top).ravel(), papers
+    inner = papers.reshape(9, n, 9, n)[:, m : n - m, :, m : n - m].transpose(0, 2, 1, 3).reshape(81, -1)  # a copy
+    top = inner.max(axis=1).astype(np.float32)
+    low = inner.min(axis=1).astype(np.float32)
+    return (top - low) >= SHADOW_STEP * top, papers
 
 
 def _digit_crop(
