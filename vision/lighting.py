@@ -50,19 +50,10 @@ def paper_level(gray: np.ndarray, side: int | None = None) -> np.ndarray:
 
 
 def shadow_free(gray: np.ndarray) -> np.ndarray:
-    """An image with its lighting divided out: `gray` over its `paper_level`, times 255.
+    """An image with its lighting divided out: `gray` ((H, W) uint8) over its `paper_level`, times 255, as
+    (H, W) uint8 (OpenCV's saturating ``cv2.divide``).
 
     Paper is near white inside a cast shadow as outside it, and ink stays as
     dark against its own paper, so the shadow's edge is gone.
-
-    Parameters
-    ----------
-    gray : np.ndarray
-        Shape (H, W), uint8.
-
-    Returns
-    -------
-    np.ndarray
-        Shape (H, W), uint8.
     """
     return cv2.divide(gray, paper_level(gray), scale=255)

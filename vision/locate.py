@@ -105,7 +105,8 @@ def order_corners(points: np.ndarray) -> np.ndarray:
 
 
 def binarize(gray: np.ndarray) -> np.ndarray:
-    """Ink mask by adaptive threshold (robust to shadows and uneven light).
+    """Ink mask by adaptive threshold (robust to uneven light; a shadow's sharp edge is marked as ink, which
+    `vision.lighting.shadow_free` divides out).
 
     Parameters
     ----------
