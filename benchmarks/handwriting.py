@@ -201,8 +201,8 @@ def photographed(
     """A phone photo of a colour page: perspective (corners moved up to 6% of the frame), a shadow down to
     60% light, blur sigma 0.4-1.0, noise sigma 3-8, JPEG quality 60-90; `size` (width, height) pixels,
     returned as shape (height, width, 3) uint8 BGR. With `shadow` > 0, a shadow taking that share of the
-    light is cast across the grid as well (`cast_shadow`, drawn by `shade_rng`, so that the photo is
-    otherwise the one without)."""
+    light is cast across the grid as well (`cast_shadow`, drawn by `shade_rng` when given, so that the photo
+    is otherwise the one without; else by `rng`)."""
     w, h = size
     grid_side = float(np.linalg.norm(corners[1] - corners[0]))
     scale = 0.8 * h / grid_side
@@ -218,7 +218,7 @@ def photographed(
     ramp = (np.cos(angle) * (xx - w / 2) + np.sin(angle) * (yy - h / 2)) / max(w, h) + 0.5
     photo *= (1.0 - rng.uniform(0, 0.4) * np.clip(ramp, 0, 1))[..., None]
     if shadow > 0:
-        cast_shadow(photo, shadow, shade_rng if shade_rng is not None else np.random.default_rng())
+        cast_shadow(photo, shadow, shade_rng if shade_rng is not None else rng)
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.4, 1.0))
     photo += rng.normal(0, rng.uniform(3, 8), photo.shape).astype(np.float32)
     photo = np.clip(photo, 0, 255).astype(np.uint8)

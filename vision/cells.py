@@ -814,7 +814,7 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
     boxes = stats.tolist()  # per label: x, y, width, height, area (Python ints: cheap to index one at a time)
     darkness = darkness.tolist()
     member = np.zeros(len(boxes), bool)  # a lookup table of the labels of the pieces being measured
-    shadowed = None  # `_shadowed_cells`, measured when the first mark is
+    shadowed, papers_map = _shadowed_cells(gray) if by_cell else (np.zeros(81, bool), gray)  # no mark: unused
     for idx, pieces in by_cell.items():
         r, c = divmod(idx, 9)
         x0, y0 = c * n, r * n
@@ -850,10 +850,8 @@ def find_marks(grid_image: np.ndarray) -> CellMarks:
             0.0,
             2 * float(distance[mask].mean()) / n,
         )
-        if shadowed is None:
-            shadowed = _shadowed_cells(gray)
         # under a shadow's edge, each pixel's darkness is measured against the paper's own level beside it
-        local = shadowed[1] if shadowed[0][idx] else None
+        local = papers_map if shadowed[idx] else None
         crops[idx] = _digit_crop(pieces, boxes, labels, member, x0, y0, gray, paper, _percentile(values, 5), local)
     tall = present & (features[:, 0] > 0.3)
     reference = max(float(np.percentile(contrast[tall], 75)), 0.05) if tall.any() else 1.0

@@ -301,18 +301,21 @@ def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter) / max(smaller, 1.0)
 
 
-def _contour_quads(
-    image: np.ndarray, levelled: bool = False
-) -> tuple[np.ndarray, np.ndarray, float, list[tuple[np.ndarray, np.ndarray]]]:
+def _contour_quads(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, list[tuple[np.ndarray, np.ndarray]]]:
     """The reduced copy of a photo that contours are searched on, its ink mask, its scale, and every contour
     large enough to be a grid with the convex quad taken from it: (gray (h, w) uint8, ink (h, w) uint8, scale,
-    [(quad (4, 2) float32 TL TR BR BL, contour (n, 1, 2) int32)]), in the reduced copy's pixels. With
-    `levelled`, the ink mask is that of the copy with its lighting divided out (`shadow_free`)."""
+    [(quad (4, 2) float32 TL TR BR BL, contour (n, 1, 2) int32)]), in the reduced copy's pixels."""
     gray = to_gray(image)
     scale = min(1.0, WORK_SIZE / max(gray.shape[:2]))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    ink = binarize(shadow_free(small) if levelled else small)
-    min_area = 0.02 * small.shape[0] * small.shape[1]
+    ink = binarize(small)
+    return small, ink, scale, _quads_in(ink)
+
+
+def _quads_in(ink: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every contour of an ink mask ((h, w) uint8) large enough to be a grid, with the convex quad taken from it:
+    [(quad (4, 2) float32 TL TR BR BL, contour (n, 1, 2) int32)], in the mask's pixels."""
+    min_area = 0.02 * ink.shape[0] * ink.shape[1]
     contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     # Ruled lines alone: a border that touches text or a column rule still
     # closes into a clean contour once short strokes are opened away.
@@ -328,7 +331,7 @@ def _contour_quads(
         if cv2.contourArea(quad) < min_area or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
             continue
         quads.append((quad, contour))
-    return small, ink, scale, quads
+    return quads
 
 
 def _outline(contour: np.ndarray, scale: float) -> np.ndarray:
@@ -370,18 +373,19 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
         sharp edge joins the grid's border to other ink).
     """
     small, ink, scale, quads = _contour_quads(image)
-    candidates, near_misses = _through_corners(ink, scale, quads)
-    if not candidates:  # no grid through its corners: one on a bent page, through its curved outline
+    for levelled in (False, True):
+        if levelled:  # nothing found: a shadow's edge across the page may have joined the border to other ink
+            ink = binarize(shadow_free(small))
+            quads = _quads_in(ink)
+        candidates, near_misses = _through_corners(ink, scale, quads)
+        if candidates:
+            candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
+            return _non_overlapping(candidates, max_grids)
+        # no grid through its corners: one on a bent page, through its curved outline
         found = _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
         if found:
             return found
-        # nor through an outline: a shadow's edge across the page may have joined the border to other ink
-        _, ink, scale, quads = _contour_quads(image, levelled=True)
-        candidates, near_misses = _through_corners(ink, scale, quads)
-        if not candidates:  # a bent page under a shadow
-            return _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
-    candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
-    return _non_overlapping(candidates, max_grids)
+    return []
 
 
 def _through_corners(
