@@ -250,6 +250,28 @@ def test_nearest_per_class_is_exact_among_samples_closer_than_float32_rounding()
     np.testing.assert_allclose(knn.nearest_per_class(x), expected, rtol=1e-12)
 
 
+def test_searches_given_the_samples_norms_find_scikit_learns_neighbours(model):
+    """The handwritten model's searches, handed the samples' squared norms, find what a plain scikit-learn
+    classifier finds, bit for bit, search after search; and the norms do reach scikit-learn's search
+    (wrong ones change its answer), so it does not measure them again."""
+    from sklearn.neighbors import KNeighborsClassifier
+
+    knn = _Knn(model._handwritten.features[::4], model._handwritten.labels[::4], np.arange(1, 10), 5)
+    rng = np.random.default_rng(8)
+    plain = KNeighborsClassifier(n_neighbors=5, algorithm="brute").fit(knn.features, knn.labels)
+    for rows in (1, 7, 30):
+        x = knn.features[rng.integers(0, len(knn.labels), rows)] + rng.normal(0, 0.05, (rows, knn.features.shape[1]))
+        x = x.astype(np.float32)
+        expected = plain.kneighbors(x, n_neighbors=50)
+        for _ in range(2):
+            found = knn._search(x, 50)
+            np.testing.assert_array_equal(found[0], expected[0])
+            np.testing.assert_array_equal(found[1], expected[1])
+    assert "Y_norm_squared" not in knn.index().effective_metric_params_  # put back only for a search
+    knn._norms = knn._norms + 1e3 * rng.random(len(knn._norms))
+    assert not np.array_equal(knn._search(x, 50)[1], expected[1])
+
+
 @pytest.mark.parametrize("reach", [3, 12, 60])
 def test_beyond_margin_decides_as_every_sample_measured(reach):
     """The margin test from a few neighbours agrees with the one on every sample's distance, row by row,
