@@ -35,10 +35,10 @@ from handwriting import make_photos  # benchmarks/handwriting.py, beside this sc
 from stress import fonts, puzzle_photo  # benchmarks/stress.py, beside this script
 
 from snapsolve.models import validation_names
-from snapsolve.pipeline import READ_SIDE, decide, default_model, read_grids
+from snapsolve.pipeline import READ_SIDE, decide, decode_photo, default_model, read_grids
 from snapsolve.repair import calibrated_confidence
 from snapsolve.vision.dataset import labelled_photos
-from snapsolve.vision.image_io import read_image, reduction_for
+from snapsolve.vision.image_io import reduction_for
 
 from puzzle_files import SHARED, read_puzzles  # benchmarks/puzzle_files.py, beside this script
 from synthetic import LEVELS  # benchmarks/synthetic.py, beside this script
@@ -59,10 +59,11 @@ REPORTED_RUNS = (
 )
 
 
-def outcome(image: np.ndarray, givens: list[int], model) -> tuple[float, str, bool] | None:
-    """(log probability, status, every given right) of a photo (H, W, 3) uint8 BGR whose printed givens
-    (81 values) are known, read and decided as `snapsolve.pipeline` does; None when no grid is found."""
-    readings = read_grids(image, model)
+def outcome(image: np.ndarray, givens: list[int], model, colour=None) -> tuple[float, str, bool] | None:
+    """(log probability, status, every given right) of a photo (H, W, 3) uint8 BGR (or its grey, with its
+    `colour` as `snapsolve.pipeline.read_grids` takes it) whose printed givens (81 values) are known, read
+    and decided as `snapsolve.pipeline` does; None when no grid is found."""
+    readings = read_grids(image, model, colour)
     if not readings:
         return None
     decision = decide(readings[0], model=model)
@@ -102,8 +103,8 @@ def photo_outcomes(model) -> list[tuple[float, str, bool]]:
         for photo in labelled_photos(DATASETS / folder):
             if photo.name in names:
                 reduce = reduction_for(photo.image_path, READ_SIDE)  # decoded as the command decodes it
-                image = read_image(photo.image_path, reduce)
-                out.append(outcome(image, photo.givens, model))
+                image, colour = decode_photo(photo.image_path, reduce)
+                out.append(outcome(image, photo.givens, model, colour))
     return [o for o in out if o is not None]
 
 

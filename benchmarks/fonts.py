@@ -23,9 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from snapsolve.pipeline import decide, default_model, read_grids
+from snapsolve.pipeline import decide, decode_photo, default_model, read_grids
 from snapsolve.solver.grid import parse_puzzle
-from snapsolve.vision.image_io import read_image
 from snapsolve.vision.render import render_page
 from snapsolve.vision.training import FontListError, listed_fonts
 
@@ -45,7 +44,8 @@ def scanned(page: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def read_page(path: Path, truths: list[list[int]], model) -> list[tuple[list[int], list[int] | None]]:
     """(truth, givens read) for each puzzle on a page; grids matched to puzzles by agreement."""
-    readings = read_grids(read_image(path), model)
+    image, colour = decode_photo(path)  # as the command decodes it
+    readings = read_grids(image, model, colour)
     decided = [decide(r, model=model).givens for r in readings]  # as the command decides, pen test included
     pairs = []
     for truth in truths:

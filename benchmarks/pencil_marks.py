@@ -20,10 +20,10 @@ import argparse
 from pathlib import Path
 
 from snapsolve.models import validation_names
-from snapsolve.pipeline import READ_SIDE, default_model, read_grids
+from snapsolve.pipeline import READ_SIDE, decode_photo, default_model, read_grids
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.digits import CANDIDATES_CLASS
-from snapsolve.vision.image_io import read_image, reduction_for
+from snapsolve.vision.image_io import reduction_for
 from snapsolve.vision.pencil import read_pencil_marks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,8 +53,8 @@ def main() -> int:
     for photo in labelled_photos(args.directory):
         if (photo.image_path.name in validation) != (args.split == "validation"):
             continue
-        image = read_image(photo.image_path, reduction_for(photo.image_path, READ_SIDE))  # as the command decodes
-        readings = read_grids(image, model)
+        image, colour = decode_photo(photo.image_path, reduction_for(photo.image_path, READ_SIDE))  # as the command
+        readings = read_grids(image, model, colour)
         cells = [c for c in range(81) if photo.cells[c] == CANDIDATES_CLASS]
         read = read_pencil_marks(readings[0].rectified.image, cells, model) if readings else [None] * len(cells)
         for cell, digits in zip(cells, read):

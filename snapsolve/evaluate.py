@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from .models import validation_names
-from .pipeline import READ_SIDE, decide, default_model, player_entries, read_grids
+from .pipeline import READ_SIDE, decide, decode_photo, default_model, player_entries, read_grids
 from .solver import SOLVED, solve_unique
-from .vision import ImageReadError, read_image
+from .vision import ImageReadError
 from .vision.dataset import LabelledPhoto, labelled_photos
 from .vision.digits import CLASSES, KINDS, kind_of
 from .vision.image_io import reduction_for
@@ -68,11 +68,11 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
     }
     try:
         reduce = reduction_for(photo.image_path, READ_SIDE)  # decoded as the command decodes it
-        image = read_image(photo.image_path, reduce)
+        image, colour = decode_photo(photo.image_path, reduce)
     except (ImageReadError, OSError) as exc:
         entry["error"] = f"cannot read image: {exc}"
         return entry
-    readings = read_grids(image, model)
+    readings = read_grids(image, model, colour)
     if not readings:
         entry["error"] = "no grid found"
         entry["wrong_cells"] = [[i, CLASSES[t], "."] for i, t in enumerate(photo.cells) if t]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -39,7 +40,7 @@ from .vision import (
 )
 from .vision.cells import MARK_FEATURES
 from .vision.digits import SecondLook
-from .vision.image_io import reduction_for, render_pdf_page
+from .vision.image_io import is_jpeg, reduction_for, render_pdf_page
 from .vision.locate import GridCandidate, bent_grids, quad_overlap
 from .vision.rectify import lattice_is_regular
 
@@ -54,7 +55,7 @@ READ_SIDE = 1200
 
 _MODEL: CellClassifier | None = None
 _MODEL_LOCK = threading.Lock()
-#: Decodes a photo at full size for its annotated image while the reduced copy is read.
+#: Decodes a photo in colour (`decode_photo`), then at full size for its annotated image, while its grey is read.
 _DECODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapsolve-decode")
 
 
@@ -104,8 +105,74 @@ def prepare_model(background: bool = False) -> None:
         prepare()
 
 
-def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
+def decode_photo(path: Path, reduce: int = 1) -> tuple[np.ndarray, Callable[[], np.ndarray | None]]:
+    """Decode an image file for reading: its grey now, its colour meanwhile.
+
+    A JPEG's grey is decoded straight to one channel (`vision.read_image`
+    with ``grey``: its own luminance, as `snapsolve train` and the live
+    camera read photos), which takes about 2/3 of a colour decode (a
+    12-megapixel photo at half size: some 16 against 24 ms, with the
+    conversion to grey); the colour is wanted only once a grid is located
+    and its marks read (their ink colours, `vision.ink`) and to draw on, so
+    it is decoded in a thread of its own meanwhile (`_DECODER`). A photo
+    read reduced is drawn on at full size (decoded again), so its colour
+    serves only the ink colours, which sample COLOUR_CELL (32) pixels a
+    cell: it is decoded at half the grey's size (a 12-megapixel photo's grid
+    still some 65 pixels a cell; a blue pen's stroke 4 pixels wide in the
+    full photo measured 49 chroma units from the print, against 53 at the
+    grey's size and PEN_CHROMA's 15), in 15 ms instead of 24.
+    Other formats hold no separate luminance: they are decoded once, in
+    colour, and converted (`vision.to_gray`).
+
+    Parameters
+    ----------
+    path : Path
+        An image file.
+    reduce : int
+        1, 2, 4 or 8: decode at 1/`reduce` of the width and height.
+
+    Returns
+    -------
+    (np.ndarray, callable)
+        The grey photo, shape (H, W) uint8; and a function that returns the
+        colour photo, (H, W, 3) uint8 BGR, or (about H / 2, W / 2, 3) when
+        `reduce` > 1 (waiting for its decode), or None when it cannot be
+        decoded after all.
+
+    Raises
+    ------
+    ImageReadError, OSError
+        The file cannot be read or decoded (as `vision.read_image`).
+    """
+    if not is_jpeg(path):
+        image = read_image(path, reduce)
+        return to_gray(image), lambda: image
+    colour = _DECODER.submit(read_image, path, min(2 * reduce, 8) if reduce > 1 else reduce)
+    try:
+        gray = read_image(path, reduce, grey=True)
+    except BaseException:
+        colour.cancel()
+        raise
+
+    def coloured() -> np.ndarray | None:
+        try:
+            return colour.result()
+        except (ImageReadError, OSError):
+            return None
+
+    return gray, coloured
+
+
+def read_grids(
+    image: np.ndarray, model: CellClassifier, colour: np.ndarray | Callable[[], np.ndarray | None] | None = None
+) -> list[GridReading]:
     """Locate and read every grid of a photo, the main one first.
+
+    `image` is the photo, (H, W, 3) uint8 BGR or (H, W) grey; `colour` the
+    same photo in colour when `image` is grey: an array, or a function that
+    returns it (or None), called when the first grid's ink colours are
+    measured, once for each grid read (`decode_photo`'s). Without colour,
+    marks are read in grey alone.
 
     Grids after the first count only when at least MIN_GIVENS_EXTRA_GRID
     printed digits are read in them (a blank form or a partial neighbour is no puzzle).
@@ -116,17 +183,19 @@ def read_grids(image: np.ndarray, model: CellClassifier) -> list[GridReading]:
     lattice is regular.
     """
     gray = to_gray(image)
+    if colour is None and image.ndim == 3:
+        colour = image
     readings = []
     along_outlines: list[GridCandidate] | None = None  # `bent_grids`, found once when first needed
     for i, candidate in enumerate(locate_grids(gray)):
         reading = read_grid(
-            gray, candidate.corners, model, colour=image, outline=candidate.outline, bent=candidate.bent
+            gray, candidate.corners, model, colour=colour, outline=candidate.outline, bent=candidate.bent
         )
         if not candidate.bent and not lattice_is_regular(reading.rectified.lattice):
             # its lines not followed evenly (a bent page's edge taken for the grid's?): the grid through its outline
             along_outlines = bent_grids(gray) if along_outlines is None else along_outlines
             for other in (g for g in along_outlines if quad_overlap(g.corners, candidate.corners) >= 0.3):
-                again = read_grid(gray, other.corners, model, colour=image, outline=other.outline, bent=True)
+                again = read_grid(gray, other.corners, model, colour=colour, outline=other.outline, bent=True)
                 if lattice_is_regular(again.rectified.lattice):
                     reading = again
                     break
@@ -354,18 +423,18 @@ def solve_and_draw(
     try:
         if page is None:
             reduce = reduction_for(path, READ_SIDE)
+            image, colour = decode_photo(path, reduce)
             if reduce > 1 and draw:  # decoded meanwhile, for the annotated image
                 full_size = _DECODER.submit(read_image, path)
-            image = read_image(path, reduce)
         else:
-            image = render_pdf_page(path, page)
+            image, colour = render_pdf_page(path, page), None
     except (ImageReadError, OSError) as exc:
         error = f"cannot read image: {exc}"
         return InputResult.failed(label, error, time.perf_counter() - start, _unreadable(exc)), None
     result = InputResult(label)
     to_draw = []
     model = model or default_model()
-    for reading in read_grids(image, model):
+    for reading in read_grids(image, model, colour):
         reading = reading.scaled(reduce)  # in the full photo's pixels
         grid, solution = read_puzzle(reading, options, model)
         if grid.warning:
@@ -383,7 +452,9 @@ def solve_and_draw(
     annotated = None
     if draw and to_draw:
         try:
-            annotated = image if full_size is None else full_size.result()
+            annotated = image if colour is None else colour() if full_size is None else full_size.result()
+            if annotated is None:
+                raise ImageReadError("not decoded in colour")
         except (OSError, ImageReadError) as exc:
             result.error, result.kind = f"cannot read image at full size: {exc}", _unreadable(exc)
         else:

@@ -11,9 +11,12 @@ import pytest
 
 from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
+from snapsolve.pipeline import decode_photo
 from snapsolve.vision.cells import _components, _ellipse_morphology, find_marks, reaches_a_line
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
 from snapsolve.vision.digits import CLASSES, _Knn, features_of
+from snapsolve.vision.formats import ImageReadError
+from snapsolve.vision.image_io import read_image
 from snapsolve.vision.locate import locate_grids, order_corners
 from snapsolve.vision.read import read_grid
 from snapsolve.vision.rectify import CELL_SIZE, GRID_SIZE, find_lattice, rectify
@@ -289,6 +292,27 @@ def test_beyond_margin_decides_as_every_sample_measured(reach):
         expected = others >= margin * np.maximum(own, 1e-9)
         assert 0 < expected.sum() < len(x)  # both answers occur
         np.testing.assert_array_equal(knn.beyond_margin(x, asked, margin, reach=reach), expected)
+
+
+def test_decode_photo_reads_a_jpegs_own_grey_and_other_formats_once(tmp_path):
+    """A JPEG (by its bytes, whatever its name) gives its decoder's grey and, meanwhile, its colour; a PNG is
+    decoded once, in colour, and its grey converted from it; a file that is no image raises at once."""
+    photo = SAMPLES / "image1040.jpg"
+    gray, colour = decode_photo(photo)
+    np.testing.assert_array_equal(gray, cv2.imread(str(photo), cv2.IMREAD_GRAYSCALE))
+    np.testing.assert_array_equal(colour(), read_image(photo))
+    gray, colour = decode_photo(photo, 2)
+    np.testing.assert_array_equal(gray, cv2.imread(str(photo), cv2.IMREAD_REDUCED_GRAYSCALE_2))
+    np.testing.assert_array_equal(colour(), read_image(photo, 4))  # the ink colours' decode: half the grey's size
+    png = tmp_path / "page.jpg"  # a PNG under a JPEG's name
+    png.write_bytes(cv2.imencode(".png", read_image(photo))[1].tobytes())
+    gray, colour = decode_photo(png)
+    np.testing.assert_array_equal(colour(), read_image(photo))
+    np.testing.assert_array_equal(gray, cv2.cvtColor(colour(), cv2.COLOR_BGR2GRAY))
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(photo.read_bytes()[:200])
+    with pytest.raises(ImageReadError):
+        decode_photo(broken)
 
 
 def test_no_grid_in_plain_paper_or_text():

@@ -56,10 +56,17 @@ _REDUCED = {
     4: cv2.IMREAD_REDUCED_COLOR_4,
     8: cv2.IMREAD_REDUCED_COLOR_8,
 }
+#: The same, decoding to one grey channel (a JPEG's own luminance: no colour conversion).
+_REDUCED_GREY = {
+    1: cv2.IMREAD_GRAYSCALE,
+    2: cv2.IMREAD_REDUCED_GRAYSCALE_2,
+    4: cv2.IMREAD_REDUCED_GRAYSCALE_4,
+    8: cv2.IMREAD_REDUCED_GRAYSCALE_8,
+}
 
 
-def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
-    """Decode an image file to BGR, honouring EXIF orientation.
+def read_image(path: str | Path, reduce: int = 1, grey: bool = False) -> np.ndarray:
+    """Decode an image file to BGR (or grey), honouring EXIF orientation.
 
     Parameters
     ----------
@@ -68,11 +75,15 @@ def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
         16-bit and alpha images are converted to 8-bit BGR.
     reduce : int
         1, 2, 4 or 8: decode at 1/`reduce` of the width and height.
+    grey : bool
+        Decode to one grey channel instead: a JPEG's own luminance (Y), which
+        skips the colour conversion (a 12-megapixel photo at half size in about
+        2/3 of the time); other formats are converted by their decoder.
 
     Returns
     -------
     np.ndarray
-        Shape (H, W, 3), uint8, BGR.
+        Shape (H, W, 3), uint8, BGR; with `grey`, shape (H, W), uint8.
 
     Raises
     ------
@@ -88,14 +99,23 @@ def read_image(path: str | Path, reduce: int = 1) -> np.ndarray:
     check_pixel_count(path)
     if Path(path).suffix.lower() in HEIF_SUFFIXES:
         heif = _read_heif(path)
-        return (
-            heif if reduce == 1 else cv2.resize(heif, None, fx=1 / reduce, fy=1 / reduce, interpolation=cv2.INTER_AREA)
-        )
-    image = cv2.imdecode(data, _REDUCED[reduce])
+        if reduce > 1:
+            heif = cv2.resize(heif, None, fx=1 / reduce, fy=1 / reduce, interpolation=cv2.INTER_AREA)
+        return to_gray(heif) if grey else heif
+    image = cv2.imdecode(data, (_REDUCED_GREY if grey else _REDUCED)[reduce])
     if image is None:
         raise ImageReadError("not a readable image (unknown format or corrupt data)")
     check_pixels(image.shape[1] * reduce, image.shape[0] * reduce)
     return image
+
+
+def is_jpeg(path: str | Path) -> bool:
+    """Whether the file's contents are a JPEG (its first bytes, whatever its name); False when it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(3) == b"\xff\xd8\xff"
+    except OSError:
+        return False
 
 
 def reduction_for(path: str | Path, min_side: int, longer: bool = False) -> int:

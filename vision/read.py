@@ -7,6 +7,7 @@ from down.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -169,7 +170,7 @@ def read_grid(
     corners: np.ndarray,
     model: CellClassifier,
     rotation: int | None = None,
-    colour: np.ndarray | None = None,
+    colour: np.ndarray | Callable[[], np.ndarray | None] | None = None,
     outline: np.ndarray | None = None,
     bent: bool = False,
 ) -> GridReading:
@@ -185,10 +186,12 @@ def read_grid(
         The cell classifier.
     rotation : int, optional
         Force this orientation (degrees) instead of deciding it from the marks.
-    colour : np.ndarray, optional
-        Shape (H, W, 3), uint8 BGR: the same photo in colour, to measure each
-        cell's ink colour (`GridReading.inks`); a grey (H, W) image is no
-        colour and is ignored.
+    colour : np.ndarray or callable, optional
+        Shape (h, w, 3), uint8 BGR: the same photo in colour, to measure each
+        cell's ink colour (`GridReading.inks`), at `gray`'s size or smaller
+        (its pixels scaled by w / W); a grey (h, w) image is no colour and is
+        ignored. Or a function that returns it (or None), called once the
+        marks are read: a decode running meanwhile.
     outline : np.ndarray, optional
         Shape (n, 2), pixels: a contour along the grid's outer border
         (`locate.GridCandidate.outline`). The lines are followed from the
@@ -224,6 +227,9 @@ def read_grid(
         probs, shapes = _read_marks(upright, model)
     grid = seen.turned(rotation)
     inks = ruling = None
+    if callable(colour):
+        colour = colour()
     if colour is not None and colour.ndim == 3:
-        inks, ruling = ink_colours(colour, grid.lattice, grid.image, upright.present)
+        scale = np.float32(colour.shape[1] / gray.shape[1])  # the colour photo may be decoded smaller
+        inks, ruling = ink_colours(colour, grid.lattice * scale, grid.image, upright.present)
     return GridReading(corners, rotation, probs, grid, upright, shapes, inks, ruling)
