@@ -170,9 +170,8 @@ def read_grids(
 
     `image` is the photo, (H, W, 3) uint8 BGR or (H, W) grey; `colour` the
     same photo in colour when `image` is grey: an array, or a function that
-    returns it (or None), called when the first grid's ink colours are
-    measured, once for each grid read (`decode_photo`'s). Without colour,
-    marks are read in grey alone.
+    returns it (or None), called for each grid read when its ink colours are
+    measured (`decode_photo`'s). Without colour, marks are read in grey alone.
 
     Grids after the first count only when at least MIN_GIVENS_EXTRA_GRID
     printed digits are read in them (a blank form or a partial neighbour is no puzzle).
@@ -452,7 +451,10 @@ def solve_and_draw(
     annotated = None
     if draw and to_draw:
         try:
-            annotated = image if colour is None else colour() if full_size is None else full_size.result()
+            if full_size is not None:  # read reduced: drawn on the full-size decode
+                annotated = full_size.result()
+            else:
+                annotated = image if colour is None else colour()
             if annotated is None:
                 raise ImageReadError("not decoded in colour")
         except (OSError, ImageReadError) as exc:
