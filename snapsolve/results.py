@@ -8,7 +8,9 @@ module alone makes their JSON: `to_json` gives the object of the contract in
 there, for the command line, the cluster and the web API (which asks for
 ``with_cells``: per grid ``cell_quads``, per step and hint ``cells``);
 `from_json` reads it back (results stored by ``--db``). A camera frame of
-the live view is a `FrameResult`, its JSON made here too.
+the live view is a `FrameResult` (`FollowedFrame` when only followed), the
+reading it is locked on a `LockedReading` and its answer a `LiveAnswer`: their
+JSON is made here too.
 
 Renamed JSON keys keep their old key beside the new one until snapsolve 0.3
 (``docs/DESIGN.md``, "JSON changes"): ``mistakes[].entered`` is
@@ -532,3 +534,138 @@ class FollowedFrame:
             "seconds": round(self.seconds, SECONDS_DECIMALS),
             "cpu_seconds": round(self.cpu_seconds, SECONDS_DECIMALS),
         }
+
+
+@dataclass(frozen=True)
+class LockedReading:
+    """The reading a live view is locked on (`web.live.LiveLock`): the puzzle, its grade, the player's position.
+
+    Values are as in the grid's JSON (they come from the frames' answers). The
+    puzzle and grade are those of the frames that locked; the position
+    (``entries`` .. ``progress``) that of the last full reading of exactly
+    these givens.
+
+    Attributes
+    ----------
+    givens, solution : str
+        81 characters, ``.`` for empty.
+    level, score, needs_search
+        The grade, as in the grid's JSON.
+    entries : str or None
+        81 characters: the digits written by hand.
+    mistakes, unclear_entries : list of dict
+        As in the grid's JSON.
+    progress : dict or None
+        ``{"entered", "to_fill", "entries"}`` as in the grid's JSON.
+    """
+
+    givens: str
+    solution: str | None
+    level: str | None
+    score: int | None
+    needs_search: bool | None
+    entries: str | None = None
+    mistakes: list | None = None
+    unclear_entries: list = field(default_factory=list)
+    progress: dict | None = None
+
+    @classmethod
+    def of(cls, grid: dict) -> LockedReading:
+        """The puzzle and grade of a frame's `grid` object (its position comes with `at_position`)."""
+        return cls(grid["givens"], grid.get("solution"), grid.get("level"), grid.get("score"), grid.get("needs_search"))
+
+    def at_position(self, grid: dict) -> LockedReading:
+        """This puzzle and grade with the player's position as `grid` (a full reading of these givens) shows it."""
+        return LockedReading(
+            self.givens,
+            self.solution,
+            self.level,
+            self.score,
+            self.needs_search,
+            grid.get("entries"),
+            grid.get("mistakes"),
+            grid.get("unclear_entries", []),
+            grid.get("progress"),
+        )
+
+    def grid_json(self, frame_grid: dict) -> dict:
+        """A frame's grid object given this reading: `frame_grid`'s own fields (a followed frame's ``corners``,
+        ``rotation`` and ``cell_quads``; or a full reading's, in their order) with ``status`` solved and this
+        reading's givens, solution, grade and position."""
+        return dict(
+            frame_grid,
+            status=SOLVED,
+            givens=self.givens,
+            solution=self.solution,
+            level=self.level,
+            score=self.score,
+            needs_search=self.needs_search,
+            entries=self.entries,
+            mistakes=self.mistakes,
+            unclear_entries=self.unclear_entries,
+            progress=self.progress,
+        )
+
+
+@dataclass(frozen=True)
+class LiveAnswer:
+    """One ``/api/live`` answer (`web.live`): which frame, what the worker made of it, and the lock.
+
+    Attributes
+    ----------
+    frame : int
+        The number of the frame answered (1 for the first received).
+    received, dropped : int
+        Frames received so far, and skipped as stale in all.
+    seconds, cpu_seconds : float or None
+        The worker's time and processor time on the frame, as its answer rounded them.
+    frame_size : list of int or None
+        ``[width, height]`` of the frame, pixels.
+    error : str or None
+        One line when the frame could not be read.
+    followed : bool
+        The frame was followed from the last one, not read in full.
+    grid : dict or None
+        The frame's grid object (given the locked reading when it follows it).
+    locked, streak, follows, lock_frames
+        The lock: whether a reading is locked, frames in a row read the same
+        and solved, whether this frame shows the locked puzzle, and frames
+        in a row that lock.
+    """
+
+    frame: int
+    received: int
+    dropped: int
+    seconds: float | None
+    cpu_seconds: float | None
+    frame_size: list | None
+    error: str | None
+    followed: bool
+    grid: dict | None
+    locked: bool
+    streak: int
+    follows: bool
+    lock_frames: int
+
+    def to_json(self) -> dict:
+        """The answer's JSON object (see `web.live`)."""
+        return {
+            "frame": self.frame,
+            "received": self.received,
+            "dropped": self.dropped,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
+            "frame_size": self.frame_size,
+            "error": self.error,
+            "followed": self.followed,
+            "grid": self.grid,
+            "locked": self.locked,
+            "streak": self.streak,
+            "follows": self.follows,
+            "lock_frames": self.lock_frames,
+        }
+
+
+def skipped_frame_json(error: str) -> dict:
+    """The ``/api/live`` answer to a frame skipped unread (over the size limit): ``{"error", "frame", "grid"}``."""
+    return {"error": error, "frame": None, "grid": None}

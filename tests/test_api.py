@@ -205,7 +205,7 @@ def test_a_bug_in_the_server_itself_is_a_500(monkeypatch, caplog):
     def broken(*args, **kwargs):
         raise KeyError("bug")
 
-    monkeypatch.setattr("snapsolve.web.app.parse_qs", broken)
+    monkeypatch.setattr("snapsolve.web.solve.parse_qs", broken)
     with TestClient(create_app(Settings(workers=1)), raise_server_exceptions=False) as c:
         with caplog.at_level(logging.ERROR, logger="snapsolve.web"):
             response = c.post("/api/solve", data={"puzzle": PUZZLE})

@@ -40,7 +40,7 @@ def api():
     finally:
         if hasattr(asgi, "shutdown_lifespans"):  # else at the interpreter's exit
             asgi.shutdown_lifespans()  # the pool stopped, its private folder removed
-            assert not Path(app.state.work["root"]).exists()
+            assert not Path(app.state.work.root).exists()
 
 
 def test_api_answers_by_its_schema(api):

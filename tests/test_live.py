@@ -33,7 +33,7 @@ from starlette.testclient import WebSocketDenialResponse  # noqa: E402
 import snapsolve.web as web  # noqa: E402
 from snapsolve.cli import build_parser  # noqa: E402
 from snapsolve.web.app import Settings, create_app  # noqa: E402
-from snapsolve.web.live import FULL_READ_EVERY, LOCK_FRAMES, LatestFrame, LiveLock  # noqa: E402
+from snapsolve.web.live import FULL_READ_EVERY, LOCK_FRAMES, Anchor, LatestFrame, LiveLock, LockView  # noqa: E402
 
 from .conftest import SAMPLES  # noqa: E402
 from .live_clip import BLURRED, FRAMES, NO_GRID, jpeg, make_frames, write_mjpeg  # noqa: E402
@@ -117,32 +117,25 @@ def _grid(givens: str, solution: str | None = "x" * 81, status: str = "solved") 
 def test_lock_after_k_equal_readings_then_follow(solution):
     lock = LiveLock()
     other = "1" + GIVENS[1:] if GIVENS[0] == "." else "." + GIVENS[1:]
-    assert [lock.update(_grid(GIVENS, solution))["locked"] for _ in range(LOCK_FRAMES)] == [False] * (
-        LOCK_FRAMES - 1
-    ) + [True]
-    assert lock.update(None) == {
-        "grid": None,
-        "locked": True,
-        "streak": 0,
-        "follows": False,
-        "lock_frames": LOCK_FRAMES,
-    }  # no grid in view: the lock stays
+    locks = [lock.update(_grid(GIVENS, solution)).locked for _ in range(LOCK_FRAMES)]
+    assert locks == [False] * (LOCK_FRAMES - 1) + [True]
+    assert lock.update(None) == LockView(None, True, 0, False, LOCK_FRAMES)  # no grid in view: the lock stays
     blurred = "".join("." if i in (3, 10) and ch != "." else ch for i, ch in enumerate(GIVENS))
     answer = lock.update(_grid(blurred, None, "multiple_solutions"))  # two printed digits lost to blur
-    assert answer["follows"] and answer["grid"]["solution"] == solution and answer["grid"]["givens"] == GIVENS
-    assert answer["grid"]["status"] == "solved" and answer["streak"] == 0
+    assert answer.follows and answer.grid["solution"] == solution and answer.grid["givens"] == GIVENS
+    assert answer.grid["status"] == "solved" and answer.streak == 0
     assert lock.hint() == 90  # following: the next frame is read at the locked rotation
     # another puzzle read LOCK_FRAMES times in a row takes the lock over
     far = "".join(ch if i % 2 else "." for i, ch in enumerate("123456789" * 9))
     for _ in range(LOCK_FRAMES - 1):
-        assert not lock.update(_grid(far, "y" * 81))["follows"]
+        assert not lock.update(_grid(far, "y" * 81)).follows
         assert lock.hint() is None  # not following: the next frame decides its orientation
-    assert lock.update(_grid(far, "y" * 81))["grid"]["solution"] == "y" * 81 and lock.locked["givens"] == far
+    assert lock.update(_grid(far, "y" * 81)).grid["solution"] == "y" * 81 and lock.locked.givens == far
     # one different reading does not
     lock.update(_grid(other, solution))
-    assert lock.locked["givens"] == far
+    assert lock.locked.givens == far
     lock.reset()
-    assert not lock.update(_grid(GIVENS, solution))["locked"]
+    assert not lock.update(_grid(GIVENS, solution)).locked
 
 
 def test_follow_from_a_clean_reading_until_the_next_full_read(solution):
@@ -154,24 +147,24 @@ def test_follow_from_a_clean_reading_until_the_next_full_read(solution):
         lock.update(_grid(GIVENS, solution), anchor=anchor)
         assert lock.follow_from() is None  # not locked yet: every frame is read
     lock.update(_grid(GIVENS, solution), anchor=anchor)
-    assert lock.follow_from() == dict(anchor, rotation=90)
+    assert lock.follow_from() == Anchor(anchor["corners"], anchor["ink"], 90)
     moved = {"corners": [[2, 1], [10, 1], [10, 9], [2, 9]], "ink": anchor["ink"]}
     geometry = {"corners": moved["corners"], "rotation": 90, "cell_quads": []}
     answer = lock.update(geometry, followed=True, anchor=moved)
-    assert answer["follows"] and answer["locked"] and answer["grid"]["solution"] == solution
-    assert answer["grid"]["givens"] == GIVENS and answer["grid"]["corners"] == moved["corners"]
-    assert lock.follow_from()["corners"] == moved["corners"]  # the next frame is looked for where this one was
+    assert answer.follows and answer.locked and answer.grid["solution"] == solution
+    assert answer.grid["givens"] == GIVENS and answer.grid["corners"] == moved["corners"]
+    assert lock.follow_from().corners == moved["corners"]  # the next frame is looked for where this one was
     for _ in range(FULL_READ_EVERY - 1):
         assert lock.follow_from() is not None
         lock.update(geometry, followed=True, anchor=moved)
     assert lock.follow_from() is None  # time for a full reading
     lock.update(_grid(GIVENS, solution), anchor=anchor)
     assert lock.follow_from() is not None  # the full reading renews the anchor and the count
-    assert lock.update(None)["locked"] and lock.follow_from() is not None  # no grid: may come back where it was
+    assert lock.update(None).locked and lock.follow_from() is not None  # no grid: may come back where it was
     blurred = "".join("." if i == 3 and ch != "." else ch for i, ch in enumerate(GIVENS))
     lock.update(_grid(blurred, None, "multiple_solutions"), anchor=moved)
-    assert lock.follow_from()["corners"] == moved["corners"]  # the locked puzzle, blurred: its corners,
-    assert lock.follow_from()["ink"] == anchor["ink"]  # the clean reading's ink
+    assert lock.follow_from().corners == moved["corners"]  # the locked puzzle, blurred: its corners,
+    assert lock.follow_from().ink == anchor["ink"]  # the clean reading's ink
     far = "".join(ch if i % 2 else "." for i, ch in enumerate("123456789" * 9))
     lock.update(_grid(far, "y" * 81), anchor=anchor)
     assert lock.follow_from() is None  # another puzzle: read in full until the locked one is read again

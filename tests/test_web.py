@@ -82,7 +82,7 @@ def client():
     app = create_app(Settings(workers=2, timeout=60, queue_per_worker=4))  # test_concurrent_requests sends 10
     with TestClient(app) as c:
         yield c
-    assert not Path(app.state.work["root"]).exists(), "private folder left after shutdown"
+    assert not Path(app.state.work.root).exists(), "private folder left after shutdown"
 
 
 def upload(client, path: Path, **fields):
@@ -243,7 +243,7 @@ def test_oversized_upload_refused_and_nothing_left(client):
     big = io.BytesIO(b"\xff\xd8" + b"\0" * (MAX_UPLOAD_BYTES + 1000))
     response = client.post("/api/solve", files={"image": ("big.jpg", big, "image/jpeg")})
     assert response.status_code == 413 and "20 MB" in response.json()["detail"]
-    root = Path(client.app.state.work["root"])
+    root = Path(client.app.state.work.root)
     assert root.is_dir() and oct(root.stat().st_mode & 0o777) == "0o700"
     assert list(root.iterdir()) == []  # every request's folder removed after its answer
 

@@ -54,6 +54,12 @@ While the frames follow the lock, the next one is read at the locked grid's
 rotation (no orientation search: about half of a frame's reading); a frame
 that does not follow sends the next one back to deciding it.
 
+The lock's state is typed: the reading locked on is a
+`results.LockedReading`, what the next frame is followed from an `Anchor`,
+what a frame did to the lock a `LockView`; the answer is a
+`results.LiveAnswer`, whose JSON is made in `snapsolve.results` (the worker's
+own part, the frame's grid object, comes from `results.FrameResult`).
+
 Follow
 ------
 A full reading takes 100 to 200 ms of a worker; a locked grid is followed
@@ -82,11 +88,15 @@ import asyncio
 import concurrent.futures
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from fastapi import WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ..errors import kind_of
 from ..frames import follow_task, frame_task
+from ..results import LiveAnswer, LockedReading, skipped_frame_json
+from .errors import internal_error
+from .pool import work_of
 
 #: Frames in a row with the same solved givens that lock the reading.
 LOCK_FRAMES = 3
@@ -153,6 +163,59 @@ def _differing(a: str, b: str) -> int:
     return sum(x != y for x, y in zip(a, b))
 
 
+@dataclass(frozen=True)
+class Anchor:
+    """What the next frame of a locked view is followed from (`frames.follow_frame`).
+
+    Attributes
+    ----------
+    corners : list
+        The grid's corners in the frame before, 4 x [x, y] pixels (TL TR BR BL as seen), as in the grid's JSON.
+    ink : list of float
+        The ink of its 81 cells at the last full reading of exactly the locked givens (`vision.follow.cell_ink`).
+    rotation : int
+        Degrees (0, 90, 180, 270) the locked grid is read at.
+    """
+
+    corners: list
+    ink: list
+    rotation: int
+
+    @classmethod
+    def of(cls, answer: dict, rotation: int) -> Anchor:
+        """The anchor of a worker's answer (its ``anchor``: ``corners`` and ``ink``) at `rotation`."""
+        return cls(answer["corners"], answer["ink"], rotation)
+
+    def task_args(self) -> tuple[dict, int]:
+        """The anchor and rotation as `frames.follow_task` takes them."""
+        return {"corners": self.corners, "ink": self.ink}, self.rotation
+
+
+@dataclass(frozen=True)
+class LockView:
+    """What one frame did to the lock: the answer's ``grid``, ``locked``, ``streak``, ``follows``, ``lock_frames``.
+
+    Attributes
+    ----------
+    grid : dict or None
+        The frame's grid object; given the locked reading when it follows it.
+    locked : bool
+        A reading is locked.
+    streak : int
+        Frames in a row read the same, solved.
+    follows : bool
+        The frame shows the locked puzzle.
+    lock_frames : int
+        Frames in a row that lock.
+    """
+
+    grid: dict | None
+    locked: bool
+    streak: int
+    follows: bool
+    lock_frames: int
+
+
 class LiveLock:
     """The lock of one connection: which puzzle is in view, once read the same way LOCK_FRAMES times in a row.
 
@@ -160,6 +223,19 @@ class LiveLock:
     ----------
     frames : int
         Frames in a row that lock (LOCK_FRAMES).
+
+    Attributes
+    ----------
+    locked : LockedReading or None
+        The reading locked on, None before a lock.
+    streak : int
+        Frames in a row read the same, solved.
+    rotation : int or None
+        The rotation of the last frame that followed the lock.
+    anchor : Anchor or None
+        What the next frame is followed from.
+    since_read : int
+        Frames followed (or showing no grid) since the last full reading of exactly the locked givens.
     """
 
     def __init__(self, frames: int = LOCK_FRAMES):
@@ -168,22 +244,19 @@ class LiveLock:
 
     def reset(self) -> None:
         """Forget the lock, the streak and what frames are followed from."""
-        self.locked: dict | None = None  # givens, solution, level, score, entries, mistakes, progress
+        self.locked: LockedReading | None = None
         self._candidate: str | None = None
         self.streak = 0
-        self.rotation: int | None = None  # of the last frame that followed the lock
-        self.anchor: dict | None = None  # corners and cells' ink the next frame is followed from
-        self.since_read = 0  # frames followed since the last full reading
+        self.rotation: int | None = None
+        self.anchor: Anchor | None = None
+        self.since_read = 0
 
     def hint(self) -> int | None:
         """The rotation to read the next frame at: the locked grid's while the frames follow it, else None (decide)."""
         return self.rotation
 
-    def follow_from(self) -> dict | None:
+    def follow_from(self) -> Anchor | None:
         """The anchor to follow the next frame from (`frames.follow_frame`), or None: read it in full.
-
-        The anchor is the answer's ``anchor`` (``corners``, ``ink``) and the
-        ``rotation`` the locked grid is read at.
 
         The next frame is followed while the lock holds and an anchor is
         kept (`update` says which frames keep it), until FULL_READ_EVERY
@@ -194,8 +267,11 @@ class LiveLock:
             return None
         return self.anchor if self.since_read < FULL_READ_EVERY else None
 
-    def update(self, grid: dict | None, followed: bool = False, anchor: dict | None = None) -> dict:
-        """Take one frame's grid (or None); the answer's ``grid``, ``locked``, ``streak``, ``follows``.
+    def _view(self, grid: dict | None, follows: bool) -> LockView:
+        return LockView(grid, self.locked is not None, self.streak, follows, self.frames)
+
+    def update(self, grid: dict | None, followed: bool = False, anchor: dict | None = None) -> LockView:
+        """Take one frame's grid (or None); what it did to the lock.
 
         Parameters
         ----------
@@ -207,22 +283,21 @@ class LiveLock:
             The frame was followed from the anchor, not read: it shows the
             locked puzzle, whose reading it is given.
         anchor : dict, optional
-            The answer's ``anchor``: what the next frame may be followed from.
-            A followed frame and a full reading of exactly the locked givens
-            set it (the latter also starts the count to the next full
-            reading); a reading that follows the lock only within
-            FOLLOW_CELLS moves it to its corners and keeps the cells' ink of
-            the last exact reading; a frame with no grid keeps it; any other
-            frame drops it (the next frames are read in full). Frames with no
-            grid count towards the next full reading as followed ones do.
+            The answer's ``anchor`` (``corners``, ``ink``): what the next
+            frame may be followed from. A followed frame and a full reading
+            of exactly the locked givens set it (the latter also starts the
+            count to the next full reading); a reading that follows the lock
+            only within FOLLOW_CELLS moves it to its corners and keeps the
+            cells' ink of the last exact reading; a frame with no grid keeps
+            it; any other frame drops it (the next frames are read in full).
+            Frames with no grid count towards the next full reading as
+            followed ones do.
 
         Returns
         -------
-        dict
-            ``grid`` (the frame's grid, given the locked puzzle's givens,
-            solution and grade when it follows it), ``locked`` (bool),
-            ``streak`` (frames in a row read the same, solved), ``follows``
-            (the frame shows the locked puzzle).
+        LockView
+            The frame's grid (given the locked puzzle's givens, solution and
+            grade when it follows it) and the lock.
 
         Raises
         ------
@@ -233,14 +308,8 @@ class LiveLock:
             if self.locked is None or grid is None:
                 raise ValueError("only a locked view follows a grid")
             self.since_read += 1
-            self.anchor = dict(anchor, rotation=grid["rotation"]) if anchor is not None else None
-            return {
-                "grid": dict(grid, status="solved", **self.locked),
-                "locked": True,
-                "streak": self.streak,
-                "follows": True,
-                "lock_frames": self.frames,
-            }
+            self.anchor = Anchor.of(anchor, grid["rotation"]) if anchor is not None else None
+            return self._view(self.locked.grid_json(grid), True)
         previous, self.anchor = self.anchor, None
         if grid is None:  # nothing read: the grid may come back where it was (counted towards the next full reading)
             self.anchor = previous
@@ -251,117 +320,111 @@ class LiveLock:
             givens = grid["givens"]
             self.streak = self.streak + 1 if givens == self._candidate else 1
             self._candidate = givens
-            if self.streak >= self.frames and (self.locked is None or self.locked["givens"] != givens):
-                self.locked = {k: grid.get(k) for k in ("givens", "solution", "level", "score", "needs_search")}
+            if self.streak >= self.frames and (self.locked is None or self.locked.givens != givens):
+                self.locked = LockedReading.of(grid)
         follows = False
         self.rotation = None
         if self.locked is not None and grid is not None:
-            locked = self.locked
-            if grid["givens"] == locked["givens"] and grid.get("status") == "solved":
-                locked.update(
-                    entries=grid.get("entries"),
-                    mistakes=grid.get("mistakes"),
-                    unclear_entries=grid.get("unclear_entries", []),
-                    progress=grid.get("progress"),
-                )
+            if grid["givens"] == self.locked.givens and grid.get("status") == "solved":
+                self.locked = self.locked.at_position(grid)
                 follows = True
                 if anchor is not None:  # a clean reading of the locked puzzle: follow it
-                    self.anchor, self.since_read = dict(anchor, rotation=grid["rotation"]), 0
-            elif _differing(grid["givens"], locked["givens"]) <= FOLLOW_CELLS:
-                grid = dict(grid, status="solved", **locked)  # the frame's corners, the locked reading
+                    self.anchor, self.since_read = Anchor.of(anchor, grid["rotation"]), 0
+            elif _differing(grid["givens"], self.locked.givens) <= FOLLOW_CELLS:
+                grid = self.locked.grid_json(grid)  # the frame's corners, the locked reading
                 follows = True
                 if previous is not None and anchor is not None:  # blurred: its corners, the clean reading's ink
-                    self.anchor = dict(previous, corners=anchor["corners"], rotation=grid["rotation"])
+                    self.anchor = Anchor(anchor["corners"], previous.ink, grid["rotation"])
         if follows and grid is not None:
             self.rotation = grid.get("rotation")
-        return {
-            "grid": grid,
-            "locked": self.locked is not None,
-            "streak": self.streak,
-            "follows": follows,
-            "lock_frames": self.frames,
-        }
+        return self._view(grid, follows)
 
 
-def add_live_route(app, frame_timeout: float = FRAME_TIMEOUT) -> None:
-    """Add the ``/api/live`` WebSocket to `app`; frames run in ``app.state.work["pool"]`` (see `app.create_app`)."""
+router = APIRouter()
 
-    @app.websocket("/api/live")
-    async def live(websocket: WebSocket):
-        """Frames in (binary JPEG), one JSON answer per frame read; stale frames dropped (see `snapsolve.web.live`)."""
-        await websocket.accept()
-        slot, lock = LatestFrame(), LiveLock()
 
-        async def receive() -> None:
-            try:
-                while True:
-                    message = await websocket.receive()
-                    if message["type"] == "websocket.disconnect":
-                        slot.discard()  # the client is gone: no worker time on a frame nobody will see
-                        return
-                    data, text = message.get("bytes"), message.get("text")
-                    if data is not None:
-                        if len(data) > MAX_FRAME_BYTES:
-                            await websocket.send_json(
-                                {
-                                    "error": f"frame over {MAX_FRAME_BYTES // 2**20} MB skipped",
-                                    "frame": None,
-                                    "grid": None,
-                                }
-                            )
-                            continue
-                        slot.put(data)
-                    elif text:
-                        try:
-                            command = json.loads(text)
-                        except ValueError:
-                            command = None
-                        if isinstance(command, dict) and command.get("reset"):
-                            lock.reset()
-            except (WebSocketDisconnect, RuntimeError):
-                slot.discard()
-                return
-            finally:
-                slot.close()
+async def _read(pool, lock: LiveLock, data: bytes) -> tuple[dict, str | None]:
+    """One frame through the pool: followed from the lock's anchor when it has one, else read in full.
 
-        receiver = asyncio.create_task(receive())
-        pool = app.state.work["pool"]
+    Returns the worker's answer (``{"grid": None}`` when it failed) and the error line for the client.
+    """
+    anchor = lock.follow_from()
+    task: Callable[..., dict]
+    args: tuple
+    if anchor is not None:
+        task, args = follow_task, (data, *anchor.task_args())
+    else:
+        task, args = frame_task, (data, lock.hint())
+    try:
+        return await asyncio.wrap_future(pool.schedule(task, args=args, timeout=FRAME_TIMEOUT)), None
+    except concurrent.futures.TimeoutError:
+        return {"grid": None}, f"the frame took longer than {FRAME_TIMEOUT:g} s and was skipped"
+    except Exception as exc:
+        if kind_of(exc).client_error:  # a frame that is no image (BadFrame): said as it is
+            return {"grid": None}, str(exc)
+        internal_error("a live frame", exc)  # a bug, a worker that died: logged with an error id
+        return {"grid": None}, "reading the frame failed; the next one goes on"
+
+
+@router.websocket("/api/live")
+async def live(websocket: WebSocket):
+    """Frames in (binary JPEG), one JSON answer per frame read; stale frames dropped (see `snapsolve.web.live`)."""
+    await websocket.accept()
+    slot, lock = LatestFrame(), LiveLock()
+
+    async def receive() -> None:
         try:
-            while (item := await slot.get()) is not None:
-                number, data = item
-                error = None
-                anchor = lock.follow_from()
-                task: Callable[..., dict]
-                args: tuple
-                if anchor is not None:
-                    task, args = follow_task, (data, anchor, anchor["rotation"])
-                else:
-                    task, args = frame_task, (data, lock.hint())
-                try:
-                    answer = await asyncio.wrap_future(pool.schedule(task, args=args, timeout=frame_timeout))
-                except concurrent.futures.TimeoutError:
-                    answer, error = {"grid": None}, f"the frame took longer than {frame_timeout:g} s and was skipped"
-                except Exception as exc:
-                    if kind_of(exc).client_error:  # a frame that is no image (BadFrame): said as it is
-                        answer, error = {"grid": None}, str(exc)
-                    else:  # a bug, a worker that died: logged with an error id; the next frame goes on
-                        from .app import internal_error
-
-                        internal_error("a live frame", exc)
-                        answer, error = {"grid": None}, "reading the frame failed; the next one goes on"
-                reply = {
-                    "frame": number,
-                    "received": slot.received,
-                    "dropped": slot.dropped,
-                    "seconds": answer.get("seconds"),
-                    "cpu_seconds": answer.get("cpu_seconds"),
-                    "frame_size": answer.get("frame_size"),
-                    "error": error,
-                    "followed": bool(answer.get("followed")),
-                }
-                reply.update(lock.update(answer.get("grid"), reply["followed"], answer.get("anchor")))
-                await websocket.send_json(reply)
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    slot.discard()  # the client is gone: no worker time on a frame nobody will see
+                    return
+                data, text = message.get("bytes"), message.get("text")
+                if data is not None:
+                    if len(data) > MAX_FRAME_BYTES:
+                        await websocket.send_json(
+                            skipped_frame_json(f"frame over {MAX_FRAME_BYTES // 2**20} MB skipped")
+                        )
+                        continue
+                    slot.put(data)
+                elif text:
+                    try:
+                        command = json.loads(text)
+                    except ValueError:
+                        command = None
+                    if isinstance(command, dict) and command.get("reset"):
+                        lock.reset()
         except (WebSocketDisconnect, RuntimeError):
-            pass
+            slot.discard()
+            return
         finally:
-            receiver.cancel()
+            slot.close()
+
+    receiver = asyncio.create_task(receive())
+    pool = work_of(websocket.app).pool
+    try:
+        while (item := await slot.get()) is not None:
+            number, data = item
+            answer, error = await _read(pool, lock, data)
+            followed = bool(answer.get("followed"))
+            view = lock.update(answer.get("grid"), followed, answer.get("anchor"))
+            reply = LiveAnswer(
+                number,
+                slot.received,
+                slot.dropped,
+                answer.get("seconds"),
+                answer.get("cpu_seconds"),
+                answer.get("frame_size"),
+                error,
+                followed,
+                view.grid,
+                view.locked,
+                view.streak,
+                view.follows,
+                view.lock_frames,
+            )
+            await websocket.send_json(reply.to_json())
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        receiver.cancel()
