@@ -58,7 +58,7 @@ def record(seed: int, hands: str, extra: int, photos: int) -> list[dict]:
             continue
         solution = decision.solution
         entries = player_entries(reading, decision, model)
-        own = repair._right_entries(entries.sure, decision.givens, solution)
+        own = repair.second_look.right_entries(entries.sure, decision.givens, solution)
         for entry in entries.unclear:
             if entry.cell not in photo["written"]:
                 continue
@@ -104,7 +104,8 @@ def main() -> int:
     else:
         for run in args.runs:
             seed, hands, extra = run.split(":")
-            with mock.patch.object(repair, "OWN_APART", 0.0):  # the rule off: what it would take stays unclear
+            # the rule off: what it would take stays unclear
+            with mock.patch.object(repair.second_look, "OWN_APART", 0.0):
                 recorded = record(int(seed), hands, int(extra), args.photos)
             rows += recorded
             print(f"recorded {run}: {len(recorded)} unclear with copies of both digits", file=sys.stderr)

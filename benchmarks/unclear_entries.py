@@ -96,7 +96,7 @@ def measures(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     """Each record's MEASURES, shape (n, 6) float64, and whether it was right, (n,) bool: the second look's
     share of votes for the solution's digit; the logarithms of its distortion ratio, of the ratio to the
     player's own copies (`SecondLook.own_ratio`) and of the HOG space's own-copy ratio
-    (`repair._own_copy_ratios`), each capped at RATIO_CAP; the logarithm of the printed-digit model's
+    (`repair.entries._own_copy_ratios`), each capped at RATIO_CAP; the logarithm of the printed-digit model's
     P(solution's digit), floored at FLOOR; the logarithm of the handwritten model's nearest sample of the
     solution's digit over that of the digit read."""
     out = []

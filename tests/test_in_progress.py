@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from snapsolve import repair
 from snapsolve.cli import main
 from snapsolve.pipeline import Options, annotate, read_grids, read_puzzle
+from snapsolve.repair import entries, second_look
 from snapsolve.solver import find_mistakes, parse_position, remaining_steps, solve_puzzle, solve_unique
 from snapsolve.solver.grid import cell_name, parse_puzzle
 from snapsolve.vision.cells import reaches_a_line
@@ -216,7 +216,7 @@ def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, cap
     `OWN_LOOK_RATIO`, `SECOND_LOOK_NEAREST` and `OWN_APART` out of reach, each reading it right until it goes)
     and no help from the player's own copies (`OWN_COPY_LIKE` off): it is unclear, not a mistake; no red ring;
     the hint or the text asks about it as a question."""
-    monkeypatch.setattr(repair, "OWN_COPY_LIKE", 0.0)
+    monkeypatch.setattr(entries, "OWN_COPY_LIKE", 0.0)
     image = read_image(PHOTO)
     reading = read_grids(image, model)[0]
     entry = next(i for i, t in enumerate(LABELS) if t.startswith("h"))
@@ -227,17 +227,17 @@ def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, cap
     grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert grid.mistakes == [] and grid.unclear_entries == []
     assert grid.entries[entry] == solution.entries[entry] == right
-    monkeypatch.setattr(repair, "SECOND_LOOK_RIGHT", 2.0)
-    monkeypatch.setattr(repair, "SECOND_LOOK_RATIO", -1.0)
+    monkeypatch.setattr(second_look, "SECOND_LOOK_RIGHT", 2.0)
+    monkeypatch.setattr(second_look, "SECOND_LOOK_RATIO", -1.0)
     grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert grid.mistakes == [] and grid.entries[entry] == right  # the player's own copies read it right
-    monkeypatch.setattr(repair, "OWN_LOOK_RATIO", -1.0)
+    monkeypatch.setattr(second_look, "OWN_LOOK_RATIO", -1.0)
     grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert grid.mistakes == [] and grid.entries[entry] == right  # the right digit is the least distorted
-    monkeypatch.setattr(repair, "SECOND_LOOK_NEAREST", -1.0)
+    monkeypatch.setattr(second_look, "SECOND_LOOK_NEAREST", -1.0)
     grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert grid.mistakes == [] and grid.entries[entry] == right  # nearer the player's right copies of it (OWN_APART)
-    monkeypatch.setattr(repair, "OWN_APART", 0.0)
+    monkeypatch.setattr(second_look, "OWN_APART", 0.0)
     grid, solution = read_puzzle(reading, Options(hint=True), model)
     assert grid.mistakes == []
     (unclear,) = grid.unclear_entries

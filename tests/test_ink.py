@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 
 from snapsolve.pipeline import READ_SIDE, decide, decode_photo, read_grids
-from snapsolve.repair import PEN_CHROMA
+from snapsolve.repair.looks import PEN_CHROMA
 from snapsolve.solver.exact import solve_unique
 from snapsolve.vision.dataset import read_cell_labels, read_ground_truth
 from snapsolve.vision.image_io import read_image, reduction_for

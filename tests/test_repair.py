@@ -9,13 +9,8 @@ import pytest
 
 from snapsolve.pipeline import decide, player_entries, read_grids
 from snapsolve.repair import (
-    OWN_APART,
-    OWN_PEN_SCORE,
-    PEN_SCORE_SOLVED,
-    SOLVED,
     UNSURE,
     MarkLooks,
-    _put_back_order,
     choose_reading,
     decide_givens,
     doubted_by_looks,
@@ -26,6 +21,10 @@ from snapsolve.repair import (
     separate_written,
     unlike_the_print,
 )
+from snapsolve.repair.givens import _put_back_order
+from snapsolve.repair.looks import OWN_PEN_SCORE, PEN_SCORE_SOLVED
+from snapsolve.repair.second_look import OWN_APART
+from snapsolve.solver import SOLVED
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.position import UnclearEntry
@@ -359,7 +358,7 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
     second look agrees, else a question; a second look that gives the solution's digit fewer votes and a
     ratio above SECOND_LOOK_RATIO (or within it, where the first reading gives the solution's digit less than
     SECOND_LOOK_FIRST, or where every vote goes to another digit) changes nothing."""
-    from snapsolve.repair import SECOND_LOOK_FIRST, SECOND_LOOK_KIND, SECOND_LOOK_RATIO
+    from snapsolve.repair.second_look import SECOND_LOOK_FIRST, SECOND_LOOK_KIND, SECOND_LOOK_RATIO
     from snapsolve.vision.digits import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
@@ -440,7 +439,7 @@ def test_a_doubted_entry_whose_solution_digit_is_the_least_distorted_is_right():
     SECOND_LOOK_NEAREST, whatever the first reading; just beyond it, or with every vote for another digit, it
     stays a question; an entry certain enough for a mistake that both readings agree on stays a mistake
     however near; a model without a second look changes nothing."""
-    from snapsolve.repair import SECOND_LOOK_FIRST, SECOND_LOOK_NEAREST
+    from snapsolve.repair.second_look import SECOND_LOOK_FIRST, SECOND_LOOK_NEAREST
     from snapsolve.vision.digits import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
@@ -596,7 +595,7 @@ def test_a_repeated_digit_sends_out_its_more_unlike_mark_before_the_print(model)
     Patrick Hand in black pen, 22 of its 36 pen digits read as print. With the most unlike out, a pen 4 read
     as a 9 (r2c8) still repeated a pen 9 of its row (r2c5), and the next most unlike givens taken out one at a
     time were print, so the reading ended with no solution. The more unlike of the repeated marks now goes
-    out first (`repair._most_unlike_repeat`): solved, every printed given right."""
+    out first (`repair.givens._most_unlike_repeat`): solved, every printed given right."""
     _solved_with_every_given_right("handwriting_seed9701_extra0_36.png", model)
 
 
@@ -635,7 +634,7 @@ def test_a_pen_1_read_as_a_printed_7_is_taken_out_when_the_givens_kept_contradic
     pen 1, one slanted stroke, was read as a printed 7 and scored too little to go out with the rest of the pen
     (no other 7 near it in shape, a print-like height), and the reading had no solution. The handwritten-digit
     model reads it as a 1: such a mark is now tried out after the marks most unlike the print
-    (`repair._read_otherwise_by_hand`), and both photos are solved with every printed given right."""
+    (`repair.looks.read_otherwise_by_hand`), and both photos are solved with every printed given right."""
     for name in ("handwriting_seed7001_mnist_extra0_42.png", "handwriting_seed7001_mnist_extra0_102.png"):
         _solved_with_every_given_right(name, model)
 
@@ -645,7 +644,7 @@ def test_print_put_back_that_a_kept_misread_pen_digit_contradicts_stays_and_the_
     pen in a held-out hand (Steve), 11 digits read as print. Ten went out as unlike the print with two printed
     givens; a pen 9 read as a printed 5 stayed. Putting back one of those printed givens (read as its digit by
     hand too, but not print beyond doubt) left no solution, so it was refused, and the reading ended with none.
-    The kept given the hand reads otherwise now goes out instead (`repair._without_a_misread_given`): solved,
+    The kept given the hand reads otherwise now goes out instead (`repair.givens._without_a_misread_given`): solved,
     every printed given right."""
     _solved_with_every_given_right("handwriting_seed8003_extra0_24.png", model)
 
@@ -655,7 +654,7 @@ def test_a_pen_digit_misread_as_print_goes_out_rather_than_the_print_it_contradi
     28 digits in a held-out bold hand (dkgBd) in black pen, all read as print. Once 24 were out as unlike the
     print, a pen 9 read as a printed 1 (the handwritten-digit model reads it as 9) was left among the givens,
     and the reading had one solution only by a dear repair that dropped a printed 4 read at P 0.988; it
-    ended with no solution. The pen 9 is now taken out instead (`repair._without_changed`): solved right,
+    ended with no solution. The pen 9 is now taken out instead (`repair.givens._without_changed`): solved right,
     every printed given kept; two right pen digits that the puzzle needs stay givens (not checked, never
     called wrong), and since the model of 2026-12-01 (rebuilt with the strokes along lines) a third, r1c4's
     6, read as print as surely as the others."""
@@ -742,7 +741,7 @@ def test_a_doubted_entry_nearer_the_players_own_copies_of_the_solutions_digit_th
     right, even when every vote and the model's samples say another digit; just beyond, or nearer their own
     copy of another digit, or with no own copy, it stays a question. The player's right entries are what
     the second look is given (cell, digit), never the doubted marks."""
-    from snapsolve.repair import OWN_LOOK_RATIO
+    from snapsolve.repair.second_look import OWN_LOOK_RATIO
     from snapsolve.vision.digits import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
@@ -791,7 +790,7 @@ def test_a_doubted_entry_nearer_the_players_own_copies_of_the_solutions_digit_th
 
 
 def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_wrong_digit(monkeypatch):
-    """`read_entries`' second round (`_second_round`), on stand-in readings. Questions left by the first round
+    """`read_entries`' second round (`second_round`), on stand-in readings. Questions left by the first round
     are looked at again against the player's right copies of the solution's digit, now with the entries the
     first round read right and with like questions (same digit read, same solution's digit):
 
@@ -803,8 +802,8 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
     - a mark near (0.5) an entry that the first round's second look read as the solution's digit: right.
 
     The model's samples lie at 1.5 from every mark (its digit read), 4 for any other digit."""
-    from snapsolve import repair
-    from snapsolve.repair import OWN_GROUP_LIKE, OWN_LOOK_RATIO
+    from snapsolve.repair import entries
+    from snapsolve.repair.second_look import OWN_GROUP_LIKE, OWN_LOOK_RATIO
     from snapsolve.vision.digits import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
@@ -861,7 +860,7 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
     assert rounds[alike[0]] == rounds[alike[1]] == rounds[near_new] == "second round"
     assert rounds[wrong[0]] == rounds[wrong[1]] == "question"
     # the first round alone (the code before) leaves all five questions
-    monkeypatch.setattr(repair, "_second_round", lambda *args: [])
+    monkeypatch.setattr(entries, "second_round", lambda *args: [])
     first = read_entries(probs, givens, solution, evidence, reread=reread)
     assert {u.cell for u in first.unclear} == {*alike, near_new, *wrong}
 
@@ -884,7 +883,7 @@ def test_a_hands_three_is_read_in_a_second_round_against_copies_the_first_round_
     as a 9 (as print first, then taken out of the givens) and lies no nearer the player's right 3s as they
     stood before the first round than other digits: a question after the first round. That round's second
     look reads the 3s of r6c5 (read as an 8) and r9c8 (a 9) as right; measured against them too in a second
-    round (`_second_round`), r3c6 is read as a 3. Since the model of 2026-12-01 the handwritten-digit model
+    round (`second_round`), r3c6 is read as a 3. Since the model of 2026-12-01 the handwritten-digit model
     reads r3c6 as a 3 at once (it is not doubted). Every entry is read as written, none is a question and
     none is called a mistake."""
     written, solution, _, _, read = _read_fixture("handwriting_seed45_extra10_50.png", model)
@@ -898,7 +897,7 @@ def test_a_hands_threes_misread_alike_are_read_as_threes(model):
     """Photo 70 of `benchmarks/handwriting.py --seed 45` (10 extra givens; tests/data/handwriting, PNG; hand
     Courgette; `truth.json` gives what is written, all right). The hand's 3s in r3c3, r6c5, r7c1 and r9c6 were
     read as 8s by both models (two of them as print, taken out of the givens); the model before 2026-11-29
-    left all four questions after the first round and the second round (`_second_round`), comparing them
+    left all four questions after the first round and the second round (`second_round`), comparing them
     with each other as copies of the solution's 3, read them as 3s. The model of 2026-11-29 reads them as 3s
     by the second look of the first round. Every entry is read as written, none is a question and none is
     called a mistake."""
@@ -914,7 +913,7 @@ def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model, monke
     SteveHand, never trained on; `truth.json` gives what is written, all right). The handwritten-digit model
     reads the hand's 9s in r1c1, r5c7 and r7c2 as 3s. The first round's second look reads r7c2 as a 9; r1c1
     and r5c7 are doubted by both models (the image distortion model's samples put another digit nearer) and
-    are questions after the first round. The second round (`_second_round`) measures them against the
+    are questions after the first round. The second round (`second_round`) measures them against the
     player's right 9s, r7c2 now among them: they lie nearer those than any other digit, the model's samples
     and the player's other entries, and are read as 9s, right, not questions. No entry is called a mistake
     and none is read as a digit not written. Without the player's own copies the two were questions (the
@@ -928,7 +927,7 @@ def test_the_players_own_copies_read_a_hands_nines_the_model_doubts(model, monke
     decided = {d.cell: (d.read, d.decided_by) for d in read.doubted}
     assert decided[0] == decided[42] == (3, "second look") and 55 not in decided
     with monkeypatch.context() as patched:
-        patched.setattr("snapsolve.repair._second_round", lambda *args: [])
+        patched.setattr("snapsolve.repair.entries.second_round", lambda *args: [])
         first = player_entries(reading, decision, model)
     assert first.unclear == []
     without = read_entries(
@@ -959,7 +958,7 @@ def test_a_hands_seven_nearer_the_players_own_sevens_than_their_other_digits_is_
     assert all(read.entries[cell] == d for cell, d in written.items())
     assert all(read.sure[cell] in (0, solution[cell]) for cell in written)  # no mistake called
     with monkeypatch.context() as patched:
-        patched.setattr("snapsolve.repair.OWN_APART", 0.0)
+        patched.setattr("snapsolve.repair.second_look.OWN_APART", 0.0)
         without = player_entries(reading, decision, model)
     assert {entry.cell for entry in without.unclear} == {7, 23}
 
