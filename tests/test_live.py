@@ -36,7 +36,7 @@ from snapsolve.web.app import Settings, create_app  # noqa: E402
 from snapsolve.web.live import FULL_READ_EVERY, LOCK_FRAMES, Anchor, LatestFrame, LiveLock, LockView  # noqa: E402
 
 from .conftest import SAMPLES  # noqa: E402
-from .live_clip import BLURRED, FRAMES, NO_GRID, jpeg, make_frames, write_mjpeg  # noqa: E402
+from .live_clip import BLURRED, FPS, FRAMES, NO_GRID, jpeg, make_frames, write_mjpeg  # noqa: E402
 from .test_web import CHROMIUM, dat_givens, free_port, valid_solution  # noqa: E402
 
 IMAGE1 = SAMPLES / "image1.jpg"
@@ -45,13 +45,15 @@ GIVENS = dat_givens(SAMPLES / "image1.dat")
 OTHER = SAMPLES / "image1040.jpg"
 
 
-#: Polled by the browser test: pause the video; true once an answer to a frame sent after the pause drew digits
-#: (a paused table frame is let go on after a moment).
+#: Polled by the browser test: pause the video and send its paused picture once (the page sends only new camera
+#: frames, and a paused video presents none); true once that frame's answer drew digits (else the video plays on a
+#: moment and is paused again).
 HOLD_STILL = """() => {
   const live = window.snapsolveLive, video = document.querySelector('#live-video');
   if (!video.paused) { video.pause(); live.pausedAt = live.sent; live.pausedTime = Date.now(); return false; }
-  if (live.lastFrame > live.pausedAt + 1 && Object.keys(live.drawn).length) return true;
-  if (live.lastFrame > live.pausedAt + 1 || Date.now() - live.pausedTime > 20000) video.play();
+  if (live.sent === live.pausedAt) { live.presented = -live.pausedTime; liveTick(true); return false; }
+  if (live.lastFrame > live.pausedAt && Object.keys(live.drawn).length) return true;
+  if (live.lastFrame > live.pausedAt || Date.now() - live.pausedTime > 20000) video.play();
   return false;
 }"""
 
@@ -526,3 +528,86 @@ def test_live_camera_in_chromium(secure_server, tmp_path, solution):
                 assert data["grids"][0]["givens"] == GIVENS
         finally:
             browser.close()
+
+
+#: Installed before the page's scripts: every binary message the page sends over a WebSocket is recorded with its
+#: time (ms, performance.now) and the SHA-256 of its bytes (two sends of one camera frame are the same JPEG).
+RECORD_SENDS = """
+window.__sends = [];
+const plainSend = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  const record = { at: performance.now(), hash: null };
+  if (data instanceof Blob) {
+    window.__sends.push(record);
+    data.arrayBuffer().then((b) => crypto.subtle.digest("SHA-256", b)).then((h) => {
+      record.hash = Array.from(new Uint8Array(h), (x) => x.toString(16).padStart(2, "0")).join("");
+    });
+  }
+  return plainSend.call(this, data);
+};
+"""
+
+
+#: Frames of the clip played to measure the frame rate (15 s at 30 frames a second: longer than the measurement).
+LONG_CLIP = 450
+
+
+def test_live_camera_offers_at_most_25_new_frames_a_second(secure_server, tmp_path):
+    """The fake camera plays 30 distinct frames a second: the page sends at most 25 a second, never one frame
+    twice, and with ?debug shows its frame rate and latency in a corner."""
+    import cv2
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
+    url, how = secure_server
+    frames = make_frames(IMAGE1, LONG_CLIP)
+    for n, frame in enumerate(frames):  # every frame its own (the clip's table stretches repeat a picture)
+        cv2.putText(frame, f"{n:03d}", (560, 470), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2)
+    video = write_mjpeg(frames, tmp_path / "numbered.mjpeg")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--use-fake-device-for-media-stream",
+                "--use-fake-ui-for-media-stream",
+                f"--use-file-for-fake-video-capture={video}",
+            ],
+        )
+        try:
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+                ignore_https_errors=True,
+                permissions=["camera"],
+            )
+            context.add_init_script(RECORD_SENDS)
+            page = context.new_page()
+            page.goto(f"{url}?token={how.token}&debug")
+            assert "token" not in page.url and "debug" in page.url  # the token taken out, the flag kept
+            page.click("#live-start")
+            page.wait_for_function("window.snapsolveLive.answered >= 10", timeout=60000)
+            start = page.evaluate("performance.now()")
+            page.wait_for_timeout(6000)
+            end = page.evaluate("performance.now()")
+            page.wait_for_function("window.__sends.every((s) => s.hash)", timeout=10000)
+            sends = page.evaluate("window.__sends")
+            visible = page.is_visible("#live-debug")
+            debug = page.text_content("#live-debug") if visible else ""
+            shown = page.evaluate("window.snapsolveLive.debug")
+        finally:
+            browser.close()
+    window = [s for s in sends if start <= s["at"] < end]
+    seconds = (end - start) / 1000
+    assert len(window) <= 25 * seconds + 2, f"{len(window) / seconds:.1f} frames a second sent"
+    first = sends[0]["at"]  # the camera loops its clip: within one pass every frame is new
+    hashes = [s["hash"] for s in sends if s["at"] < first + 1000 * (LONG_CLIP / FPS - 1)]
+    twice = len(hashes) - len(set(hashes))
+    assert not twice, f"{twice} of {len(hashes)} frames sent twice"
+    assert len(window) >= 5 * seconds, f"only {len(window) / seconds:.1f} frames a second sent"  # it does send
+    # the corner says what the page measures: frames a second from the camera, sent and answered; the latency
+    assert visible and re.search(r"frames/s: camera [\d.]+, sent [\d.]+, answered [\d.]+; latency \d+ ms", debug), debug
+    assert 0 < shown["sent_per_second"] <= 25.5 and shown["latency_ms"] > 0, shown

@@ -1,13 +1,17 @@
 // snapsolve's live camera: the rear camera's frames, reduced to about 640 px JPEG, go over the WebSocket
 // /api/live; each answer's cell quadrilaterals place the missing digits over the video, in the grid's own
 // perspective. "Freeze" takes a full-resolution still and goes on as photo mode (sendPhoto of app.js).
+// Only the camera's new frames are sent (requestVideoFrameCallback says when one is presented), at most 25 a
+// second. With ?debug in the address, a corner shows the frames a second sent and answered and the latency.
 // Kept apart from app.js; it uses only sendPhoto and showError from there, and socketUrl from token.js.
 "use strict";
 
 const LIVE_SIDE = 640;          // longer side of the frames sent, pixels
 const LIVE_QUALITY = 0.7;       // their JPEG quality
 const LIVE_AHEAD = 2;           // frames sent and not yet answered at most (the server keeps only the latest)
-const LIVE_INTERVAL_MS = 40;    // at most 25 frames a second offered
+const LIVE_INTERVAL_MS = 40;    // at most 25 frames a second offered: one per 40 ms on average
+const LIVE_DEBUG = new URLSearchParams(location.search).has("debug");
+const DEBUG_WINDOW_MS = 2000;   // the debug corner's rates are over the last 2 s
 
 // What live mode shows, kept on window for tests and for curious people.
 const live = window.snapsolveLive = {
@@ -25,6 +29,12 @@ const live = window.snapsolveLive = {
   status: "",
   timer: null,
   canvas: document.createElement("canvas"),  // where frames are reduced before encoding
+  presented: 0,    // the newest camera frame's media time, s (requestVideoFrameCallback's; 0 where it is missing)
+  sentFrame: -1,   // the media time of the camera frame sent last: a frame is sent once
+  nextAt: 0,       // performance.now() from which the next frame may be sent
+  sentAt: new Map(),  // frame number -> when it was sent (ms), for the latency
+  debug: null,     // with ?debug: {camera_per_second, sent_per_second, answered_per_second, latency_ms}
+  times: { camera: [], sent: [], answered: [], latency: [] },
 };
 
 function liveSay(text, warn) {
@@ -58,9 +68,15 @@ async function liveStart() {
   video.srcObject = live.stream;
   await video.play().catch(() => {});
   live.active = true;
-  live.sent = live.answered = live.lastFrame = 0;
+  live.sent = live.answered = live.lastFrame = live.presented = 0;
+  live.sentFrame = -1;
+  live.nextAt = 0;
+  live.sentAt.clear();
+  live.times = { camera: [], sent: [], answered: [], latency: [] };
   live.locked = false;
   live.answer = null;
+  $("live-debug").hidden = !LIVE_DEBUG;
+  watchFrames(video);
   liveConnect();
   $("live-view").scrollIntoView({ block: "start" });
 }
@@ -69,7 +85,7 @@ function liveConnect() {
   const socket = new WebSocket(socketUrl("/api/live"));
   socket.binaryType = "arraybuffer";
   live.socket = socket;
-  socket.onopen = () => { liveSay("Point the camera at the puzzle."); liveTick(); };
+  socket.onopen = () => { live.startedAt = performance.now(); liveSay("Point the camera at the puzzle."); liveTick(); };
   socket.onmessage = (e) => liveAnswer(JSON.parse(e.data));
   socket.onclose = (e) => {
     if (live.socket !== socket) return;
@@ -82,14 +98,37 @@ function liveConnect() {
   };
 }
 
-// Offer a frame when fewer than LIVE_AHEAD are unanswered; the server drops the stale ones.
-function liveTick() {
+// Offer each camera frame as it is presented (where requestVideoFrameCallback is missing: by time alone).
+function watchFrames(video) {
+  if (!video.requestVideoFrameCallback) return;
+  const presented = (now, meta) => {
+    if (!live.active || video.srcObject !== live.stream) return;
+    live.presented = meta.mediaTime;  // the frame's own time: a frame shown again keeps it
+    liveMeasure("camera");
+    video.requestVideoFrameCallback(presented);
+    liveTick(true);
+  };
+  video.requestVideoFrameCallback(presented);
+}
+
+// Send the frame on screen when fewer than LIVE_AHEAD are unanswered and the rate allows (one per
+// LIVE_INTERVAL_MS on average: a camera of 30 frames a second gives 25). Where frames are counted, only from the
+// frame's own callback (`onFrame`): there the picture drawn is the frame its media time names, so none is sent
+// twice (outside it the video may already show the next frame, whose callback is still to come).
+function liveTick(onFrame) {
   clearTimeout(live.timer);
   if (!live.active) return;
-  live.timer = setTimeout(liveTick, LIVE_INTERVAL_MS);
+  const counted = !!$("live-video").requestVideoFrameCallback;
+  if (!counted) live.timer = setTimeout(liveTick, LIVE_INTERVAL_MS / 2);
+  else if (!onFrame) return;  // the next frame's callback sends it
   const socket = live.socket, video = $("live-video");
   if (!socket || socket.readyState !== WebSocket.OPEN || !video.videoWidth) return;
   if (live.sent - live.lastFrame >= LIVE_AHEAD || live.encoding) return;
+  if (counted && live.presented === live.sentFrame) return;
+  const now = performance.now();
+  if (now < live.nextAt) return;
+  live.nextAt = Math.max(live.nextAt + LIVE_INTERVAL_MS, now - LIVE_INTERVAL_MS);
+  live.sentFrame = live.presented;
   const scale = Math.min(1, LIVE_SIDE / Math.max(video.videoWidth, video.videoHeight));
   const canvas = live.canvas;
   canvas.width = Math.round(video.videoWidth * scale);
@@ -101,7 +140,33 @@ function liveTick() {
     if (!blob || !live.active || socket.readyState !== WebSocket.OPEN) return;
     socket.send(blob);
     live.sent += 1;
+    live.sentAt.set(live.sent, performance.now());
+    liveMeasure("sent");
   }, "image/jpeg", LIVE_QUALITY);
+}
+
+// ?debug: frames a second from the camera, sent and answered over the last DEBUG_WINDOW_MS, and the median
+// latency of the last 30 answers (from a frame's send to its answer), in a corner of the video.
+function liveMeasure(what, frame) {
+  if (!LIVE_DEBUG) return;
+  const now = performance.now(), times = live.times;
+  times[what].push(now);
+  if (what === "answered" && live.sentAt.has(frame)) {
+    times.latency.push(now - live.sentAt.get(frame));
+    times.latency = times.latency.slice(-30);
+  }
+  for (const key of ["camera", "sent", "answered"]) times[key] = times[key].filter((t) => now - t <= DEBUG_WINDOW_MS);
+  const span = Math.min(DEBUG_WINDOW_MS, now - (live.startedAt || now)) / 1000 || 1;
+  const sorted = [...times.latency].sort((a, b) => a - b);
+  live.debug = {
+    camera_per_second: times.camera.length / span,
+    sent_per_second: times.sent.length / span,
+    answered_per_second: times.answered.length / span,
+    latency_ms: sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0,
+  };
+  const d = live.debug;
+  $("live-debug").textContent = `frames/s: camera ${d.camera_per_second.toFixed(1)}, sent ${d.sent_per_second.toFixed(1)}, ` +
+    `answered ${d.answered_per_second.toFixed(1)}; latency ${Math.round(d.latency_ms)} ms`;
 }
 
 function liveAnswer(answer) {
@@ -109,6 +174,8 @@ function liveAnswer(answer) {
   live.answer = answer;
   if (answer.frame) live.lastFrame = answer.frame;
   live.answered += 1;
+  liveMeasure("answered", answer.frame);
+  for (const frame of live.sentAt.keys()) if (frame <= answer.frame) live.sentAt.delete(frame);  // dropped ones too
   live.locked = !!answer.locked;
   $("live-lock").hidden = !live.locked;
   const grid = answer.grid;
