@@ -553,6 +553,9 @@ class LockedReading:
         The grade, as in the grid's JSON.
     entries : str or None
         81 characters: the digits written by hand.
+    pencil_marks : list of dict
+        The cells holding pencilled candidates, as in the grid's JSON (the
+        page draws the answer small beside them).
     mistakes, unclear_entries : list of dict
         As in the grid's JSON.
     progress : dict or None
@@ -565,6 +568,7 @@ class LockedReading:
     score: int | None
     needs_search: bool | None
     entries: str | None = None
+    pencil_marks: list = field(default_factory=list)
     mistakes: list | None = None
     unclear_entries: list = field(default_factory=list)
     progress: dict | None = None
@@ -583,6 +587,7 @@ class LockedReading:
             self.score,
             self.needs_search,
             grid.get("entries"),
+            grid.get("pencil_marks", []),
             grid.get("mistakes"),
             grid.get("unclear_entries", []),
             grid.get("progress"),
@@ -601,6 +606,7 @@ class LockedReading:
             score=self.score,
             needs_search=self.needs_search,
             entries=self.entries,
+            pencil_marks=self.pencil_marks,
             mistakes=self.mistakes,
             unclear_entries=self.unclear_entries,
             progress=self.progress,

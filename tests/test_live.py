@@ -37,9 +37,10 @@ from snapsolve.web.live import FULL_READ_EVERY, LOCK_FRAMES, Anchor, LatestFrame
 
 from .conftest import SAMPLES  # noqa: E402
 from .live_clip import BLURRED, FPS, FRAMES, NO_GRID, jpeg, make_frames, write_mjpeg  # noqa: E402
-from .test_web import CHROMIUM, dat_givens, free_port, valid_solution  # noqa: E402
+from .test_web import CHROMIUM, dat_givens, free_port, keep_screenshot, valid_solution  # noqa: E402
 
 IMAGE1 = SAMPLES / "image1.jpg"
+IN_PROGRESS = SAMPLES / "02_25_honor_view_10_0.jpg"
 GIVENS = dat_givens(SAMPLES / "image1.dat")
 #: Another puzzle, seen through the same hand motion.
 OTHER = SAMPLES / "image1040.jpg"
@@ -611,3 +612,48 @@ def test_live_camera_offers_at_most_25_new_frames_a_second(secure_server, tmp_pa
     # the corner says what the page measures: frames a second from the camera, sent and answered; the latency
     assert visible and re.search(r"frames/s: camera [\d.]+, sent [\d.]+, answered [\d.]+; latency \d+ ms", debug), debug
     assert 0 < shown["sent_per_second"] <= 25.5 and shown["latency_ms"] > 0, shown
+
+
+def test_live_overlay_draws_small_beside_pencil_marks(secure_server, tmp_path):
+    """The sample in progress, whose player pencilled candidates in three cells, through the fake camera: once
+    locked, the followed frames still carry the pencil marks and the overlay draws those cells' digits small."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("no /usr/bin/chromium (apt-get install chromium)")
+    url, how = secure_server
+    video = write_mjpeg(make_frames(IN_PROGRESS, FRAMES), tmp_path / "in_progress.mjpeg")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--use-fake-device-for-media-stream",
+                "--use-fake-ui-for-media-stream",
+                f"--use-file-for-fake-video-capture={video}",
+            ],
+        )
+        try:
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
+                ignore_https_errors=True,
+                permissions=["camera"],
+            )
+            page = context.new_page()
+            page.goto(f"{url}?token={how.token}")
+            page.click("#live-start")
+            live = page.wait_for_function(
+                "(() => { const l = window.snapsolveLive;"
+                " return l.locked && l.answer.followed && Object.keys(l.drawn).length > 0"
+                " ? {small: [...(l.small || [])], drawn: {...l.drawn}, grid: l.answer.grid} : null; })()",
+                timeout=60000,
+            ).json_value()
+            page.wait_for_function(HOLD_STILL, timeout=120000, polling=200)
+            keep_screenshot(page, "web-phone-live-pencil.png")
+        finally:
+            browser.close()
+    pencil = {m["cell"] for m in live["grid"]["pencil_marks"]}
+    assert pencil == {30, 52, 53}  # the sample's pencilled cells (02_25_honor_view_10_0.cells)
+    assert set(live["small"]) == pencil and pencil <= {int(c) for c in live["drawn"]}

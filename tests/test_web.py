@@ -743,3 +743,59 @@ def test_phone_question_step_and_older_results(server, image1_read):
         text = page.text_content("#step-text")
         assert text.startswith(f"Step 1 of {len(grid['steps'])}: {cell_name(cell)}: is this an 8 or a 9?")
         assert "not a mistake" in text and "wrong" not in text
+
+
+def test_phone_steps_draw_small_beside_pencil_marks(server, image1_read):
+    """A digit placed in a cell with pencilled candidates is drawn small in the cell's lower right (as the command's
+    image draws it), in the step view and in the whole answer the page draws; other cells' digits stay large."""
+    mock = json.loads(json.dumps(image1_read))
+    grid = mock["grids"][0]
+    first, second = grid["steps"][0]["placements"][0][0], grid["steps"][1]["placements"][0][0]
+    grid["pencil_marks"] = [{"cell": first, "digits": "58"}]
+    mock["image"] = None  # the page draws the answer itself
+    quads = grid["cell_quads"]
+
+    def drawn(page, cell: int) -> dict:
+        text = page.locator(f'#overlay text[data-cell="{cell}"]').last
+        quad = quads[cell]
+        height = (abs(quad[3][1] - quad[0][1]) + abs(quad[2][1] - quad[1][1])) / 2
+        x, y = (sum(p[0] for p in quad) / 4, sum(p[1] for p in quad) / 4)
+        return {
+            "small": "small" in text.get_attribute("class").split(),
+            "size": float(text.get_attribute("font-size")) / height,  # of the cell's height
+            "right": (float(text.get_attribute("x")) - x) / height,  # of the cell's height, from its centre
+            "down": (float(text.get_attribute("y")) - y) / height,
+        }
+
+    with phone(server) as page:
+        answer_photos_with(page, mock)
+        page.set_input_files("#file", str(IMAGE1))
+        page.wait_for_selector("#level")
+        whole = drawn(page, first)
+        assert whole["small"] and 0.1 < whole["right"] < 0.25 and 0.1 < whole["down"] < 0.25, whole
+        assert not drawn(page, second)["small"]
+        assert whole["size"] == pytest.approx(0.7 * 0.4 / 0.55, rel=0.01) and drawn(page, second)["size"] == (
+            pytest.approx(0.7, rel=0.01)
+        )
+        page.click("#next")  # step 1 places its digit in the pencilled cell
+        now = drawn(page, first)
+        assert now["small"] and now["size"] == pytest.approx(0.75 * 0.4 / 0.55, rel=0.01) and now["right"] > 0.1
+        keep_screenshot(page, "web-phone-pencil-step.png")
+        page.click("#next")  # step 2: another cell, full size; step 1's digit stays small
+        assert not drawn(page, second)["small"] and drawn(page, second)["size"] == pytest.approx(0.75, rel=0.01)
+        assert drawn(page, first)["small"]
+
+        # The sample in progress as the server reads it: its pencilled cells' digits are small when a step fills them.
+        page.unroute("**/api/solve")
+        with page.expect_response("**/api/solve") as answer:
+            page.set_input_files("#file", str(IN_PROGRESS))
+        real = answer.value.json()["grids"][0]
+        page.wait_for_function("document.querySelector('#summary').textContent.includes('filled in')")
+        pencil = {m["cell"] for m in real["pencil_marks"]}
+        quads = real["cell_quads"]
+        at = next(n for n, step in enumerate(real["steps"]) if any(c in pencil for c, _ in step["placements"]))
+        for _ in range(at + 1):
+            page.click("#next")
+        filled = next(c for c, _ in real["steps"][at]["placements"] if c in pencil)
+        assert drawn(page, filled)["small"]
+        keep_screenshot(page, "web-phone-pencil-step-in-progress.png")

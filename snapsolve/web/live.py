@@ -27,8 +27,9 @@ found again near the frame before and its cells' ink checked, see "Follow"
 below), false when it was read in full. A followed frame's ``grid`` has the
 frame's ``corners``, ``rotation`` and ``cell_quads`` and the locked
 reading's ``givens``, ``solution``, ``status``, ``level``, ``score``,
-``needs_search``, ``entries``, ``mistakes``, ``unclear_entries`` and
-``progress`` (those of its last full reading), nothing else.
+``needs_search``, ``entries``, ``pencil_marks``, ``mistakes``,
+``unclear_entries`` and ``progress`` (those of its last full reading),
+nothing else.
 
 Flow
 ----

@@ -6,6 +6,10 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const cellName = (c) => `r${Math.floor(c / 9) + 1}c${(c % 9) + 1}`;
 const digits = (text) => Array.from(text || "", (ch) => (ch === "." ? 0 : Number(ch)));
+// A digit in a cell with pencilled candidates is drawn small, its centre at SMALL_AT of the cell's width and height
+// (the lower right, clear of the candidates) and SMALL_DIGIT of the full size, as the command's image draws it
+// (vision.overlay.draw_digits).
+const SMALL_AT = 0.68, SMALL_DIGIT = 0.4 / 0.55;
 
 const state = {
   result: null,  // the last answer of /api/solve
@@ -258,14 +262,26 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function digitAt(svg, cell, digit, colour, scale, dx = 0, dy = 0) {
+// A point of a cell's quadrilateral: u along its top edge, v along its left edge (0..1 each; bilinear).
+function pointIn(quad, u, v) {
+  const [tl, tr, br, bl] = quad;
+  return [0, 1].map((k) => (1 - u) * (1 - v) * tl[k] + u * (1 - v) * tr[k] + u * v * br[k] + (1 - u) * v * bl[k]);
+}
+
+function pencilCells() {
+  return new Set(((state.grid && state.grid.pencil_marks) || []).map((m) => m.cell));
+}
+
+// A digit in its cell: centred (`dx`, `dy` in cell heights move it), or with `small` in the lower right, smaller,
+// clear of the player's pencilled candidates.
+function digitAt(svg, cell, digit, colour, scale, dx = 0, dy = 0, small = false) {
   const quad = state.quads[cell];
-  const [x, y] = centre(quad);
+  const [x, y] = small ? pointIn(quad, SMALL_AT, SMALL_AT) : centre(quad);
   const h = cellHeight(quad);
   svg.append(svgEl("text", {
-    x: x + dx * h, y: y + dy * h, "font-size": h * scale, fill: colour, "text-anchor": "middle",
-    "dominant-baseline": "central", "font-family": "system-ui, sans-serif", "font-weight": "700",
-    class: "digit",
+    x: x + dx * h, y: y + dy * h, "font-size": h * scale * (small ? SMALL_DIGIT : 1), fill: colour,
+    "text-anchor": "middle", "dominant-baseline": "central", "font-family": "system-ui, sans-serif",
+    "font-weight": "700", class: small ? "digit small" : "digit", "data-cell": cell,
   }, String(digit)));
 }
 
@@ -280,9 +296,10 @@ function renderPhoto() {
   if (src && $("photo").getAttribute("src") !== src) $("photo").src = src;
   if (!state.quads || !state.size || !grid) return;
   svg.setAttribute("viewBox", `0 0 ${state.size[0]} ${state.size[1]}`);
+  const pencil = pencilCells();
   if (!stepping && !useImage && grid.solution && $("show-solution").checked) {
     for (let c = 0; c < 81; c++) {
-      if (!state.givens[c] && !state.entries[c]) digitAt(svg, c, grid.solution[c], "#1d4ed8", 0.7);
+      if (!state.givens[c] && !state.entries[c]) digitAt(svg, c, grid.solution[c], "#1d4ed8", 0.7, 0, 0, pencil.has(c));
     }
   }
   if (stepping) {
@@ -293,8 +310,8 @@ function renderPhoto() {
     }
     const before = new Map();
     steps().slice(0, state.step).forEach((s) => s.placements.forEach(([c, d]) => before.set(c, d)));
-    before.forEach((d, c) => digitAt(svg, c, d, "#1d4ed8", 0.6));
-    step.placements.forEach(([c, d]) => digitAt(svg, c, d, "#15803d", 0.75));
+    before.forEach((d, c) => digitAt(svg, c, d, "#1d4ed8", 0.6, 0, 0, pencil.has(c)));
+    step.placements.forEach(([c, d]) => digitAt(svg, c, d, "#15803d", 0.75, 0, 0, pencil.has(c)));
     step.eliminations.forEach(([c, d]) => {
       const dx = (((d - 1) % 3) - 1) * 0.3, dy = (Math.floor((d - 1) / 3) - 1) * 0.3;
       digitAt(svg, c, d, "#dc2626", 0.3, dx, dy);

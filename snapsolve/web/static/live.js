@@ -3,7 +3,8 @@
 // perspective. "Freeze" takes a full-resolution still and goes on as photo mode (sendPhoto of app.js).
 // Only the camera's new frames are sent (requestVideoFrameCallback says when one is presented), at most 25 a
 // second. With ?debug in the address, a corner shows the frames a second sent and answered and the latency.
-// Kept apart from app.js; it uses only sendPhoto and showError from there, and socketUrl from token.js.
+// Kept apart from app.js; it uses only sendPhoto, showError, SMALL_AT and SMALL_DIGIT from there, and socketUrl
+// from token.js.
 "use strict";
 
 const LIVE_SIDE = 640;          // longer side of the frames sent, pixels
@@ -24,6 +25,7 @@ const live = window.snapsolveLive = {
   answer: null,    // the last answer (see snapsolve.web.live)
   locked: false,
   drawn: {},       // cell -> digit drawn over the video by the last answer
+  small: [],       // cells whose digit is drawn small, beside the player's pencilled candidates
   marked: [],      // cells ringed as mistakes by the last answer
   unclear: [],     // cells of entries read without certainty (an amber "?")
   status: "",
@@ -206,6 +208,7 @@ function liveDraw(grid, frameSize) {
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   live.drawn = {};
+  live.small = [];
   live.marked = [];
   live.unclear = [];
   if (!grid || !grid.solution || !grid.cell_quads || !frameSize || !video.videoWidth) return;
@@ -218,6 +221,7 @@ function liveDraw(grid, frameSize) {
   const wrong = new Map((grid.mistakes || []).map((m) => [m.cell, m.solution]));
   // accuse only when sure: an entry read without certainty gets an amber "?", never a red ring
   const unclear = new Set((grid.unclear_entries || []).map((u) => u.cell));
+  const pencil = new Set((grid.pencil_marks || []).map((m) => m.cell));
   for (let c = 0; c < 81; c++) {
     const given = grid.givens[c] !== ".", hasEntry = entries[c] && entries[c] !== ".";
     if (given) continue;
@@ -250,10 +254,16 @@ function liveDraw(grid, frameSize) {
     }
     if (hasEntry) continue;
     ctx.fillStyle = "rgba(29, 78, 216, 0.92)";
-    ctx.font = "700 72px system-ui, sans-serif";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    ctx.fillText(grid.solution[c], 50, 54);
+    if (pencil.has(c)) {  // small, in the lower right, clear of the candidates (as the command's image draws it)
+      ctx.font = `700 ${Math.round(72 * SMALL_DIGIT)}px system-ui, sans-serif`;
+      ctx.fillText(grid.solution[c], 100 * SMALL_AT, 100 * SMALL_AT + 3);
+      live.small.push(c);
+    } else {
+      ctx.font = "700 72px system-ui, sans-serif";
+      ctx.fillText(grid.solution[c], 50, 54);
+    }
     live.drawn[c] = Number(grid.solution[c]);
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
