@@ -1,18 +1,10 @@
-"""Batch work: run work items on several processes, report them in input order, remember what is done.
+"""Batch work: run work items in this process or on several, report them in input order, remember what is done.
 
-Work goes to a `concurrent.futures.ProcessPoolExecutor` of ``spawn``-started
-workers: a worker imports the installed package whatever the current folder
-holds (a ``spawn`` child takes the parent's ``sys.path``, which for the console
-script does not hold the current folder).
-
-A worker that dies (killed, out of memory, a crash in a decoder) breaks the
-pool, and every input then in flight fails with `BrokenProcessPool` without
-saying which one killed it. Those inputs are suspects: the pool is renewed for
-the rest of the batch, and each suspect is run again alone, in a pool of one
-worker. Inputs submitted after the worker died and before that was seen are
-refused by the broken pool and go to the new one. An input that kills its worker again gets a one-line error; the others
-(and every input of a worker killed from outside) get their normal result. So
-a dying worker costs at most the input that killed it.
+One input to do, or ``--workers 1``, is read in this process; more go to a
+pool of worker processes (`snapsolve.workers`). A worker that dies (killed,
+out of memory, a crash in a decoder) costs at most the input that killed
+it: the pool is renewed and the inputs then in flight are read again, each
+alone (see `workers.PoolWindow`).
 
 Results are yielded in input order, each as soon as every input before it is
 done; a bounded window of inputs is in flight, so a folder of thousands of
@@ -28,30 +20,32 @@ being read are finished, and every finished result is stored and yielded (in
 input order, past any gap) before `run_batch` returns. Workers ignore both
 signals (a terminal's Ctrl+C reaches the whole process group): the batch's
 process tells them to stop. A second signal interrupts at once.
+
+Importing this module loads neither the solver nor NumPy: a batch of puzzle
+text imports what it needs when it runs, and `warm_up` starts readying a
+batch of photos before the rest of the command's set-up.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import signal
-import sqlite3
 import threading
 import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .inputs import WorkItem
-from .puzzle import Options, solve_text
-from .results import InputResult
+
+if TYPE_CHECKING:
+    from .puzzle import Options
+    from .results import InputResult
 
 #: Seconds a writer waits for another process holding the result store.
 STORE_TIMEOUT = 60.0
@@ -89,10 +83,14 @@ def process_item_encoded(item: WorkItem, options: Options) -> tuple[InputResult,
 
 
 def _process(item: WorkItem, options: Options, encode: bool) -> tuple[InputResult, bytes | None]:
+    from .results import InputResult
+
     try:
         if item.kind == "error":
             return InputResult.failed(item.label, item.text), None
         if item.kind == "puzzle":
+            from .puzzle import solve_text
+
             return solve_text(item.label, item.text, options), None
         from .pipeline import default_model, encode_annotated, solve_and_draw, solve_image
 
@@ -127,6 +125,8 @@ class ResultStore:
     """
 
     def __init__(self, path: str | Path):
+        import sqlite3
+
         # Several snapsolve processes may share one file: WAL lets readers and a
         # writer work together, and writers wait for each other (up to `timeout`
         # seconds) instead of failing with "database is locked".
@@ -149,6 +149,8 @@ class ResultStore:
         processes opening a new file at once made one fail at once with
         "database is locked" (6 of 60 tries here).
         """
+        import sqlite3
+
         deadline = time.monotonic() + STORE_TIMEOUT
         while True:
             try:
@@ -176,6 +178,8 @@ class ResultStore:
             return None
         row = self.db.execute("SELECT size, mtime_ns, result FROM results WHERE input = ?", (item.label,)).fetchone()
         if row and (row[0], row[1]) == stamp:
+            from .results import InputResult
+
             result = InputResult.from_json(json.loads(row[2]))
             result.cached = True
             return result
@@ -194,41 +198,6 @@ class ResultStore:
 
     def close(self) -> None:
         self.db.close()
-
-
-#: Seconds between a worker's checks that the process that started it is still there.
-PARENT_CHECK = 1.0
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Leave when the batch's process is gone (killed with SIGKILL, it cannot stop its workers itself)."""
-    while True:
-        time.sleep(PARENT_CHECK)
-        if os.getppid() != parent:
-            os._exit(1)
-
-
-def warm_worker(load_model: bool) -> None:
-    """Start of a worker process (the local pool's, the server's, a Dask worker's first task).
-
-    Starts a daemon thread that exits the process when its parent is gone
-    (checked every `PARENT_CHECK` seconds), limits NumPy, scikit-learn and
-    OpenCV to one thread each (the processes are the parallelism: two
-    workers on two cores with two OpenCV threads each would fight over
-    them), and, with `load_model`,
-    loads the cell model now rather than on the first photo. A model that
-    cannot be loaded is reported per input by `process_item`; never raises.
-    """
-    import cv2
-    from threadpoolctl import threadpool_limits
-
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    if load_model:
-        from .pipeline import prepare_model
-
-        prepare_model()
-    threadpool_limits(1)  # after the model: scikit-learn loads its own OpenMP library
-    cv2.setNumThreads(1)
 
 
 #: The signals that stop a batch cleanly.
@@ -278,72 +247,6 @@ def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[StopReq
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
-
-
-@contextmanager
-def _signals_blocked() -> Iterator[None]:
-    """Hold back STOP_SIGNALS in this thread (a worker started meanwhile inherits them held back)."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-_stop_event = None
-
-
-def _batch_worker(load_model: bool, stop_event) -> None:
-    """Start of a local batch worker: ignore the stop signals (the batch's process decides), then `warm_worker`.
-
-    The worker was started with the signals held back (`_signals_blocked`), so a Ctrl+C during its
-    start-up is dropped here rather than raising in the middle of an import.
-    """
-    global _stop_event
-    _stop_event = stop_event
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-    warm_worker(load_model)
-
-
-def _unless_stopped(
-    task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options
-) -> InputResult | None:
-    """`task(item, options)` in a batch worker, or None when the batch has been told to stop."""
-    if _stop_event is not None and _stop_event.is_set():
-        return None
-    return task(item, options)
-
-
-#: The error of an input whose worker died each time it was read, even alone.
-WORKER_DIED = "the worker process died while reading this input (killed, out of memory, or a crash in a decoder)"
-
-
-def _new_pool(workers: int, load_model: bool, stop_event) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_batch_worker,
-        initargs=(load_model, stop_event),
-    )
-
-
-def _submit(pool: ProcessPoolExecutor, task, item: WorkItem, options: Options) -> Future:
-    """Submit one item (the pool starts its workers here, so with the stop signals held back)."""
-    with _signals_blocked():
-        return pool.submit(_unless_stopped, task, item, options)
-
-
-def _run_alone(
-    task: Callable[[WorkItem, Options], InputResult], item: WorkItem, options: Options, load_model: bool, stop_event
-) -> InputResult | None:
-    """Read one suspect input in a pool of its own: its result, or `WORKER_DIED` if it kills that worker too."""
-    with _new_pool(1, load_model, stop_event) as pool:
-        try:
-            return _submit(pool, task, item, options).result()
-        except BrokenProcessPool:
-            return InputResult.failed(item.label, WORKER_DIED)
 
 
 def _finished_head(window: deque[Entry]) -> Iterator[tuple[WorkItem, InputResult]]:
@@ -484,6 +387,51 @@ class OrderedWindow:
                 yield entry.item, entry.result
 
 
+_preparing = False  # this process's cell model is being readied (`_prepare_here`)
+
+
+def _is_photo(item: WorkItem) -> bool:
+    return item.kind in ("image", "pdf_page")
+
+
+def _prepare_here() -> None:
+    """Ready the cell model in this process, in a thread of its own (once): for a batch read here.
+
+    scikit-learn's import (a second) overlaps the first photo's decoding; its
+    OpenMP library, loaded meanwhile, reads its thread count from the
+    environment, which asks for one thread unless the user chose otherwise.
+    """
+    global _preparing
+    if _preparing:
+        return
+    _preparing = True
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    from .pipeline import prepare_model
+
+    prepare_model(background=True)
+
+
+def warm_up(items: Iterable[WorkItem], workers: int, store: ResultStore | None = None) -> None:
+    """Start readying the batch of `items` now, before the caller's other set-up; what `run_batch` will do anyway.
+
+    When a photo or PDF page is among the inputs to do (those not in
+    `store`) and the batch will be read here (one input to do, or `workers`
+    1), this starts loading the cell model and importing scikit-learn in a
+    thread. Puzzle text needs neither; a pool's workers load them as they
+    start. Returns at once.
+    """
+    to_do, photo = 0, False
+    for item in items:
+        if store is None or store.done(item) is None:
+            to_do += 1
+            photo = photo or _is_photo(item)
+        if photo and to_do > 1:
+            break
+    if photo and (workers == 1 or to_do == 1):
+        _prepare_here()
+
+
 def run_batch(
     items: list[WorkItem],
     options: Options,
@@ -542,31 +490,14 @@ def run_batch(
         if on_done:
             on_done(items[index], result)
 
-    load_model = any(items[i].kind in ("image", "pdf_page") for i in todo)
+    load_model = any(_is_photo(items[i]) for i in todo)
     if workers == 1:
-        from threadpoolctl import threadpool_limits
-
-        if load_model and task is process_item:
-            from .pipeline import prepare_model
-
-            # scikit-learn's import (a second) overlaps the first photo's decoding; its OpenMP
-            # library, loaded meanwhile, reads its thread count from the environment
-            for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-                os.environ.setdefault(name, "1")
-            prepare_model(background=True)
-
-        # One thread: OpenMP threads in the neighbour search gain little on an idle
-        # machine and cost several times the time on a busy one (measured 39 ms
-        # against 342 ms for 40 queries while the other core was loaded).
-        with threadpool_limits(1):
-            for index, item in enumerate(items):
-                if slots[index] is None and not stop:
-                    finish(index, task(item, options))
-                if (done := slots[index]) is not None:
-                    yield item, done
+        yield from _run_here(items, slots, finish, task, options, load_model, stop)
         return
 
-    window = _PoolWindow(slots, task, options, workers, load_model, store=store, on_done=on_done, stop=stop)
+    from .workers import PoolWindow
+
+    window = PoolWindow(slots, task, options, workers, load_model, store=store, on_done=on_done, stop=stop)
     try:
         yield from window.results(items)
         # Every task is done: wait for the pool to wind down. Left running (shutdown(wait=False)), its
@@ -577,88 +508,37 @@ def run_batch(
         window.pool.shutdown(wait=False, cancel_futures=True)
 
 
-class _PoolWindow(OrderedWindow):
-    """`OrderedWindow` on a local process pool, which is renewed when a worker dies; the inputs then in
-    flight are suspects, each read again alone (`_run_alone`) once the batch waits on it."""
+def _run_here(
+    items: list[WorkItem],
+    slots: list[InputResult | None],
+    finish: Callable[[int, InputResult], None],
+    task: Callable[[WorkItem, Options], InputResult],
+    options: Options,
+    load_model: bool,
+    stop: StopRequest | None,
+) -> Iterator[tuple[WorkItem, InputResult]]:
+    """`run_batch` in this process: each input not in `slots` read in turn, each yielded when its turn comes.
 
-    def __init__(
-        self,
-        known: list[InputResult | None],
-        task: Callable[[WorkItem, Options], InputResult],
-        options: Options,
-        workers: int,
-        load_model: bool,
-        **kwargs,
-    ):
-        super().__init__(**kwargs)
-        self.known, self.task, self.options = known, task, options
-        self.workers, self.load_model = workers, load_model
-        self.stop_event = multiprocessing.get_context("spawn").Event() if self.stop is not None else None
-        self.pool = _new_pool(workers, load_model, self.stop_event)
-        self.futures: dict[Future, Entry] = {}
-        self.suspects: list[Entry] = []
+    With `load_model` (photos among them), the cell model is readied in a
+    thread meanwhile (`_prepare_here`) and NumPy and scikit-learn run on one
+    thread: OpenMP threads in the neighbour search gain little on an idle
+    machine and cost several times the time on a busy one (measured 39 ms
+    against 342 ms for 40 queries while the other core was loaded).
+    """
 
-    def limits(self) -> tuple[int, int]:
-        return IN_FLIGHT_PER_WORKER * self.workers, WINDOW_PER_WORKER * self.workers
+    def in_turn() -> Iterator[tuple[WorkItem, InputResult]]:
+        for index, item in enumerate(items):
+            if slots[index] is None and not stop:
+                finish(index, task(item, options))
+            if (done := slots[index]) is not None:
+                yield item, done
 
-    def admit(self, entry: Entry) -> bool:
-        entry.result = self.known[entry.index]  # from the store, already reported
-        return entry.result is None
+    if not load_model:  # puzzle text: no NumPy
+        yield from in_turn()
+        return
+    from threadpoolctl import threadpool_limits
 
-    def start(self, entries: list[Entry]) -> None:
-        for entry in entries:
-            try:
-                future = _submit(self.pool, self.task, entry.item, self.options)
-            except BrokenProcessPool:
-                # A worker died since the last collect and the pool takes nothing more: its inputs in flight
-                # (each failed by the pool, or done before) are settled as in `collect`, which renews the pool.
-                done, _ = wait(self.futures)
-                self._settle(done, broken=True)
-                future = _submit(self.pool, self.task, entry.item, self.options)
-            self.futures[future] = entry
-
-    def in_flight(self) -> int:
-        return len(self.futures)
-
-    def busy(self) -> bool:
-        return bool(self.futures or (self.suspects and not self.stopped))
-
-    def _settle(self, finished: Iterable[Future], broken: bool = False) -> None:
-        """Finish the entries of the `finished` futures; those whose worker died are suspects. When one
-        did (or `broken`: the pool refused a task), every input still in flight went down with the pool,
-        and a new pool is made."""
-        for future in finished:
-            entry = self.futures.pop(future)
-            try:
-                result = future.result()
-            except (BrokenProcessPool, CancelledError):  # its worker died (or it was not run)
-                if not self.stopped:
-                    broken = True
-                    self.suspects.append(entry)
-                continue
-            if result is not None:  # None: skipped by a worker told to stop
-                self.finish(entry, result)
-        if broken:
-            self.suspects += self.futures.values()
-            self.futures.clear()
-            self.pool.shutdown(wait=True)  # its manager thread has stopped: nothing to wait for
-            self.pool = _new_pool(self.workers, self.load_model, self.stop_event)
-
-    def collect(self, head: Entry) -> None:
-        if self.futures:
-            timeout = STOP_POLL if self.stop is not None and not self.stopped else None
-            finished, _ = wait(self.futures, timeout=timeout, return_when=FIRST_COMPLETED)
-            self._settle(finished)
-        if self.suspects and not self.stop and (not self.futures or min(e.index for e in self.suspects) <= head.index):
-            entry = min(self.suspects, key=lambda e: e.index)  # the batch waits on it (or has nothing else to do)
-            self.suspects.remove(entry)
-            result = _run_alone(self.task, entry.item, self.options, self.load_model, self.stop_event)
-            if result is not None:
-                self.finish(entry, result)
-
-    def wind_down(self) -> None:
-        """Tell the workers to start nothing more and cancel the tasks still queued in the pool."""
-        assert self.stop_event is not None  # made whenever there is a stop to watch
-        self.stop_event.set()
-        for future in [f for f in self.futures if f.cancel()]:
-            del self.futures[future]
+    if task is process_item:
+        _prepare_here()
+    with threadpool_limits(1):
+        yield from in_turn()

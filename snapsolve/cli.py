@@ -4,26 +4,21 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import signal
-import sqlite3
 import sys
-import time
-import traceback
 from pathlib import Path
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING
 
 from . import __version__, web
-from .batch import ResultStore, run_batch, stop_on_signals
 from .errors import Kind, kind_of
-from .inputs import expand_inputs
-from .puzzle import Options
-from .results import GridResult, InputResult
 from .solver.exact import DEFAULT_SEARCH, SEARCHES
-from .solver.grading import LEVELS
 from .solver.grid import cell_name, format_board
+from .solver.techniques import LEVELS
+
+if TYPE_CHECKING:
+    from .puzzle import Options
+    from .results import GridResult, InputResult
 
 SUBCOMMANDS = ("solve", "evaluate", "train", "generate", "serve")
 
@@ -127,21 +122,64 @@ def print_human(result: InputResult, options: Options) -> None:
     print(file=out)
 
 
+class _NoBar:
+    """The progress bar when none is shown (standard error is no terminal, or one input): tqdm stays unloaded."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def write(self, text: str, file=None) -> None:
+        print(text, file=file or sys.stdout)
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(total: int | None):
+    """A tqdm bar of `total` inputs on standard error when that is a terminal and `total` is over 1, else `_NoBar`."""
+    if not sys.stderr.isatty() or total in (0, 1):
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="input", file=sys.stderr)
+
+
 def run_solve(args: argparse.Namespace) -> int:
     """The main job over every input; returns the exit status."""
-    options = Options(
-        write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint, search=args.search
-    )
-    if options.output_dir:
-        options.output_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        return _solve(args)
+    except Exception as exc:
+        sqlite3 = sys.modules.get("sqlite3")  # loaded by --db's store, the only source of its errors
+        if sqlite3 is None or not isinstance(exc, sqlite3.Error):
+            raise
+        print(f"snapsolve: result database {args.db}: {exc}", file=sys.stderr)
+        return kind_of(exc).exit_status
+
+
+def _solve(args: argparse.Namespace) -> int:
+    import json
+    import time
+
+    from .batch import ResultStore, run_batch, stop_on_signals, warm_up
+    from .inputs import expand_inputs
+
+    if args.output:
+        args.output.mkdir(parents=True, exist_ok=True)
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
     inputs = expand_inputs(args.inputs)
     items = [] if args.cluster else list(inputs)
     store = ResultStore(args.db) if args.db else None
+    if items:
+        warm_up(items, args.workers, store)  # photos: the model loads while the solver is imported here
+    from .puzzle import Options
+
+    options = Options(
+        write_image=not args.no_image, output_dir=args.output, explain=args.explain, hint=args.hint, search=args.search
+    )
     start = time.perf_counter()
     counts = {"inputs": 0, "grids": 0, "solved": 0, "failed": 0, "skipped": 0}
     total = None if args.cluster else len(items)
-    bar = tqdm(total=total, unit="input", file=sys.stderr, disable=not sys.stderr.isatty() or total in (0, 1))
+    bar = progress_bar(total)
     with stop_on_signals() as stop:  # SIGINT, SIGTERM: the batch winds down, keeping what is finished
         if args.cluster:
             from .cluster import run_cluster_batch, stderr_log
@@ -457,9 +495,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading (head, less)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except sqlite3.Error as exc:
-        print(f"snapsolve: result database {getattr(args, 'db', '')}: {exc}", file=sys.stderr)
-        return kind_of(exc).exit_status
     except Exception as exc:
         return report_failure(exc, args.debug)
 
@@ -479,6 +514,8 @@ def report_failure(exc: Exception, debug: bool = False) -> int:
         print(f"snapsolve: {message}", file=sys.stderr)
         return kind.exit_status
     if debug:
+        import traceback
+
         traceback.print_exception(exc, file=sys.stderr)
     more = "" if debug else " (--debug prints the traceback)"
     print(f"snapsolve: internal error: {type(exc).__name__}: {message}{more}", file=sys.stderr)

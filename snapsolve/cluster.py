@@ -168,7 +168,7 @@ def _warm(kind: str) -> None:
     """First task in a worker process: one thread for NumPy/scikit-learn, the model loaded for images."""
     global _warmed
     if not _warmed:
-        from .batch import warm_worker
+        from .workers import warm_worker
 
         warm_worker(kind in ("image", "pdf_page"))
         _warmed = True

@@ -20,13 +20,14 @@ Renamed JSON keys keep their old key beside the new one until snapsolve 0.3
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .errors import Kind
 from .solver import SOLVED, Finished, Level, Mistake, Status, Step, UnclearEntry
 from .solver.grid import format_puzzle
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Decimals kept in the JSON: corners and cell quadrilaterals (pixels), confidence, per-cell confidence, seconds
 #: (an input's and a frame's times alike).
@@ -104,7 +105,18 @@ class Progress:
 
 def _round_pixels(points) -> list:
     """Points (any shape, pixels) as nested lists rounded to PIXEL_DECIMALS (NumPy's rounding, as always)."""
+    import numpy as np  # photos only, as in `_array`
+
     return np.round(np.asarray(points, dtype=np.float64), PIXEL_DECIMALS).tolist()
+
+
+def _array(values: list | None) -> np.ndarray | None:
+    """A JSON list of numbers as a float64 array (photos only: text puzzles never load NumPy); None stays None."""
+    if values is None:
+        return None
+    import numpy as np
+
+    return np.array(values, dtype=np.float64)
 
 
 def _quads_json(corners: list, rotation: int) -> list:
@@ -324,10 +336,10 @@ class GridResult:
             steps=[_step_from_json(s) for s in data["steps"]] if "steps" in data else None,
             hint=hint,
             hint_requested="hint" in data,
-            corners=None if data.get("corners") is None else np.array(data["corners"], dtype=np.float64),
+            corners=_array(data.get("corners")),
             rotation=data.get("rotation"),
             confidence=data.get("confidence"),
-            cell_confidence=None if data.get("cell_confidence") is None else np.array(data["cell_confidence"]),
+            cell_confidence=_array(data.get("cell_confidence")),
             repaired=[Repair(r["cell"], r["read"], r["used"]) for r in data.get("repaired", [])],
             warning=data.get("warning"),
             output=data.get("output"),

@@ -109,7 +109,7 @@ def _bug(exc):
 
 @pytest.mark.parametrize("exc", [ValueError("bad value"), RuntimeError("bad state"), KeyError("k")])
 def test_a_bug_on_the_command_line_is_one_line_and_exit_1(monkeypatch, capsys, exc):
-    monkeypatch.setattr(cli, "expand_inputs", _bug(exc))
+    monkeypatch.setattr("snapsolve.inputs.expand_inputs", _bug(exc))
     assert cli.main(["--json", "-"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"snapsolve: internal error: {type(exc).__name__}: ") and "--debug" in err
@@ -117,7 +117,7 @@ def test_a_bug_on_the_command_line_is_one_line_and_exit_1(monkeypatch, capsys, e
 
 
 def test_debug_prints_the_traceback(monkeypatch, capsys):
-    monkeypatch.setattr(cli, "expand_inputs", _bug(ValueError("bad value")))
+    monkeypatch.setattr("snapsolve.inputs.expand_inputs", _bug(ValueError("bad value")))
     assert cli.main(["--json", "--debug", "-"]) == 1
     err = capsys.readouterr().err
     assert "Traceback" in err and "in raising" in err
@@ -137,7 +137,7 @@ def test_debug_prints_the_traceback(monkeypatch, capsys):
     ],
 )
 def test_a_known_error_on_the_command_line_is_its_message(monkeypatch, capsys, exc, status):
-    monkeypatch.setattr(cli, "expand_inputs", _bug(exc))
+    monkeypatch.setattr("snapsolve.inputs.expand_inputs", _bug(exc))
     assert cli.main(["-"]) == status
     assert capsys.readouterr().err == f"snapsolve: {exc}\n"
 
@@ -152,7 +152,7 @@ def test_generate_says_a_level_not_reached_but_calls_a_bug_a_bug(monkeypatch, ca
 
 
 def test_a_bug_in_one_input_of_a_batch_stays_that_inputs_error(monkeypatch, capsys):
-    monkeypatch.setattr("snapsolve.batch.solve_text", _bug(ValueError("a bug")))
+    monkeypatch.setattr("snapsolve.puzzle.solve_text", _bug(ValueError("a bug")))
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(PUZZLE + "\n"))
     assert cli.main(["--json", "--workers", "1", "-"]) == 1
     assert "-:1: internal error: ValueError: a bug" in capsys.readouterr().err

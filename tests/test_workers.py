@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from snapsolve.batch import WORKER_DIED, Entry, ResultStore, _PoolWindow, process_item, run_batch
+from snapsolve.batch import Entry, ResultStore, process_item, run_batch
 from snapsolve.cli import main
 from snapsolve.inputs import WorkItem, expand_inputs
 from snapsolve.puzzle import Options
+from snapsolve.workers import WORKER_DIED, PoolWindow
 
 from .conftest import SAMPLES, read_collection
 
@@ -57,7 +58,7 @@ def test_one_input_starts_no_pool(monkeypatch):
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started for one input")
 
-    monkeypatch.setattr("snapsolve.batch._new_pool", no_pool)
+    monkeypatch.setattr("snapsolve.workers._new_pool", no_pool)
     items = _puzzle_items(read_collection("top1465.txt")[:1])
     [(_, result)] = list(run_batch(items, Options(write_image=False), workers=8))
     assert result.error is None and result.grids[0].solved
@@ -104,7 +105,7 @@ def test_inputs_started_after_a_worker_died_go_to_a_new_pool():
     BrokenProcessPool out of the batch, a race the test above met now and then). They go to a new pool;
     the input that killed its worker is read alone and reported, the others read."""
     items = _puzzle_items(read_collection("17clue.txt")[:5])
-    window = _PoolWindow([None] * len(items), dies_on_line_3, Options(write_image=False), 2, False)
+    window = PoolWindow([None] * len(items), dies_on_line_3, Options(write_image=False), 2, False)
     try:
         entries = [Entry(item, i) for i, item in enumerate(items)]
         window.start([entries[2]])  # p:3 kills its worker
@@ -141,12 +142,16 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
     assert "Traceback" not in run.stderr
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["-"], ["generate", "--count", "1", "--seed", "3"]])
-def test_commands_without_photos_import_no_opencv_or_sklearn(argv):
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["solve", "--help"], ["serve", "--help"], ["-"], ["generate", "--count", "1", "--seed", "3"]],
+)
+def test_commands_without_photos_import_no_opencv_sklearn_or_numpy(argv):
+    """Help, a puzzle on standard input and generated puzzles start without the photo pipeline's libraries."""
     code = (
         "import sys\nfrom snapsolve.cli import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'cv2', 'sklearn'}), file=sys.stderr)"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'cv2', 'sklearn', 'numpy'}), file=sys.stderr)"
     )
     run = subprocess.run(
         [sys.executable, "-c", code, *argv],

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 
-from ..batch import warm_worker
 from ..errors import Kind, kind_of
+from ..workers import warm_worker
 from . import work
 from .errors import ApiError, internal_error
 from .settings import Settings
