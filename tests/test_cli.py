@@ -254,3 +254,25 @@ def test_search_dlx_gives_the_same_results_as_the_default(tmp_path, capsys, monk
     statuses = [r["grids"][0]["status"] if r["grids"] else r["error"] for r in outputs["dlx"]]
     assert statuses[:5] == ["solved"] * 5 and statuses[5] == "multiple_solutions"
     assert any(r["grids"][0]["needs_search"] for r in outputs["dlx"][:5])
+
+
+def test_annotated_images_honour_the_umask(tmp_path):
+    """``.solved.jpg`` and ``.hint.jpg`` get the mode any file the user writes gets (0666 less the umask), written
+    atomically: no temporary file is left."""
+    import os
+    import stat
+
+    for umask, mode in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
+        out = tmp_path / f"umask{umask:03o}"
+        for option in ([], ["--hint"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "snapsolve", str(SAMPLES / "image1.jpg"), "-o", str(out), *option],
+                capture_output=True,
+                text=True,
+                preexec_fn=lambda umask=umask: os.umask(umask),
+            )
+            assert done.returncode == 0, done.stderr
+        written = sorted(p.name for p in out.iterdir())
+        assert written == ["image1.hint.jpg", "image1.solved.jpg"]  # nothing else: no temporary file left
+        for name in written:
+            assert stat.S_IMODE((out / name).stat().st_mode) == mode, (name, oct(umask))

@@ -8,7 +8,7 @@ not import OpenCV.
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 from ..errors import Failure, Kind
@@ -96,7 +96,9 @@ def write_atomically(path: str | Path, data: bytes) -> None:
     """Write `data` to `path` through a temporary file in the same folder and a rename.
 
     A reader never sees a half-written file, and a failed write leaves no
-    temporary file behind.
+    temporary file behind. The file gets the mode any new file gets (0666
+    less the process's umask): the temporary file is created with that mode
+    by the system, not owner-only as `tempfile.mkstemp` makes it.
 
     Raises
     ------
@@ -104,11 +106,28 @@ def write_atomically(path: str | Path, data: bytes) -> None:
         The folder cannot be written to.
     """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
+    fd, tmp = _new_file(path.parent, path.suffix)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def _new_file(folder: Path, suffix: str) -> tuple[int, Path]:
+    """A new file ``.tmp-RANDOM{suffix}`` in `folder`, opened for writing, mode 0666 less the umask.
+
+    Made with ``O_CREAT | O_EXCL`` (a name already there is never opened: another is drawn), as
+    `tempfile.mkstemp` does, but with the mode every new file gets.
+    """
+    for _ in range(100):
+        candidate = folder / f".tmp-{secrets.token_hex(8)}{suffix}"
+        try:
+            return os.open(
+                candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666
+            ), candidate
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {folder}")
