@@ -41,6 +41,7 @@ from .vision import (
 from .vision.cells import MARK_FEATURES
 from .vision.digits import SecondLook
 from .vision.image_io import is_jpeg, reduction_for, render_pdf_page
+from .vision.layout import reading_order
 from .vision.locate import GridCandidate, bent_grids, quad_overlap
 from .vision.rectify import lattice_is_regular
 
@@ -436,18 +437,18 @@ def solve_and_draw(
     for reading in read_grids(image, model, colour):
         reading = reading.scaled(reduce)  # in the full photo's pixels
         grid, solution = read_puzzle(reading, options, model)
-        if grid.warning:
-            result.warnings.append(grid.warning)
         if solution is not None:
             to_draw.append((reading, grid))
         result.grids.append(grid)
     if not result.grids:
         result.error, result.kind = "no Sudoku grid found in the image", Kind.NO_GRID
-    elif result.grids[0].status == UNSURE:
+    elif result.grids[0].status == UNSURE:  # the main grid (read_grids' first) decides the input's error
         result.error, result.kind = result.grids[0].warning, Kind.NO_SOLUTION
     elif not result.grids[0].solved:
         result.error = f"the grid read has {result.grids[0].status.replace('_', ' ')}"
         result.kind = Kind.NO_SOLUTION
+    result.grids = in_reading_order(result.grids)
+    result.warnings += [grid.warning for grid in result.grids if grid.warning]
     annotated = None
     if draw and to_draw:
         try:
@@ -464,6 +465,16 @@ def solve_and_draw(
                 annotated = annotate(annotated, reading, grid, options, in_place=True)
     result.seconds = time.perf_counter() - start
     return result, annotated
+
+
+def in_reading_order(grids: list[GridResult]) -> list[GridResult]:
+    """A photo's grids (the main one first, as `read_grids` gives them) in the order a person reads the page:
+    top to bottom, then left to right, in the page turned upright as the main grid was read
+    (`vision.layout.reading_order`)."""
+    if len(grids) < 2:
+        return grids
+    quads = [np.asarray(grid.corners, dtype=np.float64) for grid in grids]
+    return [grids[i] for i in reading_order(quads, grids[0].rotation or 0)]
 
 
 def encode_annotated(result: InputResult, annotated: np.ndarray | None) -> bytes | None:

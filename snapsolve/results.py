@@ -397,7 +397,7 @@ class InputResult:
     seconds : float
         Time spent on it (unrounded; the JSON keeps SECONDS_DECIMALS).
     grids : list of GridResult
-        Every grid found, the main one first.
+        Every grid found, in reading order (`pipeline.in_reading_order`).
     warnings : list of str
         One line per doubtful or repaired reading.
     cached : bool

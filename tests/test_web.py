@@ -799,3 +799,19 @@ def test_phone_steps_draw_small_beside_pencil_marks(server, image1_read):
         filled = next(c for c, _ in real["steps"][at]["placements"] if c in pencil)
         assert drawn(page, filled)["small"]
         keep_screenshot(page, "web-phone-pencil-step-in-progress.png")
+
+
+def test_phone_shows_the_largest_grid_of_a_page(server, image1_read):
+    """A page's grids come in reading order; the page shows the largest (the photo's main grid), not the first."""
+    mock = json.loads(json.dumps(image1_read))
+    main = mock["grids"][0]
+    corner = [[2, 2], [60, 2], [60, 60], [2, 60]]  # a small grid above and left of the main one: read first
+    other = dict(main, corners=corner, cell_quads=[corner] * 81, level="easy", givens="1" + main["givens"][1:])
+    mock["grids"] = [other, main]
+    with phone(server) as page:
+        answer_photos_with(page, mock)
+        page.set_input_files("#file", str(IMAGE1))
+        page.wait_for_selector("#level")
+        assert page.text_content("#level") == main["level"] != "easy"
+        shown = page.eval_on_selector_all("#grid input", "els => els.map(e => e.value || '.').join('')")
+        assert shown == main["givens"]

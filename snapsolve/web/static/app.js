@@ -109,9 +109,19 @@ async function solveAgain() {
 
 // ---- showing an answer -------------------------------------------------------------------------
 
+// The grid the page shows: of a photo's grids (listed in reading order), the largest; a puzzle typed in has one.
+function mainGrid(grids) {
+  const area = (g) => {
+    const q = g.corners;
+    if (!q) return 0;
+    return Math.abs(q.reduce((a, p, i) => a + p[0] * q[(i + 1) % 4][1] - q[(i + 1) % 4][0] * p[1], 0)) / 2;
+  };
+  return (grids || []).reduce((best, g) => (!best || area(g) > area(best) ? g : best), null);
+}
+
 function show(data, keepPhoto) {
   state.result = data;
-  const grid = (data.grids || [])[0] || null;
+  const grid = mainGrid(data.grids);
   state.grid = grid;
   state.step = -1;
   state.checking = false;
