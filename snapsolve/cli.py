@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from . import __version__, web
 from .errors import Kind, kind_of
 from .solver.exact import DEFAULT_SEARCH, SEARCHES
-from .solver.grid import cell_name, format_board
+from .solver.grid import cell_name, format_board, format_candidates
 from .solver.techniques import LEVELS
 
 if TYPE_CHECKING:
@@ -104,11 +104,22 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
                 print("(no steps from a position with mistakes: correct them first)", file=out)
             for n, step in enumerate(grid.steps or [], start=1):
                 print(f"{n:3d}. {step.text}", file=out)
+                if step.technique == "brute_force" and step.cell_sets and grid.solution:
+                    print(candidates_left(step, grid.solution), file=out)
         searched = ", finished by search" if grid.needs_search else ""
         print(f"solution (level {grid.level}, score {grid.score}{searched}):", file=out)
         print(format_board(grid.solution or []), file=out)
     if grid.output:
         print(f"wrote {grid.output}", file=out)
+
+
+def candidates_left(step, solution: list[int]) -> str:
+    """The board where logic stopped (a ``brute_force`` step: its cells with the candidates left), indented."""
+    left = {cells[0]: digits for cells, digits in step.cell_sets}
+    board = format_candidates([0 if c in left else d for c, d in enumerate(solution)], left)
+    return "     candidates left, where the exact search takes over:\n" + "\n".join(
+        "     " + line for line in board.splitlines()
+    )
 
 
 def print_human(result: InputResult, options: Options) -> None:

@@ -100,8 +100,8 @@ def solved_grid(
     for u in unclear:
         grid.entries[u.cell] = u.read
     if solution.status == SOLVED:
-        if options.explain:
-            grid.steps = list(solution.remaining)
+        if options.explain:  # where logic stops short, the exact search's step ends them
+            grid.steps = list(solution.remaining) + ([solution.search] if solution.search else [])
         if options.hint:
             grid.hint = next_hint(solution, unclear)
     return grid

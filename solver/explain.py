@@ -56,6 +56,10 @@ The fields each technique's text reads:
   Otherwise the premises are every candidate of ``cells[0]``, or, when
   ``base`` is set, every place for ``digits[0]`` in ``base[0]``; the step's
   placement or eliminations are what they all imply.
+- brute force (where logic stops and the exact search finishes, the last of
+  an explanation's steps, `solve.search_step`): ``cells`` (the cells still
+  empty), ``cell_sets`` (each of them with its candidates left),
+  ``placements`` (the search's digits).
 
 `Step.fixed_text` carries the text of a step that no finder made here (one
 read back from JSON); every finder's steps are rendered.
@@ -354,6 +358,15 @@ def _forcing(step: Step) -> str:
     return f"{name}: {premises} rules out {', '.join(f'{d}{cell_name(c)}' for c, d in step.eliminations)}"
 
 
+def _brute_force(step: Step) -> str:
+    n = len(step.cells)
+    cells = "1 cell is" if n == 1 else f"{n} cells are"
+    return (
+        f"{title(step.technique)}: logic finds no further step here; {cells} still empty, and the exact search "
+        "(Knuth's Algorithm X) fills them from their candidates"
+    )
+
+
 _T = Technique
 
 #: Technique -> the function that renders its steps' text.
@@ -418,6 +431,7 @@ RENDERERS: dict[str, Callable[[Step], str]] = {
     ),
     _T.FORCING_CHAIN: _forcing,
     _T.FORCING_NET: _forcing,
+    _T.BRUTE_FORCE: _brute_force,
 }
 
 

@@ -198,6 +198,33 @@ def format_board(grid: list) -> str:
     return "\n".join(lines)
 
 
+def format_candidates(grid: list[int], candidates: dict[int, tuple[int, ...]]) -> str:
+    """A board of candidates (as HoDoKu's "pencil mark grid"): each empty cell's candidates, each filled cell's digit.
+
+    Parameters
+    ----------
+    grid : list of int
+        81 values, 0 for empty.
+    candidates : dict of int to tuple of int
+        Cell (0..80) -> its candidates (1..9), for the empty cells.
+
+    Returns
+    -------
+    str
+        11 lines: rows of cells padded to their column's widest, boxes apart by ``|``, bands by ``-`` and ``+``.
+    """
+    text = ["".join(map(str, candidates.get(c, ()))) if not grid[c] else str(grid[c]) for c in range(81)]
+    widths = [max(len(text[r * 9 + col]) for r in range(9)) for col in range(9)]
+    boxes = [range(0, 3), range(3, 6), range(6, 9)]
+    rule = "-+-".join("-".join("-" * widths[col] for col in box) for box in boxes)
+    lines = []
+    for r in range(9):
+        if r in (3, 6):
+            lines.append(rule)
+        lines.append(" | ".join(" ".join(text[r * 9 + col].ljust(widths[col]) for col in box) for box in boxes))
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def initial_candidates(grid: list[int]) -> list[int]:
     """Candidate masks after removing every given's digit from its peers.
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .grid import InvalidPuzzleError, cell_name, parse_puzzle
-from .logic import solve_logically
+from .logic import LogicResult, solve_logically
 from .steps import Step
 
 
@@ -168,5 +168,10 @@ def remaining_steps(givens: list[int], entries: list[int], unique: Callable[[], 
     -------
     list of Step
     """
+    return remaining_logic(givens, entries, unique).steps
+
+
+def remaining_logic(givens: list[int], entries: list[int], unique: Callable[[], bool] | None = None) -> LogicResult:
+    """Logic from the player's position: `remaining_steps` and the board where they end (solved or stuck)."""
     position = [g or e for g, e in zip(givens, entries)]
-    return solve_logically(position, unique=unique).steps
+    return solve_logically(position, unique=unique)

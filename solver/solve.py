@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .board import Board
 from .exact import DEFAULT_SEARCH, NO_SOLUTION, SOLVED, SearchResult, solve_unique
 from .grading import grade, technique_counts
-from .grid import InvalidPuzzleError, cell_name, check_givens, is_valid_solution
+from .grid import InvalidPuzzleError, cell_name, check_givens, digits_of, is_valid_solution
 from .logic import solve_logically
-from .position import Mistake, find_mistakes, remaining_steps, warn_deprecated
+from .position import Mistake, find_mistakes, remaining_logic, warn_deprecated
 from .status import Status
 from .steps import Step
-from .techniques import Level
+from .techniques import Level, Technique
 
 
 class LogicError(AssertionError):
@@ -61,6 +62,10 @@ class Solution:
         of their budget (`Board.budget_exhausted`); 0 when none did. Such a
         search may have missed a chain, so a path with a count above 0 may
         differ from the one an unbounded search gives.
+    search : Step or None
+        Where the `remaining` steps stop short of the end: the exact search's
+        step (`search_step`: the cells still empty, their candidates left, the
+        search's digits); None when logic finishes from the player's position.
     """
 
     givens: list[int]
@@ -74,6 +79,7 @@ class Solution:
     mistakes: list[Mistake] = field(default_factory=list)
     remaining: list[Step] = field(default_factory=list)
     budget_exhausted: int = 0
+    search: Step | None = None
 
     @property
     def techniques(self) -> dict[str, int]:
@@ -176,13 +182,17 @@ def solve_puzzle(
     needs_search = not logic.solved
     level, score = grade(logic.steps, needs_search)
     mistakes = find_mistakes(entries, solution)
+    searched = None  # the exact search's step, where logic from the position stops short
     if not any(entries):
         remaining = logic.steps
+        searched = None if logic.solved else search_step(logic.board, solution)
     elif mistakes:
         remaining = []
     else:
-        remaining = remaining_steps(givens, entries, unique=lambda: True)
+        from_position = remaining_logic(givens, entries, unique=lambda: True)
+        remaining = from_position.steps
         check_steps(remaining, solution)
+        searched = None if from_position.solved else search_step(from_position.board, solution)
     return Solution(
         list(givens),
         SOLVED,
@@ -195,6 +205,33 @@ def solve_puzzle(
         mistakes,
         remaining,
         logic.board.budget_exhausted,
+        searched,
+    )
+
+
+def search_step(board: Board, solution: list[int]) -> Step:
+    """Where logic stopped short: the exact search's step (technique ``brute_force``) that finishes the grid.
+
+    Parameters
+    ----------
+    board : Board
+        The board where logic found no further step (not solved, not broken).
+    solution : list of int
+        81 values, the exact search's solution.
+
+    Returns
+    -------
+    Step
+        ``cells``: the cells still empty, in order; ``cell_sets``: each of them
+        (one cell) with the candidates logic left it; ``placements``: the
+        search's digit in each. Its text: `explain` (``Brute Force: ...``).
+    """
+    empty = tuple(c for c in range(81) if not board.values[c])
+    return Step(
+        Technique.BRUTE_FORCE,
+        placements=tuple((c, solution[c]) for c in empty),
+        cells=empty,
+        cell_sets=tuple(((c,), digits_of(board.candidates[c])) for c in empty),
     )
 
 

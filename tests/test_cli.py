@@ -276,3 +276,28 @@ def test_annotated_images_honour_the_umask(tmp_path):
         assert written == ["image1.hint.jpg", "image1.solved.jpg"]  # nothing else: no temporary file left
         for name in written:
             assert stat.S_IMODE((out / name).stat().st_mode) == mode, (name, oct(umask))
+
+
+def test_explain_shows_where_search_took_over(capsys, monkeypatch):
+    """A puzzle finished by search: the text lists the steps, then the Brute Force step with the candidates left
+    as a board, then the solution; the JSON's steps end with that step and replay to the solution."""
+    line = read_collection("forum_hardest_1106_part.txt")[0]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(line + "\n"))
+    assert main(["--explain", "-"]) == 0
+    out = capsys.readouterr().out
+    steps, rest = out.split("\n     candidates left, where the exact search takes over:\n")
+    assert "Brute Force: logic finds no further step here;" in steps.splitlines()[-1]
+    board = rest.splitlines()[:11]
+    assert board[3].strip().startswith("---") and board[3].count("+") == 2 and board[0].count("|") == 2
+    assert "finished by search" in rest.splitlines()[11]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(line + "\n"))
+    assert main(["--json", "--explain", "-"]) == 0
+    (r,) = _json_lines(capsys.readouterr().out)
+    grid = r["grids"][0]
+    values = parse_puzzle(line)
+    for step in grid["steps"]:
+        for c, d in step["placements"]:
+            values[c] = d
+    assert grid["needs_search"] and values == [int(c) for c in grid["solution"]]
+    assert grid["steps"][-1]["technique"] == "brute_force" and grid["steps"][-1]["eliminations"] == []
+    assert sum(grid["techniques"].values()) == len(grid["steps"]) - 1  # the search step is no technique of logic

@@ -113,5 +113,43 @@ def test_fish_fields_carry_the_pattern():
 
 
 def test_every_finder_technique_is_rendered_and_a_step_read_back_keeps_its_text():
-    assert set(RENDERERS) == set(FINDERS)
+    assert set(RENDERERS) == set(FINDERS) | {Technique.BRUTE_FORCE}  # and the exact search's step, no finder's
     assert Step(Technique.X_WING, fixed_text="X-Wing: as stored").text == "X-Wing: as stored"
+
+
+def test_a_puzzle_finished_by_search_says_where_logic_stopped():
+    """--explain of a puzzle logic cannot finish ends with the exact search's step: the cells logic left empty,
+    their candidates there, and the search's digits, which complete the grid the steps started."""
+    from snapsolve.solver import solve_puzzle
+    from snapsolve.solver.grid import digits_of, initial_candidates
+
+    from .conftest import read_collection
+
+    line = read_collection("forum_hardest_1106_part.txt")[0]
+    givens = parse_puzzle(line)
+    solution = solve_puzzle(givens)
+    assert solution.needs_search and solution.search is not None
+    step = solution.search
+    values = list(givens)
+    for done in solution.remaining:
+        for c, d in done.placements:
+            values[c] = d
+    empty = tuple(c for c in range(81) if not values[c])
+    assert step.technique == "brute_force" and step.cells == empty and len(empty) > 0
+    assert step.placements == tuple((c, solution.solution[c]) for c in empty)  # the search completes the grid
+    logic = solve_logically(givens)
+    assert dict((cells[0], digits) for cells, digits in step.cell_sets) == {
+        c: digits_of(logic.board.candidates[c]) for c in empty
+    }
+    # fewer candidates than the givens alone leave: the eliminations logic made are kept
+    fresh = initial_candidates(values)
+    assert all(set(digits) <= set(digits_of(fresh[c])) for (c,), digits in step.cell_sets)
+    assert step.text == (
+        f"Brute Force: logic finds no further step here; {len(empty)} cells are still empty, and the exact search "
+        "(Knuth's Algorithm X) fills them from their candidates"
+    )
+    # from a player's position that logic can finish, no search step; a puzzle logic finishes has none
+    entries = [solution.solution[c] if not givens[c] else 0 for c in range(81)]
+    entries[empty[0]] = 0
+    assert solve_puzzle(givens, entries=entries).search is None
+    assert solve_puzzle(parse_puzzle(read_collection("top1465.txt")[4])).search is None

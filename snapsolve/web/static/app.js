@@ -173,7 +173,7 @@ function render() {
     const left = list.length;
     $("step-text").textContent = !grid || !grid.solution ? "" :
       grid.mistakes && grid.mistakes.length ? "There are mistakes among the entries: check them first." :
-      left ? `${left} logical steps from here. "Next step" shows them one at a time.` : "Nothing left to deduce.";
+      left ? `${stepsInWords(list)} from here. "Next step" shows them one at a time.` : "Nothing left to deduce.";
     if (grid && grid.solution) $("step-text").textContent += unclearNote(grid);
   } else {
     const s = list[state.step];
@@ -181,6 +181,13 @@ function render() {
   }
   renderGrid();
   renderPhoto();
+}
+
+// "12 logical steps", and where logic stops short of the end (the last step is the exact search's): "then the search".
+function stepsInWords(list) {
+  const search = list.length && list[list.length - 1].technique === "brute_force";
+  const logical = list.length - (search ? 1 : 0);
+  return `${logical} logical step${logical === 1 ? "" : "s"}${search ? ", then the exact search," : ""}`;
 }
 
 // Digits placed by the steps shown so far: cell -> digit.
