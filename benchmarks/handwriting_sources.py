@@ -37,7 +37,8 @@ import numpy as np
 
 from snapsolve.models import validation_names
 from snapsolve.vision.dataset import labelled_photos
-from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, features_of, kind_of
+from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, kind_of
+from snapsolve.vision.features import features_of
 from snapsolve.vision.handwriting import (
     MNIST_TRAINING,
     MnistMissingError,

@@ -5,14 +5,14 @@ The shipped model keeps every handwritten sample's upright normalised image
 from them and compared with the shipped ones without rendering the training
 data again. This script cuts the handwritten marks out of the photos of
 `benchmarks/handwriting.py` (the whole cell pipeline, as a reading does),
-normalises them as the model does (`vision.digits.normalised_images`, upright)
+normalises them as the model does (`vision.features.normalised_images`, upright)
 and reads each with a scikit-learn KNN (k = 5, distance-weighted, the model's
 k) fitted on the stored samples in each feature set's principal axes:
 
 - ``shipped``: the model's features (`features_of`: HOG of 7-pixel cells,
   aspect ratio, ink thumbnail) in the model's own principal axes
   (`CellClassifier.handwritten_projection`);
-- ``fine W``: the same with a HOG of 4-pixel cells (`vision.digits.hog` with
+- ``fine W``: the same with a HOG of 4-pixel cells (`vision.features.hog` with
   ``cell=4``, 1,296 values) appended, weighted W, in principal axes keeping
   95% of the variance (`vision.training.principal_axes`).
 
@@ -41,7 +41,7 @@ from handwriting import make_photos  # benchmarks/handwriting.py, beside this sc
 from sklearn.neighbors import KNeighborsClassifier
 
 from snapsolve.pipeline import default_model, read_grids
-from snapsolve.vision.digits import features_of, hog, normalised_images
+from snapsolve.vision.features import features_of, hog, normalised_images
 from snapsolve.vision.training import principal_axes
 
 #: Side (pixels) of the finer HOG's cells.

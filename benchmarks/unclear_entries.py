@@ -12,7 +12,7 @@ first reading, labelled right or wrong by the photo's truth, and reports per
 run (a seed and hands, 0 extra givens):
 
 - how many right and wrong entries a second-look distortion ratio
-  (`vision.digits.SecondLook.ratio`) of at most 0.9, 0.95, 1.0 and 1.05
+  (`vision.evidence.SecondLook.ratio`) of at most 0.9, 0.95, 1.0 and 1.05
   would take as right, and the rule shipped (`repair.SECOND_LOOK_NEAREST`,
   vetoed when the second look's vote goes whole to another digit);
 - for comparison, a logistic regression (scikit-learn) of six measures

@@ -39,7 +39,7 @@ from .vision import (
     to_gray,
 )
 from .vision.cells import MARK_FEATURES
-from .vision.digits import SecondLook
+from .vision.evidence import SecondLook
 from .vision.image_io import is_jpeg, reduction_for, render_pdf_page
 from .vision.layout import reading_order
 from .vision.locate import GridCandidate, bent_grids, quad_overlap

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from snapsolve.vision.allographs import DIGIT_ALLOGRAPHS, catmull_rom, draw_allograph
-from snapsolve.vision.digits import FEATURE_LENGTH, NORM_SIZE, deskew, features_of
+from snapsolve.vision.features import FEATURE_LENGTH, NORM_SIZE, deskew, features_of
 from snapsolve.vision.handwriting import (
     FONTSOURCE_VERSION,
     FONTSOURCE_VERSIONS,

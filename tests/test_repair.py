@@ -30,7 +30,7 @@ from snapsolve.solver.grid import parse_puzzle
 from snapsolve.solver.position import UnclearEntry
 from snapsolve.vision.cells import MARK_FEATURES, reaches_a_line
 from snapsolve.vision.dataset import labelled_photos
-from snapsolve.vision.digits import EntryEvidence
+from snapsolve.vision.evidence import EntryEvidence
 from snapsolve.vision.image_io import read_image
 
 from .conftest import FULL, in_progress_dir, printed_photos_dir, read_collection
@@ -359,7 +359,7 @@ def test_the_second_look_turns_a_doubt_into_a_right_entry_only_for_a_sure_pen_ma
     ratio above SECOND_LOOK_RATIO (or within it, where the first reading gives the solution's digit less than
     SECOND_LOOK_FIRST, or where every vote goes to another digit) changes nothing."""
     from snapsolve.repair.second_look import SECOND_LOOK_FIRST, SECOND_LOOK_KIND, SECOND_LOOK_RATIO
-    from snapsolve.vision.digits import SecondLook
+    from snapsolve.vision.evidence import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
@@ -440,7 +440,7 @@ def test_a_doubted_entry_whose_solution_digit_is_the_least_distorted_is_right():
     stays a question; an entry certain enough for a mistake that both readings agree on stays a mistake
     however near; a model without a second look changes nothing."""
     from snapsolve.repair.second_look import SECOND_LOOK_FIRST, SECOND_LOOK_NEAREST
-    from snapsolve.vision.digits import SecondLook
+    from snapsolve.vision.evidence import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
@@ -742,7 +742,7 @@ def test_a_doubted_entry_nearer_the_players_own_copies_of_the_solutions_digit_th
     copy of another digit, or with no own copy, it stays a question. The player's right entries are what
     the second look is given (cell, digit), never the doubted marks."""
     from snapsolve.repair.second_look import OWN_LOOK_RATIO
-    from snapsolve.vision.digits import SecondLook
+    from snapsolve.vision.evidence import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution
@@ -804,7 +804,7 @@ def test_a_second_round_reads_like_questions_and_new_copies_but_not_a_repeated_w
     The model's samples lie at 1.5 from every mark (its digit read), 4 for any other digit."""
     from snapsolve.repair import entries
     from snapsolve.repair.second_look import OWN_GROUP_LIKE, OWN_LOOK_RATIO
-    from snapsolve.vision.digits import SecondLook
+    from snapsolve.vision.evidence import SecondLook
 
     givens = parse_puzzle(read_collection("top1465.txt")[0])
     solution = solve_unique(givens).solution

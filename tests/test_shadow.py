@@ -13,7 +13,7 @@ from snapsolve.pipeline import decide, read_grids
 from snapsolve.solver import SOLVED
 from snapsolve.vision import cells, locate
 from snapsolve.vision.cells import find_marks
-from snapsolve.vision.digits import features_of
+from snapsolve.vision.features import features_of
 from snapsolve.vision.image_io import read_image
 from snapsolve.vision.lighting import paper_level, shadow_free
 from snapsolve.vision.locate import binarize, locate_grids

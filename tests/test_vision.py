@@ -14,9 +14,11 @@ from snapsolve.models import validation_names
 from snapsolve.pipeline import decode_photo
 from snapsolve.vision.cells import _components, _ellipse_morphology, find_marks, reaches_a_line
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
-from snapsolve.vision.digits import CLASSES, _Knn, features_of
+from snapsolve.vision.digits import CLASSES
+from snapsolve.vision.features import features_of
 from snapsolve.vision.formats import ImageReadError
 from snapsolve.vision.image_io import read_image
+from snapsolve.vision.knn import KNearest
 from snapsolve.vision.locate import locate_grids, order_corners
 from snapsolve.vision.read import read_grid
 from snapsolve.vision.rectify import CELL_SIZE, GRID_SIZE, find_lattice, rectify
@@ -230,7 +232,7 @@ def test_nearest_per_class_measures_every_sample():
     rng = np.random.default_rng(3)
     features = rng.normal(size=(300, 7)).astype(np.float32)
     labels = rng.choice([1, 2, 4, 5, 11], 300)  # no 3; 11 is no class
-    knn = _Knn(features, labels, np.arange(1, 6), 5)
+    knn = KNearest(features, labels, np.arange(1, 6), 5)
     x = rng.normal(size=(4, 7)).astype(np.float32)
     distances = np.linalg.norm(x[:, None, :].astype(np.float64) - features[None].astype(np.float64), axis=2)
     expected = np.stack([np.where(labels == c, distances, np.inf).min(axis=1) for c in range(1, 6)], axis=1)
@@ -246,7 +248,7 @@ def test_nearest_per_class_is_exact_among_samples_closer_than_float32_rounding()
     base = rng.normal(size=(1, 16)) * 30
     features = (base + rng.normal(size=(200, 16)) * 1e-4).astype(np.float32)
     labels = np.repeat([1, 2], 100)
-    knn = _Knn(features, labels, np.array([1, 2]), 5)
+    knn = KNearest(features, labels, np.array([1, 2]), 5)
     x = (base + rng.normal(size=(5, 16)) * 1e-4).astype(np.float32)
     distances = np.linalg.norm(x[:, None, :].astype(np.float64) - features[None].astype(np.float64), axis=2)
     expected = np.stack([distances[:, labels == c].min(axis=1) for c in (1, 2)], axis=1)
@@ -259,7 +261,7 @@ def test_searches_given_the_samples_norms_find_scikit_learns_neighbours(model):
     (wrong ones change its answer), so it does not measure them again."""
     from sklearn.neighbors import KNeighborsClassifier
 
-    knn = _Knn(model._handwritten.features[::4], model._handwritten.labels[::4], np.arange(1, 10), 5)
+    knn = KNearest(model._handwritten.features[::4], model._handwritten.labels[::4], np.arange(1, 10), 5)
     rng = np.random.default_rng(8)
     plain = KNeighborsClassifier(n_neighbors=5, algorithm="brute").fit(knn.features, knn.labels)
     for rows in (1, 7, 30):
@@ -282,7 +284,7 @@ def test_beyond_margin_decides_as_every_sample_measured(reach):
     rng = np.random.default_rng(5)
     features = rng.normal(size=(400, 6)).astype(np.float32)
     labels = rng.integers(1, 5, 400)
-    knn = _Knn(features, labels, np.arange(1, 5), 5)
+    knn = KNearest(features, labels, np.arange(1, 5), 5)
     x = np.concatenate([features[:40] + rng.normal(0, 0.05, (40, 6)), rng.normal(size=(40, 6))]).astype(np.float32)
     asked = rng.integers(0, 4, len(x))
     exact = knn.nearest_per_class(x)
@@ -391,7 +393,7 @@ def test_own_apart_weighs_the_writers_own_marks_alone():
     their own marks of any other digit, the model's samples left out (here nearer than every own mark, as
     for a hand the model never saw); ``inf`` without an own mark of the digit or of the digit read.
     `SecondLook.own_over_model`: the writer's nearest mark of the digit over the model's nearest sample."""
-    from snapsolve.vision.digits import SecondLook
+    from snapsolve.vision.evidence import SecondLook
 
     own = np.full((1, 9), np.inf)
     own[0, 6], own[0, 0] = 200.0, 400.0  # the writer's nearest 7 and nearest 1
@@ -409,7 +411,7 @@ def test_hog_of_finer_cells_tells_apart_strokes_that_one_coarse_cell_holds():
     """`hog` with 4-pixel cells (as `benchmarks/handwritten_features.py` compares) gives (n, 1296) values and
     tells apart two vertical strokes 3 pixels apart inside one 7-pixel cell, which the model's HOG (HOG_CELL)
     cannot; its default is that HOG (n, HOG_LENGTH)."""
-    from snapsolve.vision.digits import HOG_CELL, HOG_LENGTH, hog
+    from snapsolve.vision.features import HOG_CELL, HOG_LENGTH, hog
 
     images = np.zeros((2, 28, 28), np.uint8)
     images[0, 6:22, 9] = 255  # gradients at columns 8 and 10: 7-pixel cell 1, 4-pixel cell 2
@@ -432,7 +434,8 @@ def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend
     import dataclasses
 
     from snapsolve.vision.deformation import WARP, distortion_distances, gradient_context
-    from snapsolve.vision.digits import HOG_LENGTH, CellClassifier, hog
+    from snapsolve.vision.digits import CellClassifier
+    from snapsolve.vision.features import HOG_LENGTH, hog
 
     images = model.handwritten_images
     assert images is not None and images.dtype == np.uint8

@@ -18,7 +18,7 @@ solution's digit, and is asked only about entries that disagree with the
 solution (`repair.read_entries`): the least distorted samples vote
 (`deformed_votes`), and `distortion_ratio` says how nearly the solution's
 digit matches. The samples are stored as
-their upright normalised images (`vision.digits.normalised_images`, 28 x 28
+their upright normalised images (`vision.features.normalised_images`, 28 x 28
 uint8), from which the gradient contexts are computed when needed.
 """
 
@@ -49,7 +49,7 @@ def gradient_context(images: np.ndarray) -> np.ndarray:
     ----------
     images : np.ndarray
         Shape (n, s, s), uint8 ink strength (0 = paper), such as
-        `vision.digits.normalised_images`.
+        `vision.features.normalised_images`.
 
     Returns
     -------

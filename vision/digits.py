@@ -1,79 +1,52 @@
 """Read cells: k-nearest neighbours on a mark's layout, then on its digit's shape.
 
 A cell holds nothing, a printed given, a digit written by hand, or pencilled
-candidates (small digits, usually in a corner). Measured on the in-progress
-photos (`models/MODEL_CARD.md`), the *kind* of a mark is told best by its
-layout alone (size and position in the cell, ink area, pieces, contrast
-relative to the grid's print, stroke width: `vision.cells.MARK_FEATURES`), and
-its *digit* best by the shape of its central piece within that kind. So the
-classifier is three k-nearest-neighbours models (scikit-learn's
-`KNeighborsClassifier`): one for the kind, one for printed digits, one for
+candidates (small digits, usually in a corner). The *kind* of a mark is told
+best by its layout alone (size and position in the cell, ink area, pieces,
+contrast relative to the grid's print, stroke width:
+`vision.cells.MARK_FEATURES`), and its *digit* best by the shape of its
+central piece within that kind (`vision.features.features_of`). So the
+classifier is three k-nearest-neighbours models (`vision.knn.KNearest`, on
+scikit-learn's search): one for the kind, one for printed digits, one for
 handwritten digits; the probability of "printed 7" is P(printed) x P(7 |
 printed).
 
-The digit shape follows OpenCV's ``samples/python/digits.py``: the crop is
-size-normalised, blurred and described by a histogram of oriented gradients
-(Dalal and Triggs, "Histograms of Oriented Gradients for Human Detection",
-CVPR 2005), computed here in NumPy over a batch of crops, plus its aspect
-ratio and a thumbnail of its ink (`ink_thumbnails`: where the ink lies, which
-a blurred, small digit keeps when its gradients fade into noise: the open
-lower left of a 5 against a 6). Printed digits are compared in the principal
-axes of their samples that keep 99.5% of the variance
-(`CellClassifier.printed_projection`), for a neighbour search in about half
-the time; handwritten digits are first deskewed by their image moments
-(`deskew`, as OpenCV's sample does: a hand slants its own way) and compared by
-the same three features in the principal axes of their own samples
+Printed digits are compared in the principal axes of their samples that keep
+99.5% of the variance (`CellClassifier.printed_projection`), handwritten
+digits upright (deskewed) in the principal axes of their own samples
 (`CellClassifier.handwritten_projection`). A handwritten entry in doubt can be
 given a second look by the image distortion model (`vision.deformation`,
-`CellClassifier.second_look`), which re-ranks the handwritten model's
-nearest samples by their stored images. The model is stored as features,
-labels and those projections (an ``.npz`` file, no pickle) and fitted when first queried:
-fitting a KNN model only builds an index, but importing scikit-learn takes
-about a second, which a command can spend decoding and locating the photo
-meanwhile (`CellClassifier.build_index` in a background thread).
+`CellClassifier.second_look`), which re-ranks the handwritten model's nearest
+samples by their stored images. The model is stored as features, labels and
+those projections (no pickle) and its neighbour index is built when first
+queried: building it only imports scikit-learn, which takes about a second
+that a command spends decoding and locating the photo meanwhile
+(`CellClassifier.build_index` in a background thread).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from ..errors import ModelFileError
-from .cells import MARK_FEATURES, CellMarks, reaches_a_line
+from .cells import CellMarks, reaches_a_line
 from .deformation import (
     DIGIT_RERANKED,
     RERANKED,
     deformed_votes,
     distortion_distances,
-    distortion_ratio,
     gradient_context,
     nearest_per_digit,
 )
-
-#: Side (pixels) of the normalised digit image.
-NORM_SIZE = 28
-#: Size (pixels) of the box the digit is scaled into, inside NORM_SIZE.
-FIT_SIZE = 20
-
-#: HOG geometry: 7x7-pixel cells, 2x2-cell blocks moved one cell at a time, 9 bins over 0..180 degrees.
-HOG_CELL = 7
-HOG_BINS = 9
-HOG_LENGTH = 9 * 4 * HOG_BINS
-#: Ink thumbnail: the mean of each THUMB_BLOCK x THUMB_BLOCK pixels of the normalised digit (7 x 7 values),
-#: scaled to Euclidean norm THUMB_NORM: that of the 9 HOG blocks (each of norm 1), so layout and gradients
-#: weigh alike in a distance.
-THUMB_BLOCK = 4
-THUMB_SIDE = NORM_SIZE // THUMB_BLOCK
-THUMB_NORM = 3.0
-FEATURE_LENGTH = HOG_LENGTH + 1 + THUMB_SIDE * THUMB_SIDE
+from .evidence import EntryEvidence, SecondLook
+from .features import FEATURE_LENGTH, features_of, handwritten_space, kind_features, normalised_images
+from .knn import KNearest
 
 #: The kinds of mark, in the order of `CellReading`'s kind index.
 KINDS = ("empty", "printed", "handwritten", "candidates")
@@ -84,495 +57,15 @@ EMPTY, PRINTED, HANDWRITTEN, CANDIDATES = range(4)
 CLASSES = (".",) + tuple("123456789") + tuple(f"h{d}" for d in range(1, 10)) + ("c",)
 CANDIDATES_CLASS = 19
 
-#: Scale of each mark feature in the kind model's distance (the rest are shares of a cell, weight 1).
-KIND_SCALE = {"pieces": 0.25, "stroke_width": 10.0}
 #: A marked cell whose mark is most probably printed and handwritten with a probability below this is not
 #: shown to the handwritten-digit model (`CellClassifier.predict_proba`): its handwritten digits take the
 #: printed model's probabilities (the same shape), for a faster reading of printed grids.
 HANDWRITTEN_QUERY = 0.002
-#: Weight of the k nearest neighbours' votes in a probability; the rest is a
-#: softmax over the distance to each class's nearest sample, so that every
-#: class keeps a small probability ordered by similarity.
-VOTE_WEIGHT = 0.9
-#: How far from its class's float32 minimum a sample is still measured again in float64 by
-#: `_Knn.nearest_per_class`, as a multiple of the bound within which the class's true nearest lies
-#: (twice a float32 squared distance's rounding bound): 1 would do; 2 leaves room.
-SCREEN_ERROR = 2.0
 
 
 def kind_of(cls: int) -> int:
     """Kind (EMPTY .. CANDIDATES) of a class column."""
     return EMPTY if cls == 0 else PRINTED if cls <= 9 else HANDWRITTEN if cls <= 18 else CANDIDATES
-
-
-def normalize_digit(crop: np.ndarray) -> np.ndarray:
-    """Scale a tight digit crop into a centred NORM_SIZE square.
-
-    The longer side is scaled to FIT_SIZE pixels, keeping the aspect ratio (a
-    1 stays narrow), and the result is centred by its bounding box.
-
-    Parameters
-    ----------
-    crop : np.ndarray
-        Shape (h, w), uint8 ink strength, 0 = paper.
-
-    Returns
-    -------
-    np.ndarray
-        Shape (NORM_SIZE, NORM_SIZE), uint8.
-    """
-    h, w = crop.shape
-    scale = FIT_SIZE / max(h, w)
-    nh, nw = max(1, int(round(h * scale))), max(1, int(round(w * scale)))
-    small = cv2.resize(crop, (nw, nh), interpolation=cv2.INTER_AREA)
-    out = np.zeros((NORM_SIZE, NORM_SIZE), np.uint8)
-    y, x = (NORM_SIZE - nh) // 2, (NORM_SIZE - nw) // 2
-    out[y : y + nh, x : x + nw] = small
-    return out
-
-
-def hog(images: np.ndarray, cell: int = HOG_CELL) -> np.ndarray:
-    """Histograms of oriented gradients of a batch of NORM_SIZE images.
-
-    Parameters
-    ----------
-    images : np.ndarray
-        Shape (n, NORM_SIZE, NORM_SIZE), any real dtype.
-    cell : int
-        Side of a HOG cell, pixels (HOG_CELL, 7, for every model's
-        features; `benchmarks/handwritten_features.py` compares finer cells).
-        Pixels left over when it does not divide NORM_SIZE count in the last
-        row and column of cells.
-
-    Returns
-    -------
-    np.ndarray
-        Shape (n, (NORM_SIZE // cell - 1) ** 2 * 4 * HOG_BINS), float32 (324
-        for 7-pixel cells): for each block of 2x2 cells (overlapping, one cell
-        apart), 4 cells x 9 unsigned-orientation bins with linear
-        interpolation between bins, L2-Hys normalised per block.
-    """
-    img = images.astype(np.float32)
-    gx = np.zeros_like(img)
-    gy = np.zeros_like(img)
-    gx[:, :, 1:-1] = img[:, :, 2:] - img[:, :, :-2]
-    gy[:, 1:-1, :] = img[:, 2:, :] - img[:, :-2, :]
-    # Only the pixels with a gradient (the paper around a digit has none): the others add nothing to any bin,
-    # and leaving them out changes no sum (each bin adds its pixels' non-negative weights in the same order).
-    on = np.flatnonzero((gx != 0) | (gy != 0))
-    gx, gy = gx.ravel()[on], gy.ravel()[on]
-    magnitude = np.hypot(gx, gy)
-    angle = np.rad2deg(np.arctan2(gy, gx)) % 180.0
-    position = angle / (180.0 / HOG_BINS) - 0.5
-    low = np.floor(position).astype(np.int64)
-    frac = position - low
-    n, size = img.shape[0], img.shape[1]
-    cells = size // cell
-    # One flat histogram index per pixel and bin: (image, cell row, cell column, bin).
-    cell_index = np.minimum(np.arange(size) // cell, cells - 1)
-    cell_index = cell_index[:, None] * cells + cell_index[None, :]
-    base = ((np.arange(n)[:, None, None] * cells * cells + cell_index[None]) * HOG_BINS).ravel()[on]
-    hist = np.zeros(n * cells * cells * HOG_BINS, np.float64)
-    for offset, weight in ((0, 1.0 - frac), (1, frac)):
-        index = base + (low + offset) % HOG_BINS
-        hist += np.bincount(index, weights=magnitude * weight, minlength=hist.size)
-    hist = hist.reshape(n, cells, cells, HOG_BINS).astype(np.float32)
-    blocks = []
-    for by in range(cells - 1):
-        for bx in range(cells - 1):
-            block = hist[:, by : by + 2, bx : bx + 2, :].reshape(n, -1)
-            block = block / np.sqrt((block**2).sum(axis=1, keepdims=True) + 1e-6)
-            block = np.minimum(block, 0.2)
-            block = block / np.sqrt((block**2).sum(axis=1, keepdims=True) + 1e-6)
-            blocks.append(block)
-    return np.concatenate(blocks, axis=1)
-
-
-def ink_thumbnails(images: np.ndarray) -> np.ndarray:
-    """Coarse ink layout of a batch of NORM_SIZE images: block means, scaled to norm THUMB_NORM.
-
-    Parameters
-    ----------
-    images : np.ndarray
-        Shape (n, NORM_SIZE, NORM_SIZE), uint8 ink strength (0 = paper).
-
-    Returns
-    -------
-    np.ndarray
-        Shape (n, THUMB_SIDE * THUMB_SIDE), float32: the mean ink of each
-        THUMB_BLOCK x THUMB_BLOCK-pixel block, row-major, the vector scaled to
-        Euclidean norm THUMB_NORM (all zeros for an image without ink).
-    """
-    n = len(images)
-    blocks = images.astype(np.float32).reshape(n, THUMB_SIDE, THUMB_BLOCK, THUMB_SIDE, THUMB_BLOCK)
-    thumbs = blocks.mean(axis=(2, 4)).reshape(n, -1)
-    return thumbs * (THUMB_NORM / np.maximum(np.linalg.norm(thumbs, axis=1, keepdims=True), 1e-6))
-
-
-def deskew(image: np.ndarray) -> np.ndarray:
-    """Undo the slant of a normalised digit by its image moments (OpenCV's ``samples/python/digits.py``).
-
-    The slant is mu11 / mu02 of the ink (second-order central moments); the
-    image is sheared by it about its centre so the digit's main axis is
-    upright. Input and output shape (NORM_SIZE, NORM_SIZE), uint8; an image
-    with no vertical spread is returned as is.
-    """
-    m = cv2.moments(image)
-    if abs(m["mu02"]) < 1e-2:
-        return image
-    skew = m["mu11"] / m["mu02"]
-    shear = np.array([[1, skew, -0.5 * NORM_SIZE * skew], [0, 1, 0]], np.float32)
-    return cv2.warpAffine(image, shear, (NORM_SIZE, NORM_SIZE), flags=cv2.WARP_INVERSE_MAP | cv2.INTER_LINEAR)
-
-
-def normalised_images(crops: list, upright: bool = False) -> np.ndarray:
-    """Digit crops as the shape features see them: `normalize_digit`, `deskew` when `upright`, then a
-    3 x 3 Gaussian blur.
-
-    `crops`: each shape (h, w), uint8 ink strength (0 = paper), at least one.
-    Returns shape (n, NORM_SIZE, NORM_SIZE) uint8.
-    """
-    straighten = deskew if upright else (lambda image: image)
-    return np.stack([cv2.GaussianBlur(straighten(normalize_digit(c)), (3, 3), 0) for c in crops])
-
-
-def features_of(crops: list, upright: bool = False, images: np.ndarray | None = None) -> np.ndarray:
-    """Shape features of digit crops: HOG of the normalised crop, its aspect ratio and its ink thumbnail.
-
-    Parameters
-    ----------
-    crops : list of np.ndarray
-        Each shape (h, w), uint8 ink strength (0 = paper), such as
-        `vision.cells.CellMarks.crops`.
-    upright : bool
-        Deskew each normalised digit first (`deskew`): the handwritten
-        model's shapes, which a hand slants its own way.
-    images : np.ndarray, optional
-        ``normalised_images(crops, upright)`` (n, NORM_SIZE, NORM_SIZE) uint8
-        when the caller has them, so as not to normalise the crops twice.
-
-    Returns
-    -------
-    np.ndarray
-        Shape (n, FEATURE_LENGTH) float32: HOG_LENGTH (324) HOG values,
-        width / height / 2, and the THUMB_SIDE * THUMB_SIDE (49) values of
-        `ink_thumbnails`.
-    """
-    if not crops:
-        return np.zeros((0, FEATURE_LENGTH), np.float32)
-    norm = normalised_images(crops, upright) if images is None else images
-    aspect = np.array([[c.shape[1] / c.shape[0] * 0.5] for c in crops], np.float32)
-    return np.concatenate([hog(norm), aspect, ink_thumbnails(norm)], axis=1).astype(np.float32)
-
-
-def kind_features(marks_features: np.ndarray) -> np.ndarray:
-    """Mark features (n, len(MARK_FEATURES)) scaled for the kind model's Euclidean distance.
-
-    The number of pieces is capped at 4; stroke width is scaled up to the
-    range of the other features. Returns shape (n, len(MARK_FEATURES)) float32.
-    """
-    x = np.asarray(marks_features, np.float32).copy()
-    pieces = MARK_FEATURES.index("pieces")
-    x[:, pieces] = np.minimum(x[:, pieces], 4)
-    for name, scale in KIND_SCALE.items():
-        x[:, MARK_FEATURES.index(name)] *= scale
-    return x
-
-
-def handwritten_space(shapes: np.ndarray) -> np.ndarray:
-    """Shape features (m, FEATURE_LENGTH) as the handwritten-digit model compares them: HOG and aspect ratio.
-
-    Returns a view (m, HOG_LENGTH + 1) float32. The ink thumbnail is left
-    out: it serves blurred print, whose layout is fixed by its face, while a
-    hand places and slants each digit its own way.
-    """
-    return np.asarray(shapes, np.float32)[:, : HOG_LENGTH + 1]
-
-
-class _Knn:
-    """scikit-learn's distance-weighted KNN over stored samples, with smoothed class probabilities."""
-
-    #: Neighbours looked at for each class's nearest distance; a class with no
-    #: sample among them is given the farthest of them.
-    REACH = 50
-    #: Query rows remembered with their neighbours (`neighbours`), the least recently asked forgotten first:
-    #: one photo's reading asks about the same marks more than once (its cells, then its doubtful entries,
-    #: then a second look at them), and each search streams every sample (some 3 ms for one row, 8 ms for a
-    #: dozen, with the handwritten model, measured with one thread on a 2-core machine).
-    REMEMBERED = 1024
-    #: Neighbours searched for `beyond_margin`; the first REACH of them serve `proba_and_nearest` (no second
-    #: search). Searching 200 instead of 50 costs about 1 ms more with the handwritten model (12 rows).
-    MARGIN_REACH = 200
-
-    def __init__(self, features: np.ndarray, labels: np.ndarray, classes: np.ndarray, k: int):
-        self.features = np.asarray(features, np.float32)
-        self.labels = np.asarray(labels, np.int64)
-        self.classes = classes
-        self.k = min(k, len(self.labels))
-        self._knn = None
-        self._norms: np.ndarray | None = None  # the samples' squared norms, float64 (`_search`)
-        self._searching = threading.Lock()
-        self._recent: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # row: its neighbours
-        self._screen: tuple[list[np.ndarray], np.ndarray] | None = None  # `_members`
-        self._lock = threading.Lock()
-
-    def index(self):
-        """The fitted scikit-learn model, built on first use (importing scikit-learn); thread-safe."""
-        with self._lock:
-            if self._knn is None:
-                from sklearn.neighbors import KNeighborsClassifier
-
-                knn = KNeighborsClassifier(n_neighbors=self.k, weights="distance", algorithm="brute")
-                self._norms = self._squared_norms()
-                self._knn = knn.fit(self.features, self.labels)
-            return self._knn
-
-    def _squared_norms(self, rows: int = 4096) -> np.ndarray:
-        """Shape (n,) float64: each sample's squared Euclidean norm, summed in float64 `rows` samples at a
-        time (no float64 copy of every sample at once: 53 MB for the handwritten model)."""
-        blocks = (self.features[i : i + rows].astype(np.float64) for i in range(0, len(self.features), rows))
-        return np.concatenate([np.einsum("ij,ij->i", b, b) for b in blocks] or [np.zeros(0)])
-
-    def _search(self, x: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
-        """scikit-learn's `kneighbors` of the rows `x` (m, features) float32: distances (m, reach) float64
-        and sample indices (m, reach) int64, nearest first.
-
-        Its Euclidean search (``ArgKmin``, the brute-force back end) measures every sample's squared
-        norm anew on each call unless the metric parameters carry them (``Y_norm_squared``): some 3 of
-        the 7 ms of a search of the handwritten-digit model (37,605 samples x 175, one thread). It
-        takes them out of the classifier's own `effective_metric_params_` (``pop``), so they are put
-        back before every search, and one model's searches run one at a time.
-        """
-        knn = self.index()
-        with self._searching:
-            if knn.effective_metric_ == "euclidean":
-                knn.effective_metric_params_["Y_norm_squared"] = self._norms
-            try:
-                return knn.kneighbors(x, n_neighbors=reach)
-            finally:
-                knn.effective_metric_params_.pop("Y_norm_squared", None)
-
-    def neighbours(self, x: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
-        """The `reach` nearest samples of each query, by scikit-learn's index (`index`).
-
-        `x`: shape (m, features), cast to float32. Returns their distances
-        (m, reach) float64 and sample indices (m, reach) int64, nearest first.
-        A row asked about among the last REMEMBERED, with this reach or a
-        larger one, is not searched again: a row's neighbours do not depend on
-        the rows asked with it (bit for bit with the BLAS measured; with
-        another, at most in the last bit), and the first `reach` of a larger
-        search are the `reach` nearest (the same bit for bit, measured on the
-        three models' samples and the in-progress photos' pencil marks).
-        Thread-safe.
-        """
-        x = np.ascontiguousarray(x, np.float32)
-        if not len(x):
-            return np.zeros((0, reach)), np.zeros((0, reach), np.int64)
-        keys = [row.tobytes() for row in x]
-        found: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        with self._lock:
-            for r, key in enumerate(keys):
-                if key in self._recent and self._recent[key][0].shape[0] >= reach:
-                    self._recent.move_to_end(key)  # asked again: the last to be forgotten
-                    d, i = self._recent[key]
-                    found[r] = d[:reach], i[:reach]
-        missing = [r for r in range(len(keys)) if r not in found]
-        if missing:
-            dist, index = self._search(x[missing], reach)
-            with self._lock:
-                for r, d, i in zip(missing, dist, index):
-                    found[r] = self._recent[keys[r]] = (d, i)
-                    self._recent.move_to_end(keys[r])
-                while len(self._recent) > self.REMEMBERED:
-                    self._recent.popitem(last=False)
-        return np.stack([found[r][0] for r in range(len(keys))]), np.stack([found[r][1] for r in range(len(keys))])
-
-    def beyond_margin(self, x: np.ndarray, asked: np.ndarray, margin: float, reach: int | None = None) -> np.ndarray:
-        """Shape (m,) bool: whether every other class's nearest sample lies at least `margin` (>= 1) times
-        as far from each query `x` (m, features) as the nearest sample of its asked class does (`asked`:
-        (m,) int, positions in `classes`; the own distance taken as at least 1e-9 feature units).
-
-        The same test as on `nearest_per_class`'s distances, at a fraction of its cost: from the
-        `reach` (default MARGIN_REACH) nearest samples (one search, remembered by `neighbours`),
-        which decide it whenever they hold a sample of the asked class and either a sample of
-        another class (then both nearest distances are among them) or none nearer than `margin`
-        times the own distance (every other class lies beyond them). Only the rows they leave
-        undecided are measured against every sample (`nearest_per_class`): about 12 of the 716
-        pencilled digits of the in-progress photos at 200 and a margin of 1.3.
-        """
-        asked = np.asarray(asked)
-        dist, index = self.neighbours(x, min(reach or self.MARGIN_REACH, len(self.labels)))
-        own_label = self.labels[index] == self.classes[asked][:, None]
-        own = np.where(own_label, dist, np.inf).min(axis=1)
-        other = np.where(own_label, np.inf, dist).min(axis=1)
-        limit = margin * np.maximum(own, 1e-9)
-        holds = other >= limit
-        undecided = np.isinf(own) | (np.isinf(other) & (dist[:, -1] < limit))
-        if undecided.any():
-            rows = np.flatnonzero(undecided)
-            exact = self.nearest_per_class(np.asarray(x, np.float32)[rows])
-            mine = exact[np.arange(len(rows)), asked[rows]]
-            exact[np.arange(len(rows)), asked[rows]] = np.inf
-            holds[rows] = exact.min(axis=1) >= margin * np.maximum(mine, 1e-9)
-        return holds
-
-    def proba(self, x: np.ndarray) -> np.ndarray:
-        """Shape (m, len(classes)) float64: probabilities (rows sum to 1)."""
-        return self.proba_and_nearest(x)[0]
-
-    def proba_and_nearest(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """From one neighbour query of `x` (m, features) (`neighbours`): `proba` (m, len(classes)) and the
-        distance from each query to its nearest sample (m,) float64."""
-        reach = min(self.REACH, len(self.labels))
-        dist, index = self.neighbours(x, reach)
-        near_labels = self.labels[index]
-        weights = 1.0 / np.maximum(dist[:, : self.k], 1e-6)
-        votes = np.stack([(weights * (near_labels[:, : self.k] == c)).sum(axis=1) for c in self.classes], axis=1)
-        votes /= votes.sum(axis=1, keepdims=True)
-        far = dist[:, -1:]
-        per_class = np.stack([np.where(near_labels == c, dist, np.inf).min(axis=1) for c in self.classes], axis=1)
-        per_class = np.minimum(per_class, far)
-        best = per_class.min(axis=1, keepdims=True)
-        soft = np.exp(-(per_class - best) / (np.maximum(best, 1e-6) * 0.15))
-        soft /= soft.sum(axis=1, keepdims=True)
-        return VOTE_WEIGHT * votes + (1 - VOTE_WEIGHT) * soft, dist[:, 0]
-
-    def _members(self) -> tuple[list[np.ndarray], np.ndarray]:
-        """What `nearest_per_class` needs of the samples, computed once (thread-safe): the indices of
-        each class's samples (one int64 array per class of `classes`, maybe empty) and every sample's
-        squared norm (n,) float32 (NumPy's float32 dot products; their rounding is in SCREEN_ERROR's bound)."""
-        with self._lock:
-            if self._screen is None:
-                members = [np.flatnonzero(self.labels == c) for c in self.classes]
-                self._screen = members, np.einsum("ij,ij->i", self.features, self.features)
-            return self._screen
-
-    def nearest_per_class(self, x: np.ndarray) -> np.ndarray:
-        """Shape (m, len(classes)) float64: distance from each query to its nearest sample of each class.
-
-        Exact (every sample is measured; asked for a few doubtful marks only): with many samples of one
-        digit close to a mark, a cap at the REACH-th neighbour would understate how far the other digits lie.
-        Infinite for a class without samples. `x`: shape (m, features), float32 values (cast).
-
-        Every squared distance is first taken in float32 as |x|^2 - 2 x.s + |s|^2 (one matrix product
-        over the float32 samples as stored); the samples within SCREEN_ERROR times that sum's rounding
-        bound of their class's float32 minimum are then measured in float64, as the sum of squared
-        differences, and the smallest root of each class kept.
-        """
-        x = np.ascontiguousarray(x, np.float32)
-        members, samples_squared = self._members()
-        out = np.full((len(x), len(self.classes)), np.inf)
-        if not len(x) or not len(self.labels):
-            return out
-        x64 = x.astype(np.float64)
-        x_squared = (x64**2).sum(axis=1)
-        squared = x @ self.features.T  # then, in place: |x|^2 - 2 x.s + |s|^2
-        squared *= np.float32(-2.0)
-        squared += x_squared.astype(np.float32)[:, None]
-        squared += samples_squared[None, :]
-        # Each float32 sum errs by e <= (2d + 5) u (|x|^2 + |s|^2), u = eps / 2 (Higham, "Accuracy and
-        # Stability of Numerical Algorithms", 2002, section 3.1: a d-term dot product errs by at most
-        # d u |x||s|; here x.s and s.s, the rounding of |x|^2 and two additions). A class's true nearest
-        # lies within 2e of its float32 minimum: (2d + 5) eps (...) is that bound, times SCREEN_ERROR.
-        d = x.shape[1]
-        bound = SCREEN_ERROR * (2 * d + 5) * np.finfo(np.float32).eps * (x_squared + float(samples_squared.max()))
-        for j, index in enumerate(members):
-            if not index.size:
-                continue
-            of_class = squared[:, index]
-            rows, columns = np.nonzero(of_class <= (of_class.min(axis=1) + bound)[:, None])
-            exact = ((x64[rows] - self.features[index[columns]].astype(np.float64)) ** 2).sum(axis=1)
-            np.minimum.at(out[:, j], rows, exact)
-        return np.sqrt(out)
-
-
-@dataclass(frozen=True)
-class EntryEvidence:
-    """The digit models' view of some handwritten marks (`CellClassifier.entry_evidence`).
-
-    Attributes
-    ----------
-    handwritten : np.ndarray
-        Shape (n, 9) float64: P(digit 1..9 | handwritten), rows sum to 1.
-    distances : np.ndarray
-        Shape (n, 9) float64: distance from each mark's shape to the nearest
-        handwritten sample of each digit (feature units; only ratios mean anything).
-    printed : np.ndarray
-        Shape (n, 9) float64: P(digit 1..9 | printed) from the printed-digit model.
-    at_line : np.ndarray, optional
-        Shape (n,) bool: the mark reaches a ruled line of its cell
-        (`vision.cells.reaches_a_line`), where a stroke of it may have gone
-        with the ruling; None when not known (crops cut otherwise).
-    shapes : np.ndarray, optional
-        Shape (n, d) float32: each mark's shape as the handwritten-digit model
-        compares it (the space of `distances`), to compare marks of one grid
-        with each other; None when not known.
-    """
-
-    handwritten: np.ndarray
-    distances: np.ndarray
-    printed: np.ndarray
-    at_line: np.ndarray | None = None
-    shapes: np.ndarray | None = None
-
-
-@dataclass(frozen=True)
-class SecondLook:
-    """The image distortion model's reading of some handwritten marks (`CellClassifier.second_look`).
-
-    Attributes
-    ----------
-    votes : np.ndarray
-        Shape (n, 9) float64, rows sum to 1: P(digit 1..9) from the
-        `deformation.VOTERS` least distorted samples (`deformation.deformed_votes`).
-    nearest : np.ndarray
-        Shape (n, 9) float64: each digit's least distortion distance among
-        the samples measured (`deformation.nearest_per_digit`), ``inf`` for a
-        digit none of them is; compare two digits by
-        `deformation.distortion_ratio`.
-    own : np.ndarray or None
-        Shape (n, 9) float64: each digit's least distortion distance among
-        the writer's own marks of it (`CellClassifier.second_look`'s `own`),
-        ``inf`` for a digit they wrote none of; None when none were given.
-    """
-
-    votes: np.ndarray
-    nearest: np.ndarray
-    own: np.ndarray | None = None
-
-    def ratio(self, row: int, digit: int) -> float:
-        """Mark `row`'s `deformation.distortion_ratio` for `digit` 1..9 (below 1: its nearest sample is
-        that digit's)."""
-        return distortion_ratio(self.nearest[row], digit)
-
-    def own_ratio(self, row: int, digit: int) -> float:
-        """Mark `row`'s least distortion to the writer's own marks of `digit` 1..9 over its least distortion
-        to any other digit, the model's samples and the writer's own marks together
-        (`deformation.distortion_ratio` of their per-digit minimum, the writer's own distance for `digit`);
-        ``inf`` when the writer's own marks of `digit` were not measured."""
-        if self.own is None or not np.isfinite(self.own[row, digit - 1]):
-            return float("inf")
-        nearest = np.minimum(self.nearest[row], self.own[row])
-        nearest[digit - 1] = self.own[row, digit - 1]
-        return distortion_ratio(nearest, digit)
-
-    def own_apart(self, row: int, digit: int, read: int) -> float:
-        """Mark `row`'s least distortion to the writer's own marks of `digit` 1..9 over its least distortion
-        to their own marks of any other digit, the model's samples left out (`deformation.distortion_ratio`
-        of `own` alone): below 1 the writer's nearest own mark is a `digit`. ``inf`` when they wrote no
-        mark of `digit` or none of `read` (1..9, the digit the mark was read as), which it must be compared
-        with."""
-        if self.own is None or not np.isfinite(self.own[row, digit - 1]) or not np.isfinite(self.own[row, read - 1]):
-            return float("inf")
-        return distortion_ratio(self.own[row], digit)
-
-    def own_over_model(self, row: int, digit: int) -> float:
-        """Mark `row`'s least distortion to the writer's own marks of `digit` 1..9 over its least distortion
-        to the model's samples of any digit: near 1 or below, one of the writer's marks is as like it as the
-        model's nearest sample. ``inf`` when they wrote no mark of `digit`."""
-        if self.own is None or not np.isfinite(self.own[row, digit - 1]):
-            return float("inf")
-        return float(self.own[row, digit - 1] / max(float(np.min(self.nearest[row])), 1e-9))
 
 
 def _marked_rows(marks: CellMarks, cells: list[int], measure: Callable[[list], np.ndarray]) -> np.ndarray:
@@ -647,14 +140,14 @@ class CellClassifier:
 
     def __post_init__(self) -> None:
         digits = np.arange(1, 10)
-        self._kind = _Knn(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
+        self._kind = KNearest(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
         self._kind_with_pen = None
         if self.pen_layouts is not None and len(self.pen_layouts):
             samples = np.concatenate([np.asarray(self.kind_samples, np.float32), self.pen_layouts])
             labels = np.concatenate([self.kind_labels, np.full(len(self.pen_layouts), HANDWRITTEN)])
-            self._kind_with_pen = _Knn(kind_features(samples), labels, np.arange(4), self.k)
-        self._printed = _Knn(self._printed_space(self.printed_samples), self.printed_labels, digits, self.k)
-        self._handwritten = _Knn(
+            self._kind_with_pen = KNearest(kind_features(samples), labels, np.arange(4), self.k)
+        self._printed = KNearest(self._printed_space(self.printed_samples), self.printed_labels, digits, self.k)
+        self._handwritten = KNearest(
             self._handwritten_space(self.handwritten_samples), self.handwritten_labels, digits, self.k
         )
 
@@ -868,7 +361,7 @@ class CellClassifier:
         candidates cut apart by `vision.pencil.read_pencil_marks`). Returns each crop's most probable
         digit (n,) int64 1..9, and (n,) bool: its probability is at least `sure` and every other
         digit's nearest handwritten sample lies at least `margin` times as far as its own digit's
-        (`_Knn.beyond_margin`: the same test as on `digit_evidence`'s distances, without measuring
+        (`KNearest.beyond_margin`: the same test as on `digit_evidence`'s distances, without measuring
         every sample for every crop).
         """
         if not crops:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
-from .digits import CLASSES, FEATURE_LENGTH, PRINTED, CellClassifier, features_of
+from .digits import CLASSES, PRINTED, CellClassifier
+from .features import FEATURE_LENGTH, features_of
 from .ink import ink_colours
 from .rectify import GRID_SIZE, Rectified, find_lattice, lattice_is_regular, rectify, reduce_for, rotate_cells
 
@@ -38,7 +39,7 @@ class GridReading:
     marks : CellMarks
         The upright cells' marks.
     shapes : np.ndarray or None
-        Shape (81, FEATURE_LENGTH) float32: `vision.digits.features_of` each
+        Shape (81, FEATURE_LENGTH) float32: `vision.features.features_of` each
         upright cell's mark as measured for reading it (NaN rows where there
         is no mark), kept so that the grid's print can be compared without
         measuring again; None when not kept.

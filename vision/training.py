@@ -34,7 +34,8 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .dataset import LabelledPhoto
-from .digits import HANDWRITTEN, PRINTED, CellClassifier, features_of, kind_of, normalised_images
+from .digits import HANDWRITTEN, PRINTED, CellClassifier, kind_of
+from .features import features_of, normalised_images
 from .handwriting import (
     FONTSOURCE_VERSION,
     FONTSOURCE_VERSIONS,
@@ -233,7 +234,7 @@ def principal_axes(features: np.ndarray, variance: float = PRINTED_VARIANCE) -> 
     Parameters
     ----------
     features : np.ndarray
-        Shape (n, FEATURE_LENGTH), float32 (`vision.digits.features_of`).
+        Shape (n, FEATURE_LENGTH), float32 (`vision.features.features_of`).
     variance : float
         Share (0..1) of the total variance the first axes must explain.
 

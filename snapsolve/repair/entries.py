@@ -22,7 +22,7 @@ from .second_look import (
 )
 
 if TYPE_CHECKING:
-    from ..vision.digits import EntryEvidence
+    from ..vision.evidence import EntryEvidence
 
 #: A handwritten digit that differs from the solution is called a mistake only
 #: when its reading is certain: the cell's mark is handwritten with probability
@@ -142,7 +142,7 @@ class DoubtedEntry:
         9 values: the distance to the handwritten model's nearest sample of each digit, in its space (1
         when read from the cell probabilities alone).
     votes : tuple of float or None
-        9 values: the second look's P(digit 1..9) (`vision.digits.SecondLook.votes`); None when the entry
+        9 values: the second look's P(digit 1..9) (`vision.evidence.SecondLook.votes`); None when the entry
         had no second look.
     ratio : float
         The second look's distortion ratio of the solution's digit (`SecondLook.ratio`); ``inf`` without.
@@ -316,7 +316,7 @@ def _probabilities_only(probabilities: np.ndarray, cells: list[int]) -> EntryEvi
     """What the cell probabilities alone say of some marks: P(digit | handwritten) (P(digit | printed) for a
     mark with no handwritten share), and no distance or printed reading, so that no reading is certain
     (every disagreement with the solution is unclear)."""
-    from ..vision.digits import EntryEvidence
+    from ..vision.evidence import EntryEvidence
 
     handwritten = np.array(probabilities[cells, 10:19], np.float64)
     none = handwritten.sum(axis=1) <= 0
@@ -359,7 +359,7 @@ def read_entries(
     reread : callable, optional
         Given a list of cells, the solution's digit of each and the player's
         right entries as (cell, digit) pairs, a second reading of the cells'
-        marks (`vision.digits.SecondLook`: P(digit 1..9), each digit's least
+        marks (`vision.evidence.SecondLook`: P(digit 1..9), each digit's least
         distortion, and each digit's least distortion to those entries' marks,
         from `vision.digits.CellClassifier.second_look`), or None when the
         model has none; asked only for entries whose reading differs from the

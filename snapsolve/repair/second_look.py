@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..vision.digits import EntryEvidence, SecondLook
+    from ..vision.evidence import EntryEvidence, SecondLook
 
 
 #: An entry whose handwritten-digit model reading differs from the solution is given a second look, by the
