@@ -232,3 +232,26 @@ def test_no_assignment_to_pillows_limit_outside_tests():
         text=True,
     )
     assert found.stdout == "", found.stdout
+
+
+@pytest.mark.parametrize("name, maker, size", BOMBS)
+def test_every_size_gets_the_same_clean_refusal(tmp_path, name, maker, size, capsys, pillow_limit):
+    """Over Pillow's own refusal (twice its limit) or under it, the refusal names the size and our limit alone:
+    none of Pillow's text, in the command and in the API's 413."""
+    path = maker(tmp_path / name, *size)
+    clean = f"image of {size[0]}x{size[1]} pixels is over the 100,000,000-pixel limit"
+    with pytest.raises(ImageReadError) as refused:
+        read_image(path)
+    assert str(refused.value) == clean
+    assert main(["--no-image", "--workers", "1", str(path)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == f"snapsolve: {path}: cannot read image: {clean}"
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from snapsolve.web.app import Settings, create_app
+
+    with TestClient(create_app(Settings(workers=1))) as client, open(path, "rb") as fh:
+        response = client.post("/api/solve", files={"image": (name, fh, "application/octet-stream")})
+    megapixels = size[0] * size[1] / 1e6
+    detail = f"the image is {size[0]}x{size[1]} = {megapixels:.0f} megapixels; the limit is 100 megapixels"
+    assert response.status_code == 413 and response.json() == {"detail": detail}

@@ -10,9 +10,47 @@ import numpy as np
 from .formats import HEIF_SUFFIXES, MAX_PIXELS, ImageReadError, ImageTooLarge, check_pixels, write_atomically
 
 
-def _pillow_refused(exc: Exception) -> ImageTooLarge:
-    """The refusal of an image that Pillow's own decompression-bomb limit stopped (its message kept)."""
-    return ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit ({exc})")
+def _declared_size(path: str | Path) -> tuple[int, int] | None:
+    """(width, height) that a file's header declares, read by Pillow's format plugins themselves, or None.
+
+    ``Image.open`` refuses a header of more than twice Pillow's limit before it tells the size; its
+    plugins (``Image.OPEN``, the registry ``Image.register_open`` fills, tried in ``Image.ID``'s order
+    as ``Image.open`` tries them) read the header without that check.
+    """
+    from PIL import Image
+
+    Image.init()
+    with open(path, "rb") as fp:
+        prefix = fp.read(16)
+        for name in Image.ID:
+            factory, accept = Image.OPEN[name]
+            if accept is not None and not accept(prefix):
+                continue
+            fp.seek(0)
+            try:
+                return factory(fp, str(path)).size
+            except Exception:  # not this format: the next plugin
+                continue
+    return None
+
+
+def _pillow_refused(path: str | Path) -> ImageTooLarge:
+    """The refusal of an image whose header Pillow's own limit stopped: its size and our limit, in our words.
+
+    The size comes from `_declared_size`; over MAX_PIXELS it is `check_pixels`' refusal, as for any
+    other size. Under it (the user lowered Pillow's limit), the refusal names Pillow's limit.
+    """
+    from PIL import Image
+
+    size = _declared_size(path)
+    if size is None:
+        return ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit")
+    try:
+        check_pixels(*size)
+    except ImageTooLarge as exc:
+        return exc
+    limit = 2 * (Image.MAX_IMAGE_PIXELS or 0)
+    return ImageTooLarge(f"image of {size[0]}x{size[1]} pixels is over Pillow's limit of {limit:,} pixels")
 
 
 def _heif_opener() -> bool:
@@ -39,8 +77,8 @@ def _read_heif(path: str | Path) -> np.ndarray:
             with Image.open(path) as im:
                 check_pixels(*im.size)
                 rgb = np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
-    except Image.DecompressionBombError as exc:
-        raise _pillow_refused(exc) from None
+    except Image.DecompressionBombError:
+        raise _pillow_refused(path) from None
     except ImageReadError:
         raise
     except Exception as exc:
@@ -147,11 +185,13 @@ def header_size(path: str | Path) -> tuple[int, int] | None:
     Pillow's process-wide decompression-bomb limit (``PIL.Image.MAX_IMAGE_PIXELS``) is left as it
     is: its warning is silenced here (the caller compares the size with MAX_PIXELS itself).
 
+    A header of more pixels than Pillow opens at all (twice its limit, refused before it tells
+    the size) is read by Pillow's format plugins themselves (`_declared_size`).
+
     Raises
     ------
     ImageReadError
-        The header declares more pixels than Pillow opens at all (twice its limit; Pillow's own
-        check refuses it before this function can see the size).
+        No plugin reads the size of a header that Pillow refused (`ImageTooLarge`).
     """
     import warnings
 
@@ -164,8 +204,11 @@ def header_size(path: str | Path) -> tuple[int, int] | None:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(path) as im:
                 return im.size
-    except Image.DecompressionBombError as exc:
-        raise _pillow_refused(exc) from None
+    except Image.DecompressionBombError:
+        size = _declared_size(path)
+        if size is None:
+            raise ImageTooLarge(f"image is over the {MAX_PIXELS:,}-pixel limit") from None
+        return size
     except Exception:  # not a format Pillow knows: OpenCV may still decode it
         return None
 

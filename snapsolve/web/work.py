@@ -107,8 +107,8 @@ def check_upload(path: Path) -> tuple[int, int] | None:
         raise NotAnImage("the upload is empty")
     try:
         size = header_size(path)
-    except ImageTooLarge as exc:  # more pixels than Pillow opens at all
-        raise InputTooLarge(f"{exc}; the limit is {MAX_PIXELS / 1e6:.0f} megapixels") from None
+    except ImageTooLarge:  # a header over Pillow's own limit whose size no plugin could read
+        raise InputTooLarge(f"the image is over the limit of {MAX_PIXELS / 1e6:.0f} megapixels") from None
     if size:
         try:
             check_pixels(
