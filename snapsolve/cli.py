@@ -175,7 +175,9 @@ def _solve(args: argparse.Namespace) -> int:
     from .inputs import expand_inputs
 
     if args.output:
-        args.output.mkdir(parents=True, exist_ok=True)
+        from .puzzle import make_output_folder
+
+        make_output_folder(args.output)  # a usage error before any input is read
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
     inputs = expand_inputs(args.inputs)
     items = [] if args.cluster else list(inputs)

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import Kind
+from .errors import Kind, UsageError
 from .results import GridResult, InputResult
 from .solver import (
     SOLVED,
@@ -159,6 +159,23 @@ def output_path(input_path: Path, options: Options, page: int | None = None) -> 
     kind = "hint" if options.hint else "solved"
     stem = input_path.stem if page is None else f"{input_path.stem}.p{page + 1}"
     return folder / f"{stem}.{kind}.jpg"
+
+
+def make_output_folder(folder: Path) -> None:
+    """Make ``-o``'s folder (and its parents) unless it is there.
+
+    Raises
+    ------
+    UsageError
+        It cannot be made (a file in the way, no permission, a read-only or
+        special file system): one line naming the folder and the system's
+        reason.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        why = (exc.strerror or str(exc)).lower()
+        raise UsageError(f"cannot make the output folder {folder}: {why}") from None
 
 
 def _is_input(target: Path, input_path: Path) -> bool:

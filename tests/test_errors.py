@@ -156,3 +156,17 @@ def test_a_bug_in_one_input_of_a_batch_stays_that_inputs_error(monkeypatch, caps
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(PUZZLE + "\n"))
     assert cli.main(["--json", "--workers", "1", "-"]) == 1
     assert "-:1: internal error: ValueError: a bug" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("where", ["/proc/snapsolve-nope", "a file/sub"])
+def test_an_output_folder_that_cannot_be_made_is_one_line_before_any_input(tmp_path, capsys, where):
+    """``-o`` to a folder that cannot be made (under /proc, or under a file): one line naming the folder and why,
+    exit status 2 (a usage error), no input read."""
+    (tmp_path / "a file").write_text("in the way")
+    folder = where if where.startswith("/") else str(tmp_path / where)
+    assert cli.main([str(SAMPLES / "image1.jpg"), "-o", folder]) == 2
+    captured = capsys.readouterr()
+    (line,) = captured.err.splitlines()
+    why = "no such file or directory" if where.startswith("/") else "not a directory"
+    assert line == f"snapsolve: cannot make the output folder {folder}: {why}"
+    assert captured.out == ""  # no input was read
