@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .solver.grid import LAYOUTS, split_puzzles
 from .vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES, ImageReadError, pdf_page_count
 
-#: Suffixes read as text files of puzzles (one 81-character puzzle per line).
+#: Suffixes read as text files of puzzles (in the layouts of `solver.grid.LAYOUTS`).
 TEXT_SUFFIXES = {".txt", ".sdm", ".sdk", ".ss", ".csv"}
 #: Files a directory search picks up.
 SEARCHED_SUFFIXES = IMAGE_SUFFIXES | HEIF_SUFFIXES | {".pdf"}
@@ -30,7 +31,7 @@ class WorkItem:
     path : str
         The file behind it ("" for standard input).
     text : str
-        Puzzle line, or error message.
+        The puzzle's text (a line, or the lines of a grid typed in rows), or the error message.
     page : int
         0-based page of a PDF.
     """
@@ -43,16 +44,16 @@ class WorkItem:
 
 
 #: Why a text file or standard input gave no work: said, not passed over in silence.
-NO_PUZZLES = "no puzzles here (one 81-character puzzle per line; lines starting with # are comments)"
+NO_PUZZLES = f"no puzzles here (type each as {LAYOUTS}; lines starting with # are comments)"
 
 
 def _puzzle_lines(label: str, path: str, lines: list[str]) -> Iterator[WorkItem]:
+    """One item per puzzle of a text (`solver.grid.split_puzzles`: a line, or a grid typed in rows), named
+    ``LABEL:LINE`` by its first line."""
     found = False
-    for number, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            found = True
-            yield WorkItem("puzzle", f"{label}:{number}", path, stripped)
+    for number, text in split_puzzles(lines):
+        found = True
+        yield WorkItem("puzzle", f"{label}:{number}", path, text)
     if not found:
         yield WorkItem("error", label, path, NO_PUZZLES)
 
@@ -88,8 +89,9 @@ def expand_inputs(inputs: list[str]) -> Iterator[WorkItem]:
 
     Directories are searched recursively for images and PDFs (sorted, our
     own ``.solved``/``.hint`` outputs skipped); PDFs give one item per page;
-    text files and ``-`` (standard input) one item per non-blank, non-comment
-    line. A missing path, a directory without images or PDFs and a text file
+    text files and ``-`` (standard input) one item per puzzle (a non-blank,
+    non-comment line, or a grid typed in rows: `solver.grid.split_puzzles`).
+    A missing path, a directory without images or PDFs and a text file
     (or standard input) without puzzles each give an ``error`` item rather
     than stopping the others.
     """

@@ -9,6 +9,7 @@ hot loop: set operations on houses become integer ``&``, ``|`` and popcounts).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from operator import itemgetter
 
 from ..errors import Failure, Kind
@@ -100,8 +101,33 @@ class InvalidPuzzleError(Failure, ValueError):
     kind = Kind.NOT_A_PUZZLE
 
 
+#: The layouts a puzzle may be typed in (`parse_puzzle`, `parse_grid_rows`), as the errors name them.
+LAYOUTS = (
+    "81 characters on one line (1-9, '.' or '0' for empty), 9 lines of 9, or a grid drawn with |, - and + "
+    "as snapsolve, HoDoKu and SudokuWiki print it"
+)
+#: Characters that draw a grid's lines: left out of a row, and the whole of a rule between bands of boxes.
+RULING = "|+-=*:"
+#: The characters of cells: 1-9 a digit, '.' or '0' empty.
+CELL_CHARACTERS = frozenset("123456789.0")
+
+
+def _digits_of_cells(cells: str) -> list[int]:
+    """81 cell characters -> 81 values; InvalidPuzzleError names a character that is no cell's."""
+    grid = []
+    for i, ch in enumerate(cells):
+        if ch in ".0":
+            grid.append(0)
+        elif "1" <= ch <= "9":
+            grid.append(ord(ch) - 48)
+        else:
+            raise InvalidPuzzleError(f"bad character {ch!r} at position {i + 1} (use 1-9, '.' or '0')")
+    check_givens(grid)
+    return grid
+
+
 def parse_puzzle(text: str) -> list[int]:
-    """Parse an 81-character puzzle.
+    """Parse a puzzle written on one line.
 
     Parameters
     ----------
@@ -109,7 +135,9 @@ def parse_puzzle(text: str) -> list[int]:
         81 characters row by row; ``1``-``9`` for givens and ``.`` or ``0`` for
         empty cells. Surrounding whitespace is ignored; so is anything after
         the 81st character when it is separated by whitespace (collections
-        often carry a rating there).
+        often carry a rating there). When the first field is not 81
+        characters, the line's cells are read with its spaces and ``|``
+        left out (``1.. ..8 ...``).
 
     Returns
     -------
@@ -119,22 +147,105 @@ def parse_puzzle(text: str) -> list[int]:
     Raises
     ------
     InvalidPuzzleError
-        Wrong length, a character other than 1-9, ``.`` or ``0``, or two equal
-        givens in one house.
+        Not 81 cells (the error counts the line's characters besides its
+        spaces and names `LAYOUTS`), a character other than 1-9, ``.`` or
+        ``0``, or two equal givens in one house.
     """
-    body = text.strip().split()[0] if text.strip() else ""
-    if len(body) != 81:
-        raise InvalidPuzzleError(f"a puzzle has 81 cells, this line has {len(body)} characters")
-    grid = []
-    for i, ch in enumerate(body):
-        if ch in ".0":
-            grid.append(0)
-        elif "1" <= ch <= "9":
-            grid.append(ord(ch) - 48)
-        else:
-            raise InvalidPuzzleError(f"bad character {ch!r} at position {i + 1} (use 1-9, '.' or '0')")
-    check_givens(grid)
-    return grid
+    fields = text.split()
+    if fields and len(fields[0]) == 81:
+        return _digits_of_cells(fields[0])
+    cells = "".join(ch for ch in text if not ch.isspace() and ch not in "|")
+    if len(cells) == 81:
+        return _digits_of_cells(cells)
+    spaces = sum(ch.isspace() for ch in text.strip())
+    besides = f" besides its {spaces} space{'s' if spaces > 1 else ''}" if spaces else ""
+    raise InvalidPuzzleError(
+        f"a puzzle has 81 cells, this line has {len(cells)} characters{besides}; type a puzzle as {LAYOUTS}"
+    )
+
+
+def grid_row(line: str) -> str | None:
+    """The 9 cells of a line of a puzzle typed in rows (``..3|.2.|6..``, ``. . 3 | . 2 . | 6 . .``), or None.
+
+    Spaces and the characters of RULING are left out; what is left must be 9 cell characters.
+    """
+    cells = "".join(ch for ch in line if not ch.isspace() and ch not in RULING)
+    return cells if len(cells) == 9 and CELL_CHARACTERS.issuperset(cells) else None
+
+
+def is_rule(line: str) -> bool:
+    """True for a line that only draws a grid's lines (``------+-------+------``, ``*-----------*``)."""
+    drawn = line.strip()
+    return bool(drawn) and ("-" in drawn or "=" in drawn) and all(ch in RULING or ch.isspace() for ch in drawn)
+
+
+def parse_grid_rows(text: str) -> list[int]:
+    """Parse a puzzle typed as 9 lines of 9 cells, bare or drawn with ``|``, ``-`` and ``+`` (see `LAYOUTS`).
+
+    Parameters
+    ----------
+    text : str
+        The puzzle's lines: 9 rows (`grid_row`), with any rules (`is_rule`)
+        and blank lines between them.
+
+    Returns
+    -------
+    list of int
+        81 values, 0 for empty.
+
+    Raises
+    ------
+    InvalidPuzzleError
+        A line that is neither a row of 9 cells nor a rule, not 9 rows, or
+        two equal givens in one house.
+    """
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or is_rule(line):
+            continue
+        row = grid_row(line)
+        if row is None:
+            shown = line.strip()[:40]
+            raise InvalidPuzzleError(
+                f"line {number} of this grid is not a row of 9 cells ({shown!r}); type a puzzle as {LAYOUTS}"
+            )
+        rows.append(row)
+    if len(rows) != 9:
+        raise InvalidPuzzleError(f"a puzzle typed in rows has 9 rows of 9 cells, this one has {len(rows)}")
+    return _digits_of_cells("".join(rows))
+
+
+def split_puzzles(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """The puzzles of a text file (or standard input), each with the number of its first line (from 1).
+
+    Between puzzles, blank lines and lines starting with ``#`` are skipped. A
+    row of 9 cells (`grid_row`) or a rule (`is_rule`) starts a puzzle typed in
+    rows, which takes the lines up to its ninth row; one broken off before (by
+    a blank line, a comment, another line or the end) is given as it is, for
+    `parse_grid_rows` to say what is wrong; rules with no row (a grid's bottom
+    line) are passed over. Any other line is one puzzle, stripped
+    (`parse_puzzle`; a player's entries may follow it, `position.parse_position`).
+    """
+    block: list[str] = []
+    start = rows = 0
+    for number, line in enumerate(lines, start=1):
+        row = grid_row(line)
+        if row is not None or is_rule(line):
+            start = start if block else number
+            block.append(line)
+            rows += row is not None
+            if rows == 9:
+                yield start, "\n".join(block)
+                block, rows = [], 0
+            continue
+        if rows:
+            yield start, "\n".join(block)
+        block, rows = [], 0
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            yield number, stripped
+    if rows:
+        yield start, "\n".join(block)
 
 
 def repeated_cells(grid: list[int]) -> list[int]:

@@ -20,9 +20,12 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .grid import InvalidPuzzleError, cell_name, parse_puzzle
+from .grid import InvalidPuzzleError, cell_name, parse_grid_rows, parse_puzzle
 from .logic import LogicResult, solve_logically
 from .steps import Step
+
+#: Cells named at most in the error for entries that differ from the givens under them (then "…").
+CLASHES_NAMED = 5
 
 
 def warn_deprecated(old: str, new: str) -> None:
@@ -109,33 +112,43 @@ class Finished:
 
 
 def parse_position(text: str) -> tuple[list[int], list[int]]:
-    """Parse a puzzle line with optional entries.
+    """Parse a puzzle, in any of `grid.LAYOUTS`, with the player's entries after a puzzle's line.
 
     Parameters
     ----------
     text : str
-        81 puzzle characters (see `grid.parse_puzzle`), optionally followed
-        by whitespace and 81 characters of entries (``1``-``9``, and
-        ``.`` or ``0`` elsewhere). Any other trailing text (a rating) is ignored.
+        One line: 81 puzzle characters (see `grid.parse_puzzle`), optionally
+        followed by whitespace and 81 characters of entries (``1``-``9``, and
+        ``.`` or ``0`` elsewhere); any other trailing text (a rating) is
+        ignored. Or several lines: a puzzle typed in rows
+        (`grid.parse_grid_rows`), without entries.
 
     Returns
     -------
     (list of int, list of int)
-        The givens and the entries, 81 values each, 0 for none.
+        The givens and the entries, 81 values each, 0 for none. An entry
+        equal to the given under it is that given (the player wrote the
+        whole grid out): 0 in the entries.
 
     Raises
     ------
     InvalidPuzzleError
-        A malformed puzzle, or an entry on a given's cell.
+        A malformed puzzle, or an entry other than the given on a given's
+        cell (the error counts them and names the first five).
     """
+    if "\n" in text.strip():
+        return parse_grid_rows(text), [0] * 81
     givens = parse_puzzle(text)
     fields = text.split()
     entries = [0] * 81
-    if len(fields) > 1 and len(fields[1]) == 81 and all(ch in ".0123456789" for ch in fields[1]):
-        entries = [0 if ch in ".0" else int(ch) for ch in fields[1]]
+    written = fields[1] if len(fields) > 1 and len(fields[0]) == 81 else ""
+    if len(written) == 81 and all(ch in ".0123456789" for ch in written):
+        entries = [0 if ch in ".0" or int(ch) == givens[i] else int(ch) for i, ch in enumerate(written)]
         clash = [cell_name(i) for i in range(81) if entries[i] and givens[i]]
         if clash:
-            raise InvalidPuzzleError(f"entries on given cells: {', '.join(clash[:5])}")
+            more = ", …" if len(clash) > CLASHES_NAMED else ""
+            how = "differs from the given under it" if len(clash) == 1 else "differ from the givens under them"
+            raise InvalidPuzzleError(f"{len(clash)} of the entries {how}: {', '.join(clash[:CLASHES_NAMED])}{more}")
     return givens, entries
 
 
