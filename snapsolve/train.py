@@ -6,20 +6,48 @@ import argparse
 import sys
 from pathlib import Path
 
+from .errors import SetupError
 from .models import digit_model_path, validation_names
 from .vision.dataset import labelled_photos
 from .vision.training import build_model, font_files, listed_fonts
 
-#: The training sets, looked for beside the source checkout this package runs
-#: from (an editable install), never in the current folder.
-SHARED_DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
+#: The training sets (labelled photo folders) used when ``--data`` names none.
 DEFAULT_DATA = ("sudoku-photos-train", "sudoku-photos-inprogress-train")
+
+
+def data_places(cwd: Path | None = None) -> list[Path]:
+    """Where the DEFAULT_DATA folders are looked for: ``shared/datasets`` beside the current folder (a
+    checkout's root beside the shared data: ``../shared/datasets``), then, when this package runs from a
+    source checkout (an editable install), beside that checkout."""
+    places = [(cwd or Path.cwd()).resolve().parent / "shared" / "datasets"]
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "pyproject.toml").is_file():
+        places.append(checkout.parent / "shared" / "datasets")
+    return list(dict.fromkeys(places))
+
+
+def default_data(cwd: Path | None = None) -> list[Path]:
+    """The DEFAULT_DATA folders in the first of `data_places` that holds them all.
+
+    Raises
+    ------
+    SetupError
+        None holds them: one line saying what is needed and where it was looked for.
+    """
+    places = data_places(cwd)
+    for place in places:
+        if all((place / name).is_dir() for name in DEFAULT_DATA):
+            return [place / name for name in DEFAULT_DATA]
+    raise SetupError(
+        f"training needs the labelled photo folders {' and '.join(DEFAULT_DATA)}; not found in "
+        f"{' or '.join(map(str, places))}; give them with --data DIR (repeatable)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Fit and save the model; the validation split is never used. Exit status 0."""
     held_out = validation_names()
-    folders = args.data or [SHARED_DATASETS / name for name in DEFAULT_DATA]
+    folders = args.data or default_data()
     missing = [str(f) for f in folders if not f.is_dir()]
     if missing:
         raise FileNotFoundError(

@@ -170,3 +170,27 @@ def test_an_output_folder_that_cannot_be_made_is_one_line_before_any_input(tmp_p
     why = "no such file or directory" if where.startswith("/") else "not a directory"
     assert line == f"snapsolve: cannot make the output folder {folder}: {why}"
     assert captured.out == ""  # no input was read
+
+
+def test_train_looks_for_its_data_beside_the_current_folder_and_says_where(tmp_path, monkeypatch, capsys):
+    """``snapsolve train`` after a plain ``pip install .`` (the package in site-packages): without --data it looks in
+    ../shared/datasets beside the current folder, and when the folders are not there it says in one line what it
+    needs and where it looked."""
+    from snapsolve import train
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    monkeypatch.chdir(checkout)
+    monkeypatch.setattr(train, "__file__", str(tmp_path / "venv" / "site-packages" / "snapsolve" / "train.py"))
+    shared = tmp_path / "shared" / "datasets"
+    assert train.data_places() == [shared]
+    assert cli.main(["train", "--output", str(tmp_path / "model.npz")]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        "snapsolve: training needs the labelled photo folders sudoku-photos-train and sudoku-photos-inprogress-train; "
+        f"not found in {shared}; give them with --data DIR (repeatable)"
+    )
+    for name in train.DEFAULT_DATA:
+        (shared / name).mkdir(parents=True)
+    assert train.default_data() == [shared / name for name in train.DEFAULT_DATA]
+    assert not (tmp_path / "model.npz").exists()
