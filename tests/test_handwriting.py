@@ -29,6 +29,8 @@ from snapsolve.vision.handwriting import (
 )
 from snapsolve.vision.training import FontListError, install_command, listed_fonts
 
+from .conftest import skip_briefly
+
 
 def bar(height: int = 50, width: int = 8) -> np.ndarray:
     """A vertical stroke (a 1) on paper: uint8 ink strength."""
@@ -107,7 +109,7 @@ def test_handwriting_faces_written_into_grids_are_cut_with_their_labels():
     try:
         face = listed_fonts("handwriting")[0]
     except FontListError as exc:
-        pytest.skip(str(exc))
+        skip_briefly(exc)
     crops, labels = render_handwriting([face], per_digit_per_font=2, seed=3)
     assert len(crops) >= 16  # of 18: a digit the cell pipeline misses is left out
     assert set(labels) == set(range(1, 10))
@@ -227,7 +229,7 @@ def test_the_shipped_model_reads_writers_it_never_saw(model):
     try:
         glyphs, labels = mnist_digits("test")
     except MnistMissingError as exc:
-        pytest.skip(str(exc))
+        skip_briefly(exc)
     crops, crop_labels = render_mnist(glyphs[::5], labels[::5], seed=12)
     assert len(crops) >= 1750
     read = model.digit_evidence(crops, printed=False).handwritten.argmax(axis=1) + 1
