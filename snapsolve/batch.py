@@ -1,10 +1,11 @@
 """Batch work: run work items in this process or on several, report them in input order, remember what is done.
 
 One input to do, or ``--workers 1``, is read in this process; more go to a
-pool of worker processes (`snapsolve.workers`). A worker that dies (killed,
-out of memory, a crash in a decoder) costs at most the input that killed
-it: the pool is renewed and the inputs then in flight are read again, each
-alone (see `workers.PoolWindow`).
+pool of worker processes (`snapsolve.workers`: forked warm from a server
+process that holds the cell model, each with the batch's import path and
+current folder). A worker that dies (killed, out of memory, a crash in a
+decoder) costs at most the input that killed it: the pool is renewed and
+the inputs then in flight are read again, each alone (see `workers.PoolWindow`).
 
 Results are yielded in input order, each as soon as every input before it is
 done; a bounded window of inputs is in flight, so a folder of thousands of
@@ -416,10 +417,10 @@ def warm_up(items: Iterable[WorkItem], workers: int, store: ResultStore | None =
     """Start readying the batch of `items` now, before the caller's other set-up; what `run_batch` will do anyway.
 
     When a photo or PDF page is among the inputs to do (those not in
-    `store`) and the batch will be read here (one input to do, or `workers`
-    1), this starts loading the cell model and importing scikit-learn in a
-    thread. Puzzle text needs neither; a pool's workers load them as they
-    start. Returns at once.
+    `store`), this starts loading the cell model and importing scikit-learn:
+    in a thread of this process when the batch will be read here (one input
+    to do, or `workers` 1), else in the workers' server process
+    (`workers.context`). Puzzle text needs neither. Returns at once.
     """
     to_do, photo = 0, False
     for item in items:
@@ -428,8 +429,14 @@ def warm_up(items: Iterable[WorkItem], workers: int, store: ResultStore | None =
             photo = photo or _is_photo(item)
         if photo and to_do > 1:
             break
-    if photo and (workers == 1 or to_do == 1):
+    if not photo:
+        return
+    if workers == 1 or to_do == 1:
         _prepare_here()
+    else:
+        from .workers import context
+
+        context(load_model=True)
 
 
 def run_batch(

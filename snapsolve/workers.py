@@ -1,78 +1,234 @@
-"""The local batch's pool of worker processes: started, told to stop, renewed when one dies.
+"""Worker processes that start warm: the local batch's pool and the web server's.
 
-Work goes to a `concurrent.futures.ProcessPoolExecutor` of ``spawn``-started
-workers: a worker imports the installed package whatever the current folder
-holds (a ``spawn`` child takes the parent's ``sys.path``, which for the console
-script does not hold the current folder).
+Workers are forked by multiprocessing's ``forkserver`` (`context`). Its server
+process starts once per process, with the preload `snapsolve._forkserver`,
+which calls `ready_server`: it imports the solver and, for photos, the
+pipeline, loads the cell model and builds its index (scikit-learn), all
+before it forks anything. So N workers cost one start, and a worker that
+dies is replaced in milliseconds.
 
-A worker that dies (killed, out of memory, a crash in a decoder) breaks the
-pool, and every input then in flight fails with `BrokenProcessPool` without
-saying which one killed it. Those inputs are suspects: the pool is renewed for
-the rest of the batch, and each suspect is run again alone, in a pool of one
-worker. Inputs submitted after the worker died and before that was seen are
-refused by the broken pool and go to the new one. An input that kills its worker again gets a one-line error; the others
-(and every input of a worker killed from outside) get their normal result. So
-a dying worker costs at most the input that killed it.
+What a ``spawn``-started worker had, a forked one keeps:
+
+- No lock or thread inherited: the server is single-threaded when it forks.
+  It loads the model in its main thread, and its environment asks the
+  numerical libraries for one thread each (`THREAD_ENV`, set to 1
+  before it starts), so OpenBLAS and OpenMP start no thread pools.
+- The installed package, whatever the current folder holds: the server runs
+  with ``PYTHONSAFEPATH`` (the current folder is not on its path) and with
+  the batch's own `sys.path` as ``PYTHONPATH``; each worker then takes the
+  batch's `sys.path` and current folder, as a ``spawn`` worker does. Before
+  Python 3.11, which has no ``PYTHONSAFEPATH``, workers are started by ``spawn``.
+- Signals: the server ignores SIGINT and SIGTERM (a terminal's Ctrl+C
+  reaches the whole process group) and its workers are forked ignoring them;
+  the batch's process tells its workers when to stop (`batch.stop_on_signals`),
+  and the web server's pool sets its workers' own handlers (pebble).
+- A worker leaves when the process that asked for it is gone (`warm_worker`);
+  the server leaves when every process it served is gone.
+
+The server is started with this process's environment at that moment: when
+``$SNAPSOLVE_MODEL`` has changed since, workers are started by ``spawn``, so
+they read the model it names.
+
+A batch worker that dies (killed, out of memory, a crash in a decoder) breaks
+its pool (`PoolWindow`), and every input then in flight fails with
+`BrokenProcessPool` without saying which one killed it. Those inputs are
+suspects: the pool is renewed for the rest of the batch, and each suspect is
+run again alone, in a pool of one worker. Inputs submitted after the worker
+died and before that was seen are refused by the broken pool and go to the
+new one. An input that kills its worker again gets a one-line error; the
+others (and every input of a worker killed from outside) get their normal
+result. So a dying worker costs at most the input that killed it.
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from multiprocessing import forkserver
+from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING
 
 from .batch import IN_FLIGHT_PER_WORKER, STOP_POLL, STOP_SIGNALS, WINDOW_PER_WORKER, Entry, OrderedWindow
 from .inputs import WorkItem
+from .models import MODEL_ENV
 
 if TYPE_CHECKING:
     from .puzzle import Options
     from .results import InputResult
 
-#: Seconds between a worker's checks that the process that started it is still there.
+#: The numerical libraries' thread counts (OpenMP, OpenBLAS, MKL, Accelerate, numexpr), 1 in the server's environment.
+THREAD_ENV = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
+#: The module the server imports as it starts (multiprocessing's preload); it calls `ready_server`.
+PRELOAD = "snapsolve._forkserver"
+#: Environment variable that tells a starting server what to ready (JSON); the server removes it.
+SERVER_ENV = "_SNAPSOLVE_FORKSERVER"
+#: Seconds between a worker's checks that its parent is still there, when it has no multiprocessing parent.
 PARENT_CHECK = 1.0
 
-
-def _exit_with_parent(parent: int) -> None:
-    """Leave when the batch's process is gone (killed with SIGKILL, it cannot stop its workers itself)."""
-    while True:
-        time.sleep(PARENT_CHECK)
-        if os.getppid() != parent:
-            os._exit(1)
+_server_lock = threading.Lock()
+#: What the running server was started with: {"model": bool, MODEL_ENV: str or None}; None before it starts.
+_server: dict | None = None
 
 
-def warm_worker(load_model: bool) -> None:
-    """Start of a worker process (the local pool's, the server's, a Dask worker's first task).
+def context(load_model: bool) -> BaseContext:
+    """The multiprocessing context that starts workers; starts its server (warm) when it is not running.
 
-    Starts a daemon thread that exits the process when its parent is gone
-    (checked every `PARENT_CHECK` seconds), limits NumPy, scikit-learn and
-    OpenCV to one thread each (the processes are the parallelism: two
-    workers on two cores with two OpenCV threads each would fight over
-    them), and, with `load_model`,
-    loads the cell model now rather than on the first photo. A model that
-    cannot be loaded is reported per input by `batch.process_item`; never raises.
+    Parameters
+    ----------
+    load_model : bool
+        The workers will read photos: a server started now loads the cell
+        model and scikit-learn before it forks. (A server already running
+        without them leaves that to each worker's `warm_worker`.)
+
+    Returns
+    -------
+    multiprocessing.context.BaseContext
+        The ``forkserver`` context, or ``spawn`` before Python 3.11 and
+        when ``$SNAPSOLVE_MODEL`` changed since the server started.
     """
+    global _server
+    if sys.version_info < (3, 11):
+        return multiprocessing.get_context("spawn")
+    server = multiprocessing.get_context("forkserver")
+    with _server_lock:
+        if _server is not None and _server[MODEL_ENV] != os.environ.get(MODEL_ENV):
+            return multiprocessing.get_context("spawn")
+        if _server is None:
+            _server = {"model": load_model, MODEL_ENV: os.environ.get(MODEL_ENV)}
+            server.set_forkserver_preload([PRELOAD])
+        with _server_environment(_server["model"]):
+            forkserver.ensure_running()  # at once (nothing if running; again if it died)
+    return server
+
+
+@contextmanager
+def _server_environment(load_model: bool) -> Iterator[None]:
+    """This process's environment as a server starting now should have it; restored on exit.
+
+    The server puts back ``PYTHONSAFEPATH`` and ``PYTHONPATH`` as they were
+    here once it has started (`ready_server`), so that its workers have this
+    process's environment but for the thread counts.
+    """
+    path = [os.getcwd() if entry == "" else entry for entry in sys.path]
+    changes = {
+        "PYTHONSAFEPATH": "1",
+        "PYTHONPATH": os.pathsep.join(entry for entry in path if os.path.exists(entry)),
+        **{name: "1" for name in THREAD_ENV},
+    }
+    saved = {name: os.environ.get(name) for name in [*changes, SERVER_ENV]}
+    changes[SERVER_ENV] = json.dumps(
+        {"model": load_model, "restore": {name: saved[name] for name in ("PYTHONSAFEPATH", "PYTHONPATH")}}
+    )
+    os.environ.update(changes)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def ready_server() -> None:
+    """Ready a starting fork server before it forks (called by its preload, `PRELOAD`); never raises.
+
+    Puts back the environment `_server_environment` changed but for the
+    thread counts, ignores SIGINT and SIGTERM, imports the solver (and what
+    a worker unpickles: the batch's task and options), and, when asked for,
+    the pipeline with the cell model and its index (`pipeline.prepare_model`,
+    in this thread), with NumPy, scikit-learn and OpenCV on one thread. A
+    process not started by `context` is left as it is.
+    """
+    settings = os.environ.pop(SERVER_ENV, None)
+    if settings is None:
+        return
+    plan = json.loads(settings)
+    for name, value in plan["restore"].items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    try:
+        from . import cli, puzzle  # noqa: F401  (a worker's __main__ is the command's: it imports cli)
+
+        if plan["model"]:
+            _load_model_here()
+    except Exception:  # a model that cannot be loaded is reported per input, by the workers
+        pass
+
+
+def _load_model_here() -> None:
+    """The cell model and its index in this process, NumPy, scikit-learn and OpenCV limited to one thread each."""
     import cv2
     from threadpoolctl import threadpool_limits
 
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
-    if load_model:
-        from .pipeline import prepare_model
+    from .pipeline import prepare_model
 
-        prepare_model()
+    prepare_model()
     threadpool_limits(1)  # after the model: scikit-learn loads its own OpenMP library
     cv2.setNumThreads(1)
 
 
+def _exit_with_parent() -> None:
+    """Leave when the process that started this one is gone (killed with SIGKILL, it cannot stop its workers).
+
+    A multiprocessing worker waits on its parent's sentinel (its parent is the
+    process that asked for it, also when a fork server forked it); any other
+    process looks at its parent process id every `PARENT_CHECK` seconds.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        parent.join()
+        os._exit(1)
+    first = os.getppid()
+    while os.getppid() == first:
+        time.sleep(PARENT_CHECK)
+    os._exit(1)
+
+
+def warm_worker(load_model: bool) -> None:
+    """Start of a worker process (the local pool's, the web server's, a Dask worker's first task).
+
+    Starts a daemon thread that exits the process when its parent is gone
+    (`_exit_with_parent`), limits NumPy, scikit-learn and OpenCV to one
+    thread each (the processes are the parallelism: two workers on two
+    cores with two OpenCV threads each would fight over them), and, with
+    `load_model`, loads the cell model now rather than on the first photo
+    (nothing to do when its fork server holds it). A model that cannot be
+    loaded is reported per input by `batch.process_item`; never raises.
+    """
+    threading.Thread(target=_exit_with_parent, name="snapsolve-parent", daemon=True).start()
+    if load_model:
+        _load_model_here()
+    else:
+        import cv2
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1)
+        cv2.setNumThreads(1)
+
+
 @contextmanager
 def _signals_blocked() -> Iterator[None]:
-    """Hold back STOP_SIGNALS in this thread (a worker started meanwhile inherits them held back)."""
+    """Hold back STOP_SIGNALS in this thread (a worker started by ``spawn`` meanwhile inherits them held back)."""
     old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         yield
@@ -86,8 +242,10 @@ _stop_event = None
 def _batch_worker(load_model: bool, stop_event) -> None:
     """Start of a local batch worker: ignore the stop signals (the batch's process decides), then `warm_worker`.
 
-    The worker was started with the signals held back (`_signals_blocked`), so a Ctrl+C during its
-    start-up is dropped here rather than raising in the middle of an import.
+    A worker forked by the server was born ignoring them; one started by
+    ``spawn`` was started with them held back (`_signals_blocked`), so a
+    Ctrl+C during its start-up is dropped here rather than raising in the
+    middle of an import.
     """
     global _stop_event
     _stop_event = stop_event
@@ -113,7 +271,7 @@ WORKER_DIED = "the worker process died while reading this input (killed, out of 
 def _new_pool(workers: int, load_model: bool, stop_event) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
+        mp_context=context(load_model),
         initializer=_batch_worker,
         initargs=(load_model, stop_event),
     )
@@ -154,7 +312,7 @@ class PoolWindow(OrderedWindow):
         super().__init__(**kwargs)
         self.known, self.task, self.options = known, task, options
         self.workers, self.load_model = workers, load_model
-        self.stop_event = multiprocessing.get_context("spawn").Event() if self.stop is not None else None
+        self.stop_event = context(load_model).Event() if self.stop is not None else None
         self.pool = _new_pool(workers, load_model, self.stop_event)
         self.futures: dict[Future, Entry] = {}
         self.suspects: list[Entry] = []

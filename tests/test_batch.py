@@ -25,6 +25,7 @@ from snapsolve.vision.image_io import read_image
 from snapsolve.vision.render import render_page
 
 from .conftest import SAMPLES, read_collection
+from .test_signals import workers_of
 
 BAD = Path(__file__).parent / "data" / "bad"
 SAMPLE_NAMES = ["image1", "image125", "image1040", "image1082"]
@@ -71,20 +72,6 @@ def test_200_inputs_with_20_bad_ones(tmp_path, capsys):
     assert "200 inputs, 180 grids, 180 solved, 20 failed" in captured.err.strip().splitlines()[-1]
 
 
-def _workers_of(pid):
-    """Process ids of the worker processes (multiprocessing spawn children) of process `pid` (Linux /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and b"spawn_main" in command:
-            found.append(int(stat.parent.name))
-    return found
-
-
 def test_killed_batch_resumes_without_redoing_work(tmp_path):
     folder = tmp_path / "photos"
     folder.mkdir()
@@ -108,7 +95,7 @@ def test_killed_batch_resumes_without_redoing_work(tmp_path):
     for line in proc.stdout:
         reported.append(json.loads(line)["input"])
         if len(reported) == 8:
-            workers = _workers_of(proc.pid)
+            workers = workers_of(proc.pid)
             proc.send_signal(signal.SIGKILL)
             break
     proc.wait()

@@ -43,15 +43,25 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def descendants_of(pid: int) -> list[int]:
+    """Process ids of the children of `pid`, their children, and so on."""
+    found = children_of(pid)
+    for child in list(found):
+        found += descendants_of(child)
+    return found
+
+
 def workers_of(pid: int) -> list[int]:
-    """Process ids of the multiprocessing workers (``spawn_main``) of process `pid`."""
+    """Process ids of the batch workers of process `pid`: forked by its fork server (its child), or spawned."""
     found = []
-    for child in children_of(pid):
+    for child in descendants_of(pid):
         try:
-            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
-                found.append(child)
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+            parent = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[1]
         except OSError:
             continue
+        if b"spawn_main" in command or (b"multiprocessing.forkserver" in command and int(parent) != pid):
+            found.append(child)
     return found
 
 
@@ -125,7 +135,7 @@ def stop_batch(tmp_path: Path, inputs: list[str], sig: int, after: int, group: b
         and (len(lines) < after if after else len(workers_of(proc.pid)) < 2)
     ):
         time.sleep(0.02)
-    children = children_of(proc.pid)
+    children = descendants_of(proc.pid)
     if group:
         os.killpg(proc.pid, sig)
     else:
@@ -169,7 +179,7 @@ def check_stopped(code, printed, err, children, cmd, db, sig, out: Path | None, 
 def test_sigterm_to_the_group_mid_batch_keeps_every_finished_photo(tmp_path):
     inputs, out = photo_batch(tmp_path, 16)
     code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGTERM, after=2, group=True)
-    assert len(children) >= 2  # the workers (and multiprocessing's resource tracker)
+    assert len(children) >= 3  # the workers, their fork server and multiprocessing's resource tracker
     check_stopped(code, printed, err, children, cmd, db, signal.SIGTERM, out, 16)
 
 

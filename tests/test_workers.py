@@ -127,7 +127,9 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
     """Run where `snapsolve/`, `vision/` and `solver/` folders would shadow the package if workers imported them."""
     for name in ("snapsolve", "vision", "solver"):
         (tmp_path / name).mkdir()
-        (tmp_path / name / "__init__.py").write_text("raise ImportError('a folder of the current directory')\n")
+        (tmp_path / name / "__init__.py").write_text(
+            "open(__file__ + '.imported', 'w').close()\nraise ImportError('a folder of the current directory')\n"
+        )
     run = subprocess.run(
         [str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS[:3]],
         cwd=tmp_path,
@@ -140,6 +142,40 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
     assert [r["input"] for r in results] == PHOTOS[:3]
     assert all(r["error"] is None and r["grids"][0]["status"] == "solved" for r in results)
     assert "Traceback" not in run.stderr
+    assert not list(tmp_path.glob("*/*.imported"))  # no process imported them, the workers' fork server neither
+
+
+#: SIGINT and SIGTERM in a /proc status mask (bit N - 1 for signal N).
+STOP_MASK = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+
+
+def test_photo_workers_are_forked_from_one_warm_quiet_server():
+    """Two photo workers: children of one fork server that imported scikit-learn and OpenCV before it forked
+    them, had one thread when it did, and ignores the stop signals, as the workers do."""
+    code = (
+        "import json, multiprocessing, time\nfrom pathlib import Path\n"
+        "from snapsolve.workers import _new_pool\n"
+        "pool = _new_pool(2, True, None)\n"
+        "list(pool.map(time.sleep, [0.5, 0.5]))\n"
+        "def status(pid):\n"
+        "    lines = Path(f'/proc/{pid}/status').read_text().splitlines()\n"
+        "    return {k: v.strip() for k, v in (line.split(':', 1) for line in lines)}\n"
+        "workers = [p.pid for p in multiprocessing.active_children()]\n"
+        "servers = {int(status(w)['PPid']) for w in workers}\n"
+        "[server] = servers\n"
+        "maps = Path(f'/proc/{server}/maps').read_text()\n"
+        "print(json.dumps({'workers': len(workers), 'servers': len(servers),\n"
+        "    'threads': int(status(server)['Threads']), 'sklearn': '/sklearn/' in maps, 'cv2': '/cv2/' in maps,\n"
+        "    'ignored': [int(status(p)['SigIgn'], 16) for p in [server, *workers]]}))\n"
+        "pool.shutdown()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout)
+    assert seen["workers"] == 2 and seen["servers"] == 1
+    assert seen["sklearn"] and seen["cv2"]  # loaded once, in the server
+    assert seen["threads"] == 1
+    assert all(mask & STOP_MASK == STOP_MASK for mask in seen["ignored"])
 
 
 @pytest.mark.parametrize(
