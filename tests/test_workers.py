@@ -270,3 +270,23 @@ def test_two_processes_open_a_new_database_at_once(tmp_path):
     ]
     errors = [run.communicate(timeout=120)[1] for run in runs]
     assert [run.returncode for run in runs] == [0, 0], errors
+
+
+def test_the_web_servers_workers_are_forked_warm_and_stop_on_sigterm():
+    """The page's pool (pebble): its workers are forked by the fork server, not this process, and keep pebble's
+    SIGTERM handler (its time limit stops a worker with SIGTERM)."""
+    from snapsolve.web import pool
+    from snapsolve.web.settings import Settings
+
+    state = pool.start(Settings(workers=1))
+    try:
+        worker = state.pool.schedule(os.getpid).result(timeout=300)
+        parent = state.pool.schedule(os.getppid).result(timeout=60)
+        status = dict(
+            line.split(":", 1) for line in Path(f"/proc/{worker}/status").read_text().splitlines() if ":" in line
+        )
+    finally:
+        pool.stop(state)
+    assert parent != os.getpid()
+    assert b"multiprocessing.forkserver" in Path(f"/proc/{parent}/cmdline").read_bytes()
+    assert int(status["SigCgt"], 16) & (1 << (signal.SIGTERM - 1))

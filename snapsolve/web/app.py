@@ -35,7 +35,7 @@ streams in) or over 100 megapixels (from its header, or once decoded) is
 refused with 413; the content is checked by decoding it, never by its name
 or type header (422 when it is no image); the upload and the annotated image
 live only in a private temporary folder (mode 0700) removed as soon as the
-answer is built; reading runs in a pool of ``spawn``-started worker processes
+answer is built; reading runs in a pool of worker processes (`snapsolve.workers`)
 with a time limit per request (504 when over; the worker is stopped), so a
 slow photo does not stall other requests and a crashing decoder costs only
 its own request (500); no stack trace ever reaches the client: errors are

@@ -1,8 +1,9 @@
-"""The server's worker pool: ``spawn``-started processes that read photos, a private folder, and admission.
+"""The server's worker pool: processes that read photos, a private folder, and admission.
 
 `start` makes the private folder (mode 0700: uploads and annotated images
 live there only until the answer is sent) and the pool of warm workers (each
-holds the cell model); `stop` ends both. `in_pool` runs one job in a worker
+holds the cell model: forked from a server process that loaded it once,
+`snapsolve.workers.context`); `stop` ends both. `in_pool` runs one job in a worker
 under the time limit, `admitted` counts the requests in progress and turns
 away those beyond `Settings.max_pending` (503 with ``Retry-After``).
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import multiprocessing
 import shutil
 import tempfile
 from contextlib import asynccontextmanager
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import FastAPI
 
 from ..errors import Kind, kind_of
-from ..workers import warm_worker
+from ..workers import context, warm_worker
 from . import work
 from .errors import ApiError, internal_error
 from .settings import Settings
@@ -62,7 +62,7 @@ def start(settings: Settings) -> Work:
         max_workers=settings.workers,
         initializer=warm_worker,
         initargs=(True,),
-        context=multiprocessing.get_context("spawn"),
+        context=context(load_model=True),
     )
     pool.schedule(work.ping)
     return Work(root, pool)

@@ -1,7 +1,7 @@
 """The web server's work, run in its worker processes: a photo, a puzzle string or a PDF of new puzzles.
 
 Every function here takes and returns plain picklable values (paths,
-strings, dicts, bytes) so that it runs in a ``spawn``-started worker of the
+strings, dicts, bytes) so that it runs in a worker process of the
 server's process pool; none imports the web framework. A result is the JSON
 object of ``docs/DESIGN.md`` (as ``snapsolve --json`` prints it) with fields
 added for the page; the JSON, the page's per-grid and per-step fields too, is
