@@ -249,7 +249,7 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for all subcommands."""
+    """The argument parser for all subcommands (`SUBCOMMANDS`, each added by a function of its own)."""
     parser = argparse.ArgumentParser(
         prog="snapsolve",
         description="Read a Sudoku from a photo or scanned page, solve it the way a person would, "
@@ -265,7 +265,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="on an internal error (a bug), print its traceback, not only the one-line message",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add in (add_solve, add_evaluate, add_train, add_generate, add_serve):
+        add(sub, common)
+    return parser
 
+
+def add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """``snapsolve solve INPUT...``, the default command: what to print and draw, and how to run the batch."""
     solve = sub.add_parser(
         "solve",
         parents=[common],
@@ -289,6 +295,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="exact search for what logic leaves: bitmask (Algorithm X on candidate bitmasks, faster) or "
         "dlx (Knuth's Dancing Links); same results (default: %(default)s)",
     )
+    _add_batch_options(solve)
+    solve.set_defaults(func=run_solve)
+
+
+def _add_batch_options(solve: argparse.ArgumentParser) -> None:
+    """The solve command's options of where and how the batch runs: workers, result store, Dask cluster."""
     solve.add_argument(
         "--workers",
         type=int,
@@ -317,8 +329,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --cluster: send each file's bytes to the workers (when they cannot see this "
         "machine's files); annotated images come back and are written here",
     )
-    solve.set_defaults(func=run_solve)
 
+
+def add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """``snapsolve evaluate DIR``: reading accuracy against the labels beside the photos."""
     evaluate = sub.add_parser(
         "evaluate",
         parents=[common],
@@ -341,6 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.set_defaults(func=lambda a: _lazy("evaluate", a))
 
+
+def add_train(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """``snapsolve train``: rebuild the cell model from labelled photos and fonts."""
     train = sub.add_parser(
         "train",
         parents=[common],
@@ -381,6 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("-k", type=int, default=5, help="neighbours of the KNN classifier (default: %(default)s)")
     train.set_defaults(func=lambda a: _lazy("train", a), data=None)
 
+
+def add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """``snapsolve generate``: new puzzles with one solution at a level, as text, JSON Lines or pages."""
     gen = sub.add_parser(
         "generate",
         parents=[common],
@@ -413,6 +433,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     gen.set_defaults(func=lambda a: _lazy("generate", a))
 
+
+def add_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """``snapsolve serve``: the page for the phone and the JSON API; where it listens and how it is guarded."""
     serve = sub.add_parser(
         "serve",
         parents=[common],
@@ -428,6 +451,28 @@ def build_parser() -> argparse.ArgumentParser:
         "page to the local network over HTTPS with an access token, and prints the address and a QR code)",
     )
     serve.add_argument("--port", type=int, default=8000, help="port (default: %(default)s)")
+    _add_serve_pool_options(serve)
+    serve.add_argument(
+        "--certfile",
+        metavar="PEM",
+        help="HTTPS with this certificate (with --keyfile); off the "
+        "loopback a self-signed one is made and kept in "
+        "~/.config/snapsolve otherwise",
+    )
+    serve.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
+    serve.add_argument(
+        "--http", action="store_true", help="plain HTTP off the loopback (phone browsers then refuse the live camera)"
+    )
+    serve.add_argument(
+        "--no-token",
+        action="store_true",
+        help="no access token off the loopback: anyone on the network can use the API",
+    )
+    serve.set_defaults(func=lambda a: _lazy("web", a))
+
+
+def _add_serve_pool_options(serve: argparse.ArgumentParser) -> None:
+    """The serve command's options of its worker pool: workers, time limit, queue."""
     serve.add_argument(
         "--workers",
         type=int,
@@ -450,24 +495,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="requests that may wait for a busy worker, per worker; more get 503 with "
         "Retry-After (default: %(default)s)",
     )
-    serve.add_argument(
-        "--certfile",
-        metavar="PEM",
-        help="HTTPS with this certificate (with --keyfile); off the "
-        "loopback a self-signed one is made and kept in "
-        "~/.config/snapsolve otherwise",
-    )
-    serve.add_argument("--keyfile", metavar="PEM", help="the certificate's private key")
-    serve.add_argument(
-        "--http", action="store_true", help="plain HTTP off the loopback (phone browsers then refuse the live camera)"
-    )
-    serve.add_argument(
-        "--no-token",
-        action="store_true",
-        help="no access token off the loopback: anyone on the network can use the API",
-    )
-    serve.set_defaults(func=lambda a: _lazy("web", a))
-    return parser
 
 
 def _cluster_address(text: str) -> str:
