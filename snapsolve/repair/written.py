@@ -1,6 +1,15 @@
-"""The player's pen among the givens of a solved reading: marks unlike the print that the puzzle does not need."""
+"""The player's pen among the givens of a solved reading: marks unlike the print that the puzzle does not need.
+
+A printed digit is decided per grid, not cell by cell alone: one typeface
+prints every given of a grid alike, and a neat handwritten digit that the cell
+classifier took for print differs from them in several small ways at once
+(`looks`). Such a mark is checked as an entry instead of trusted as a given,
+provided the puzzle has the same single solution without it.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -21,25 +30,18 @@ from .looks import (
 )
 from .reading import UNSURE, Decision, log_probability_of
 
-#: Of copies of one digit far apart from one another (`lone_far_copies`), one
-#: the puzzle does not need is pen only when its pen score exceeds those of
-#: the copies it needs by at least this. On the training photos (60
-#: in-progress, 126 printed; not validation) the rule without it moved two
-#: printed givens, 0.2 and 0.4 above their needed copy; on the first 60
-#: photos of `benchmarks/handwriting.py --seed 24` it moved five pen digits,
-#: 1.6 to 2.8 above. When the puzzle needs none of the copies, the copy with
-#: the lowest pen score stands for the print: on the tuning photos 0-239 of
-#: that seed (10 extra givens) the photos with every printed given right went
-#: from 230 to 234 of 240 (0 extra, photos 0-479: 445, unchanged), and no
-#: labelled training photo changed.
+#: Of copies of one digit far apart from one another (`lone_far_copies`), one the puzzle does not need is pen
+#: only when its pen score exceeds those of the copies it needs by at least this; fitted with
+#: `benchmarks/handwriting.py`.
 LONE_COPY_MARGIN = 1.0
-
-
-#: Rounds of `separate_written`: the pen moved in one round leaves the grid's
-#: print a cleaner reference (its median height and place, its shapes' spread)
-#: for the next, so pen that scored just below PEN_SCORE_SOLVED among many
-#: other pen digits stands out once they are out.
+#: Rounds of `separate_written`: the pen moved in one round leaves the grid's print a cleaner reference (its
+#: median height and place, its shapes' spread) for the next.
 SEPARATION_ROUNDS = 3
+#: A mark out of the givens goes back when the printed-digit model reads it as the solution's digit with at
+#: least PUT_BACK_PRINT and, among the givens left, it may not be pen at a pen score of PUT_BACK_SCORE
+#: (`_like_the_print_left`); fitted with `benchmarks/handwriting.py`.
+PUT_BACK_SCORE = 1.0
+PUT_BACK_PRINT = 0.9
 
 
 def separate_written(
@@ -47,36 +49,31 @@ def separate_written(
 ) -> Decision:
     """Take givens that do not look like the grid's own print for the player's entries.
 
-    A printed digit is decided per grid, not cell by cell alone: a given
-    unlike the grid's print (`unlike_the_print` with PEN_SCORE_SOLVED: another
-    ink colour, or height, place, shape, faintness and stroke width together
-    far from the grid's givens), far by shape from its digit's print and doubted by
-    the classifier (`doubted_by_shape`), or doubted by the classifier and
-    plainly unlike the print (`doubted_by_looks`), is pen, not print,
-    provided the givens without it (and the marks already moved) still have
-    exactly one solution, the same one. The marks are tried one at a time, the
-    most unlike first, in up to SEPARATION_ROUNDS rounds (each measured
-    against the givens left). Then, of copies of one digit that all lie far
-    from one another (`lone_far_copies`: the shapes say one is not print, not
-    which), those the puzzle does not need are pen when they score plainly
-    more unlike the print (LONE_COPY_MARGIN) than those it needs or, when it
-    needs none, than the copy most like the print. Then a given nearer the
-    player's own writing of its digit than the grid's print of it
-    (`like_the_players_pen`) is pen, when the puzzle does not need it. Last, each mark out of
-    the givens is measured again against the print left once the pen is out
-    (`_like_the_print_left`): one read as print that agrees with the solution
-    and now looks like the print goes back among the givens; then the
-    rounds run once more, that mark staying, so pen the puzzle needed only
-    while it was out goes too (photo 111 of `benchmarks/handwriting.py
-    --seed 24 --extra-givens 0`: a print 7 taken out first, beside two
-    alike pen 7s, had kept two right pen digits as givens).
-    So a neat handwritten digit that the cell classifier took for print is
-    checked as an entry instead of being trusted as a given; a mark the puzzle
-    needs stays a given. Where some marks were taken for pen, a given the
-    puzzle needs that still looks unlike the print, or that the classifier
-    doubts (PEN_GIVEN_DOUBT), and that the handwritten-digit model reads as
-    another digit makes the decision unsure: it may be pen misread as print,
-    and another puzzle.
+    Each step takes a given out only when the givens without it (and the
+    marks already out) still have exactly one solution, the same one:
+
+    1. rounds (`_take_out_unlike`): the givens that may be pen (`may_be_pen`
+       at PEN_SCORE_SOLVED: another ink, a pen score above it, far by shape
+       from their digit's print and doubted, or doubted and plainly unlike the
+       print), the most unlike first, in up to SEPARATION_ROUNDS rounds, each
+       measured against the givens left;
+    2. far copies (`_take_out_far_copies`): of copies of one digit that all
+       lie far from one another (`lone_far_copies`: the shapes say one is not
+       print, not which), those the puzzle does not need that score plainly
+       more unlike the print (LONE_COPY_MARGIN) than those it needs or, when it
+       needs none, than the copy most like the print;
+    3. the player's own pen: a given nearer the player's own writing of its
+       digit than the grid's print of it (`like_the_players_pen`);
+    4. put back (`_like_the_print_left`): each mark out, measured again against
+       the print left once the pen is out, that agrees with the solution and
+       now looks like the print goes back; the rounds then run once more, those
+       marks staying, so pen the puzzle needed only while they were out goes
+       too.
+
+    Where some marks were taken for pen, a given the puzzle needs that still
+    looks unlike the print, or that the classifier doubts (PEN_GIVEN_DOUBT),
+    and that the handwritten-digit model reads as another digit makes the
+    decision unsure: it may be pen misread as print, and another puzzle.
 
     Parameters
     ----------
@@ -88,9 +85,8 @@ def separate_written(
         The exact search's engine (``"bitmask"`` or ``"dlx"``, see `solver.exact.search_engine`).
     probabilities : np.ndarray, optional
         Shape (81, 10), float: the classifier's probabilities the decision
-        was chosen from; with them a given the shapes put far from its
-        digit's print and the classifier doubts is unlike the print too
-        (`doubted_by_shape`).
+        was chosen from; without them no given counts as doubted and no mark
+        goes back.
 
     Returns
     -------
@@ -102,122 +98,132 @@ def separate_written(
     """
     if decision.status != SOLVED:
         return decision
-    givens = list(decision.givens)
-    moved: list[int] = []
-    result = _take_out_unlike(givens, moved, looks, probabilities, decision, search, decision.count)
-    # Copies of one digit far apart from one another: the puzzle tells which is print. Those it does not need
-    # are pen if they are also plainly more unlike the print than those it needs (or, when it needs none,
-    # than the copy most like the print).
-    scores = pen_scores(givens, looks)
-    for copies in lone_far_copies(givens, looks):
-        needed = [c for c in copies if _solved_without(givens, c, decision.solution, search) is None]
-        if not needed:  # the copy most like the print stands for it
+    pen = _Separation(list(decision.givens), looks, search, probabilities, decision.solution, decision.count)
+    _take_out_unlike(pen)
+    _take_out_far_copies(pen)
+    for cell in like_the_players_pen(pen.givens, looks, pen.solution):
+        pen.move_if_not_needed(cell)
+    out = sorted(set(decision.written) | set(pen.moved))
+    returned = _like_the_print_left(pen, out)
+    for cell, digit in returned:
+        pen.givens[cell] = digit
+    if returned:
+        _take_out_unlike(pen, kept={cell for cell, _ in returned})
+    givens = pen.givens
+    moved = [c for c in pen.moved if not givens[c]]
+    written = sorted(c for c in set(out) | set(moved) if not givens[c])
+    doubt = pen_kept_as_print(givens, hand_readings(_pen_suspects(pen) if written else [], looks))
+    log_probability = (
+        decision.log_probability if probabilities is None else log_probability_of(probabilities, givens, written)
+    )
+    if doubt:
+        warning = needed_pen_warning(givens, doubt)
+        return Decision(givens, UNSURE, None, decision.changes, warning, log_probability, written)
+    if not moved and not returned:
+        return decision
+    return Decision(givens, SOLVED, pen.count, decision.changes, decision.warning, log_probability, written)
+
+
+@dataclass
+class _Separation:
+    """`separate_written`'s givens as the pen goes out.
+
+    Attributes
+    ----------
+    givens : list of int
+        81 values, changed in place: the givens left.
+    looks : MarkLooks
+        How the marks look.
+    search : str
+        The exact search's engine.
+    probabilities : np.ndarray or None
+        Shape (81, 10), float: the classifier's, as for `choose_reading`.
+    solution : list of int or None
+        81 values: the solution every step keeps.
+    count : SearchResult or None
+        The exact search's count of the givens left.
+    moved : list of int
+        The cells taken out, in order.
+    """
+
+    givens: list[int]
+    looks: MarkLooks
+    search: str
+    probabilities: np.ndarray | None
+    solution: list[int] | None
+    count: SearchResult | None
+    moved: list[int] = field(default_factory=list)
+
+    def solved_without(self, cell: int) -> SearchResult | None:
+        """The exact search's count of the givens without `cell` when it still has exactly one solution,
+        `solution`; else None."""
+        count = solve_unique([0 if c == cell else d for c, d in enumerate(self.givens)], search=self.search)
+        return count if count.status == SOLVED and count.solution == self.solution else None
+
+    def move_if_not_needed(self, cell: int) -> bool:
+        """Take `cell` out of the givens when the puzzle without it keeps its one solution; whether it went."""
+        count = self.solved_without(cell)
+        if count is None:
+            return False
+        self.givens[cell] = 0
+        self.moved.append(cell)
+        self.count = count
+        return True
+
+
+def _take_out_unlike(pen: _Separation, kept: set[int] | frozenset[int] = frozenset()) -> None:
+    """`separate_written`'s rounds: the givens that may be pen (`may_be_pen` at PEN_SCORE_SOLVED), the most
+    unlike first, each taken out when the puzzle does not need it; up to SEPARATION_ROUNDS rounds, each
+    measured against the givens left. Cells of `kept` stay."""
+    for _ in range(SEPARATION_ROUNDS):
+        moved_now = 0
+        for cell in may_be_pen(pen.givens, pen.looks, pen.probabilities, PEN_SCORE_SOLVED):  # the givens left
+            if cell not in kept and pen.move_if_not_needed(cell):
+                moved_now += 1
+        if not moved_now:
+            break
+
+
+def _take_out_far_copies(pen: _Separation) -> None:
+    """Of copies of one digit far apart from one another (`lone_far_copies`), take out those the puzzle does
+    not need that score at least LONE_COPY_MARGIN more unlike the print than the copies it needs (or, when
+    it needs none, than the copy most like the print, which stands for it)."""
+    scores = pen_scores(pen.givens, pen.looks)
+    for copies in lone_far_copies(pen.givens, pen.looks):
+        needed = [c for c in copies if pen.solved_without(c) is None]
+        if not needed:
             needed = [min(copies, key=lambda c: scores.get(c, 0.0))]
         least = max(scores.get(c, 0.0) for c in needed) + LONE_COPY_MARGIN
         for cell in copies:
             if cell in needed or scores.get(cell, 0.0) < least:
                 continue
-            count = _moved_if_not_needed(givens, moved, cell, decision.solution, search)
-            result = count if count is not None else result
-    # A given nearer the player's own writing of its digit than the grid's print of it, that the puzzle does
-    # not need, is the player's.
-    for cell in like_the_players_pen(givens, looks, decision.solution):
-        count = _moved_if_not_needed(givens, moved, cell, decision.solution, search)
-        result = count if count is not None else result
-    # Measured against the print left once the pen is out, a mark taken out while pen among the givens
-    # skewed the grid's print (its median height, place, stroke) may look like the print after all.
-    out = sorted(set(decision.written) | set(moved))
-    returned = _like_the_print_left(givens, out, decision.solution, looks, probabilities)
-    for cell, digit in returned:
-        givens[cell] = digit
-    if returned:
-        # print taken out before the pen that made it look unlike is back: pen the puzzle needed only while
-        # that print was out may now go (the print put back stays)
-        kept = {cell for cell, _ in returned}
-        result = _take_out_unlike(givens, moved, looks, probabilities, decision, search, result, kept)
-    moved = [c for c in moved if not givens[c]]
-    written = sorted(c for c in set(out) | set(moved) if not givens[c])
-    # Where pen of this grid was read as print (some was taken out), givens that may be pen too are asked
-    # about: those still unlike the print (the puzzle needs them) and those needed that the classifier
-    # doubts (PEN_GIVEN_DOUBT). One that the handwritten-digit model reads as another digit may be a pen
-    # digit misread as print, which can make another puzzle.
-    suspects: list[int] = []
-    if written:
-        suspects = unlike_the_print(givens, looks, PEN_SCORE_SOLVED)
-        suspects += [c for c in doubted_by_shape(givens, looks, probabilities) if c not in suspects]
-        if probabilities is not None:
-            suspects += [
-                c
-                for c in range(81)
-                if givens[c]
-                and c not in suspects
-                and probabilities[c, givens[c]] < PEN_GIVEN_DOUBT
-                and _solved_without(givens, c, decision.solution, search) is None
-            ]
-    doubt = pen_kept_as_print(givens, hand_readings(suspects, looks))
-    log_probability = (
-        decision.log_probability if probabilities is None else log_probability_of(probabilities, givens, written)
-    )
-    if doubt:
-        detail = ", ".join(f"{cell_name(c)} read as printed {givens[c]}, by hand {d}" for c, d in doubt)
-        warning = f"unsure of the digits read: marks that look written by hand are needed as givens ({detail})"
-        return Decision(givens, UNSURE, None, decision.changes, warning, log_probability, written)
-    if not moved and not returned:
-        return decision
-    return Decision(givens, SOLVED, result, decision.changes, decision.warning, log_probability, written)
+            pen.move_if_not_needed(cell)
 
 
-def _take_out_unlike(
-    givens: list[int],
-    moved: list[int],
-    looks: MarkLooks,
-    probabilities: np.ndarray | None,
-    decision: Decision,
-    search: str,
-    result: SearchResult | None,
-    kept: set[int] | frozenset[int] = frozenset(),
-) -> SearchResult | None:
-    """`separate_written`'s rounds: the givens that may be pen (`may_be_pen` at PEN_SCORE_SOLVED), the most
-    unlike first, each taken out of `givens` (changed in place; appended to `moved`) when the puzzle without
-    it still has exactly one solution, `decision`'s; up to SEPARATION_ROUNDS rounds, each measured against
-    the givens left. Cells of `kept` stay. Returns the exact search's count of the last taken out, or
-    `result` (the count so far) when none was."""
-    for _ in range(SEPARATION_ROUNDS):
-        moved_now = 0
-        for cell in may_be_pen(givens, looks, probabilities, PEN_SCORE_SOLVED):  # the givens left this round
-            if cell in kept:
-                continue
-            count = _moved_if_not_needed(givens, moved, cell, decision.solution, search)
-            if count is not None:
-                moved_now += 1
-                result = count
-        if not moved_now:
-            break
-    return result
+def _pen_suspects(pen: _Separation) -> list[int]:
+    """Givens left that may be pen too, where some pen of the grid was read as print: those still unlike the
+    print (the puzzle needs them), those far by shape and doubted (`doubted_by_shape`), and those needed that
+    the classifier doubts (PEN_GIVEN_DOUBT)."""
+    givens, probabilities = pen.givens, pen.probabilities
+    suspects = unlike_the_print(givens, pen.looks, PEN_SCORE_SOLVED)
+    suspects += [c for c in doubted_by_shape(givens, pen.looks, probabilities) if c not in suspects]
+    if probabilities is not None:
+        suspects += [
+            c
+            for c in range(81)
+            if givens[c]
+            and c not in suspects
+            and probabilities[c, givens[c]] < PEN_GIVEN_DOUBT
+            and pen.solved_without(c) is None
+        ]
+    return suspects
 
 
-#: A mark out of the givens goes back (`_like_the_print_left`) when the printed-digit model reads it as the
-#: solution's digit with at least PUT_BACK_PRINT and, among the givens left, it may not be pen at a pen score
-#: of PUT_BACK_SCORE (`may_be_pen`: its ink is the print's, and neither shape test doubts it). On photos
-#: 0-119 of `benchmarks/handwriting.py --seed 24` (tuning), at 10 and at 0 extra givens, the marks out that read as
-#: the solution's digit were 3 printed givens, scoring 0.70-0.89 against the print left, and 2,113 pen
-#: digits, of which those of the print's ink scored 1.41 or more.
-PUT_BACK_SCORE = 1.0
+def _like_the_print_left(pen: _Separation, out: list[int]) -> list[tuple[int, int]]:
+    """(cell, digit) of the marks out of the givens (`out`) that look like the print of the givens left after
+    all.
 
-
-PUT_BACK_PRINT = 0.9
-
-
-def _like_the_print_left(
-    givens: list[int],
-    out: list[int],
-    solution: list[int] | None,
-    looks: MarkLooks,
-    probabilities: np.ndarray | None,
-) -> list[tuple[int, int]]:
-    """(cell, digit) of the marks out of the givens (`out`) that look like the print of `givens` after all.
-
-    Each is measured alone against `givens` (the print left once the pen is
+    Each is measured alone against the givens left (the print once the pen is
     out): read as the solution's digit by the printed-digit model with at
     least PUT_BACK_PRINT, given a pen score (`pen_scores`: the grid has a
     print population), and not among the givens that may be pen at a pen
@@ -225,6 +231,7 @@ def _like_the_print_left(
     solution changes neither the solution nor its uniqueness when it goes back.
     Empty without `probabilities` or a solution.
     """
+    givens, solution, looks, probabilities = pen.givens, pen.solution, pen.looks, pen.probabilities
     if probabilities is None or solution is None:
         return []
     back = []
@@ -240,29 +247,15 @@ def _like_the_print_left(
     return back
 
 
-def _moved_if_not_needed(
-    givens: list[int], moved: list[int], cell: int, solution: list[int] | None, search: str
-) -> SearchResult | None:
-    """Take `cell` out of `givens` (changed in place; appended to `moved`) when the puzzle without it still
-    has exactly one solution, `solution` (`_solved_without`): the exact search's count then, else None
-    and nothing changed."""
-    count = _solved_without(givens, cell, solution, search)
-    if count is not None:
-        givens[cell] = 0
-        moved.append(cell)
-    return count
-
-
-def _solved_without(givens: list[int], cell: int, solution: list[int] | None, search: str) -> SearchResult | None:
-    """The exact search's count of `givens` without `cell` when it still has exactly one solution,
-    `solution`; else None."""
-    count = solve_unique([0 if c == cell else d for c, d in enumerate(givens)], search=search)
-    return count if count.status == SOLVED and count.solution == solution else None
-
-
 def pen_kept_as_print(givens: list[int], by_hand: dict[int, int]) -> list[tuple[int, int]]:
-    """(cell, digit by hand) of the marks read by hand (`by_hand`: those taken out as unlike the print, then
-    put back) kept as givens whose handwritten reading is another digit. Only marks unlike the print are
-    asked: on the printed-only training photos the handwritten-digit model reads 907 of 3,604 printed givens
-    as another digit."""
+    """(cell, digit by hand) of the marks read by hand (`by_hand`) kept as givens whose handwritten reading is
+    another digit. Only marks that may be pen are to be asked: the handwritten-digit model reads a fourth of
+    printed givens as another digit."""
     return [(c, d) for c, d in by_hand.items() if givens[c] and d != givens[c]]
+
+
+def needed_pen_warning(givens: list[int], doubt: list[tuple[int, int]]) -> str:
+    """The warning of a reading whose givens need marks that may be pen misread as print: `doubt` as from
+    `pen_kept_as_print`."""
+    detail = ", ".join(f"{cell_name(c)} read as printed {givens[c]}, by hand {d}" for c, d in doubt)
+    return f"unsure of the digits read: marks that look written by hand are needed as givens ({detail})"
