@@ -8,98 +8,48 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Printed digits of one grid share one typeface, size, place in the cell
-#: and ink; a pen differs from them in several small ways at once. Each
-#: given is measured against the grid's own givens (`pen_scores`): its
-#: height off their median (a share of it), its centre off its neighbours'
-#: (a share of a cell, the larger of x and y), its shape's distance
-#: to the nearest other copy of its digit (in print spreads, below), and how
-#: much fainter its strokes are than their median. Each is divided by its
-#: scale and the terms combine as the length of a vector: the pen score.
-#: Chosen on training data only (the 60 in-progress and 126 printed training
-#: photos, 5,354 printed givens; the first 60 photos of
-#: `benchmarks/handwriting.py --seed 24`); see `models/MODEL_CARD.md`.
+#: Printed digits of one grid share one typeface, size, place in the cell, weight and ink; a pen differs
+#: from them in several small ways at once. A given's pen score (`pen_scores`) is the length of the vector of
+#: its differences from the grid's givens, each divided by its scale: its height off their median (a share
+#: of it, PEN_HEIGHT_SCALE), its centre off its neighbours' (a share of a cell, PEN_CENTRE_SCALE), its
+#: shape's distance to the nearest other copy of its digit beyond one print spread (PEN_SHAPE_SCALE), how
+#: much fainter its strokes are than their median (a share, PEN_FAINT_SCALE) and its stroke width off
+#: theirs (a share, PEN_STROKE_SCALE). Fitted with `benchmarks/handwriting.py` and the labelled training
+#: photos.
 PEN_HEIGHT_SCALE = 0.1
-
-
 PEN_CENTRE_SCALE = 0.04
-
-
 PEN_SHAPE_SCALE = 2.0
-
-
 PEN_FAINT_SCALE = 0.2
-
-
-#: A fifth term: the stroke width off the givens' median (a share of it).
-#: One typeface prints one weight, a pen writes its own, thinner or thicker:
-#: among the marks read as print on photos 0-479 of the tuning seed
-#: (`benchmarks/handwriting.py --seed 24 --extra-givens 0`), 26% of the pen
-#: lies more than 0.2 off against 10 of 10,587 printed givens (none beyond
-#: 0.22). Real print varies more (on the 126 printed training photos 120 of
-#: 3,606 givens lie beyond 0.2, 2 beyond 0.4, none beyond 0.46), so the scale
-#: is 0.2: at 0.15 one printed training photo lost a given and one became
-#: unsure, at 0.1 seven; at 0.2 none of the labelled training photos changed,
-#: and the tuning photos with every printed given right went from 226 to 228
-#: of 240 at 10 extra givens and from 425 to 438 of 480 at 0.
 PEN_STROKE_SCALE = 0.2
 
-
-#: A given whose pen score exceeds PEN_SCORE is unlike the print. On those
-#: training photos 13 of 5,354 printed givens score above 2.5 (the separate
-#: height and shape rules used before flagged 30), and 92% of the synthetic
-#: pen read as print (89% before).
+#: A given whose pen score exceeds PEN_SCORE is unlike the print; when the reading already has one
+#: solution nothing else points to pen, and it must exceed PEN_SCORE_SOLVED. Fitted as the scales.
 PEN_SCORE = 2.5
-
-
-#: When the reading already has one solution nothing else points to pen, so
-#: a given must score higher to move: 4 printed givens of 5,354 score above
-#: 3.0 (12 with the rules before) and 82% of the synthetic pen (73%).
 PEN_SCORE_SOLVED = 3.0
-
 
 #: Fewest givens for the grid's printed population to be a reference.
 MIN_POPULATION = 12
 
-
-#: Printed copies of one digit in one grid are near-identical (one typeface,
-#: one photo); a hand's copies are not, nor is a neat hand like the print.
-#: The shape term of the pen score is the distance from a given to the
-#: nearest other given of its digit, in the printed-digit model's shape space
-#: (`vision.digits.CellClassifier.print_shapes`), in units of the grid's
-#: print spread: the lower quartile (PRINT_SPREAD_QUANTILE) of those nearest
-#: distances over the grid's givens, the print pairs even when a third of the
-#: "givens" are pen taken for print (at least MIN_PRINT_SPREAD). A given only
-#: counts as unlike by shape when another copy of its digit is not itself
-#: farther than PRINT_APART spreads from its nearest copy: of two lone copies
-#: far apart, nothing tells which is the print.
+#: Printed copies of one digit in one grid are near-identical (one typeface, one photo); a hand's are not.
+#: The shape term measures a given's distance to the nearest other given of its digit in the printed-digit
+#: model's space (`vision.digits.CellClassifier.print_shapes`) in print spreads: the PRINT_SPREAD_QUANTILE
+#: percentile of those distances over the grid's givens (at least MIN_PRINT_SPREAD), which is a print pair's
+#: even when a third of the givens are pen. A given is unlike by shape only when another copy of its digit
+#: lies within PRINT_APART spreads of its own nearest copy (a print anchor): of two lone copies far apart,
+#: nothing tells which is the print.
 PRINT_APART = 3.0
-
-
 PRINT_SPREAD_QUANTILE = 25
 
-
-#: The least print spread: the training photos' grids spread 0.25 to 0.79 (the
-#: synthetic photos' 0.26 to 0.52), a clean rendered page (the answer key of
-#: `snapsolve generate`) 0.18, where any small difference would look like a
-#: hand. A distance in the printed model's shape space: measure again when the
-#: model's features change.
+#: The least print spread, so that a clean rendered page's tiny differences do not look like a hand; a
+#: distance in the printed-digit model's space, to be measured again when its features change.
 MIN_PRINT_SPREAD = 0.25
 
-
-#: A grid's print and its ruled lines are one ink, and a pen is often
-#: another colour: a given whose ink lies more than PEN_CHROMA (8-bit Lab
-#: units on the chroma plane, `vision.ink.ink_colours`) from the grid's print
-#: is not print. The print is the median colour of the givens whose ink is
-#: within PEN_CHROMA of the ruling's, when there are at least
-#: MIN_POPULATION // 2 of them (black print under a blue pen, however many
-#: of the "givens" are pen), else of every given (print of another colour
-#: than the ruling, such as red digits in a black grid). On the training
-#: photos (60 in-progress, 126 printed; not validation) printed ink lies at
-#: most 10.4 from its grid's print (red print spreads the most); on the first
-#: 40 synthetic photos of `benchmarks/handwriting.py --seed 24`, about 90% of
-#: blue ballpoint digits lie farther than 15, black ballpoint not at all
-#: (colour cannot tell black pen).
+#: A grid's print and its ruled lines are one ink, and a pen is often another colour: a given whose ink lies
+#: more than PEN_CHROMA (8-bit Lab units on the chroma plane, `vision.ink.ink_colours`) from the grid's print
+#: is not print. The print's colour is the median of the givens whose ink is within PEN_CHROMA of the
+#: ruling's, when there are at least MIN_POPULATION // 2 of them (black print under a blue pen), else of every
+#: given (print of another colour than the ruling). Black pen cannot be told by colour. Fitted with
+#: `benchmarks/handwriting.py` and the labelled training photos.
 PEN_CHROMA = 15.0
 
 
@@ -382,61 +332,23 @@ def may_be_pen(
     return cells
 
 
-#: Where the per-grid decision took some marks of a grid for pen, a given the puzzle needs that the
-#: classifier reads as print with less than this probability, and the handwritten-digit model reads as
-#: another digit, makes the reading unsure (`separate_written`): a pen 9 read as a printed 1 at P 0.91
-#: had made another puzzle, solved wrong (photo 1 of `benchmarks/handwriting.py --seed 7
-#: --extra-givens 0`). On photos 0-479 of the tuning seed 24 (0 and 10 extra givens) it made one photo
-#: solved right unsure and no other change; the labelled photos of both folders did not change (no pen is
-#: taken out of a printed-only grid, where the handwritten-digit model reads a fourth of the print as
-#: another digit).
+#: A given the classifier reads as print with less than this probability is doubted: with a pen score above
+#: DOUBTED_PEN_SCORE it is unlike the print (`doubted_by_looks`), and where some pen of the grid was read as
+#: print, one the puzzle needs that the handwritten-digit model reads as another digit makes the reading
+#: unsure (`separate_written`). Fitted with `benchmarks/handwriting.py`.
 PEN_GIVEN_DOUBT = 0.95
 
-
-#: A given whose shape lies farther than PRINT_APART print spreads from every
-#: other copy of its digit while another copy has print near it (a print
-#: anchor), and that the classifier gives less than SHAPE_DOUBT probability
-#: of being that printed digit, is unlike the print however typical its
-#: height, place and strokes (`doubted_by_shape`). On the training photos (60
-#: in-progress, 126 printed; not validation) no printed given is both: the
-#: 20 anchored ones beyond 2.5 spreads that the puzzle does not need have
-#: P >= 0.996. Of the pen kept as givens in solved readings of the first 60
-#: photos of `benchmarks/handwriting.py --seed 24`, 16 of 17 are (P 0.56 to
-#: 0.96, 3.2 to 5.6 spreads apart). Where the classifier is not sure of
-#: most of the grid's givens (their median P below SHAPE_DOUBT; on the
-#: answer-key page of `snapsolve generate`, small grids with every cell
-#: filled and so none needed, it gives 71 to 81 of a grid's 81 printed digits
-#: less), only a given doubted far more than the rest counts (DOUBT_OVER_GRID).
+#: A given farther than PRINT_APART print spreads from every other copy of its digit, with a print anchor, is
+#: unlike the print however typical its height, place and strokes (`doubted_by_shape`) when the classifier
+#: gives it less than SHAPE_DOUBT, its doubt (1 - P) is more than DOUBT_OVER_COPIES times its digit's other
+#: copies' median doubt (one typeface's copies are read alike), and its pen score exceeds DOUBT_PEN_SCORE (the
+#: shape alone, just past PRINT_APART, does not tell a hand). Where the classifier doubts most of the grid's
+#: givens (their median P below SHAPE_DOUBT: small, blurred or unusual print, as on a page of answer keys),
+#: its doubt must also be DOUBT_OVER_GRID times the grid's median doubt. Fitted with
+#: `benchmarks/handwriting.py`, the labelled training photos and the answer keys of `snapsolve generate`.
 SHAPE_DOUBT = 0.99
-
-
-#: A far-shaped given counts as doubted only when its doubt (1 - P) is at
-#: least DOUBT_OVER_COPIES times the median doubt of the other copies of its
-#: digit (one typeface's copies of a digit are read alike, a hand's are not)
-#: and, where the classifier doubts most of the grid's givens (their median
-#: P below SHAPE_DOUBT: small, blurred or unusual print), DOUBT_OVER_GRID
-#: times the grid's median doubt. On 180 answer-key grids of `snapsolve
-#: generate` (seeds 1-4, 7 and 10-21, easy to extreme, rendered at 150-300
-#: dpi; every digit printed) no far-shaped given passed both with the copies'
-#: factor 4 used before DOUBT_PEN_SCORE (at most 2.98 and 3.93 times); with
-#: DOUBT_PEN_SCORE and the factor 1 the 61 key grids found in 17 such PDFs
-#: still keep all their digits.
 DOUBT_OVER_GRID = 3.0
-
-
 DOUBT_OVER_COPIES = 1.0
-
-
-#: A far-shaped, doubted given is unlike the print only when its pen score
-#: (`pen_scores`, shape term included) also exceeds DOUBT_PEN_SCORE: the
-#: shape alone, just past PRINT_APART, does not tell a hand. Of the givens
-#: the rule took out on photos 0-239 (10 extra givens) and 0-479 (0 extra)
-#: of `benchmarks/handwriting.py --seed 24` (tuning), 33 were print, all with
-#: a pen score below 1.69, and 1,294 pen, 3 of them below 1.7. With it the
-#: copies' doubt needs only to exceed theirs (DOUBT_OVER_COPIES 1, from 4):
-#: the tuning photos with every printed given right went from 206 to 226 of
-#: 240 at 10 extra givens and from 416 to 425 of 480 at 0; no labelled
-#: training photo changed, and the answer-key grids still keep every digit.
 DOUBT_PEN_SCORE = 1.7
 
 
@@ -496,30 +408,10 @@ def doubted_by_shape(
     return [c for _, c in sorted(doubted, reverse=True)]
 
 
-#: A given that the classifier doubts (reads as print with P < PEN_GIVEN_DOUBT)
-#: and whose pen score exceeds DOUBTED_PEN_SCORE is unlike the print, though
-#: below PEN_SCORE_SOLVED (`doubted_by_looks`): doubt and looks together. In
-#: the solved readings of photos 0-239 (10 extra givens) and 0-479 (0 extra)
-#: of `benchmarks/handwriting.py --seed 24` (tuning), 18 of the 41 pen digits
-#: still kept as givens are both and none of 18,198 printed givens; of the
-#: training photos' 5,352 printed givens (60 in-progress, 126 printed; not
-#: validation) 2 are both (the puzzle needs them), 5 at a pen score above 1.8,
-#: where one printed training photo lost a given. Photos with every printed
-#: given right: 234 -> 236 of 240 at 10 extra givens, 445 -> 455 of 480 at 0;
-#: no labelled training photo changed, nor the answer-key grids.
+#: A doubted given (PEN_GIVEN_DOUBT) is unlike the print when its pen score exceeds DOUBTED_PEN_SCORE, or
+#: LONE_DOUBTED_PEN_SCORE when it is the only copy of its digit (its score has no shape term), though below
+#: PEN_SCORE_SOLVED: doubt and looks together (`doubted_by_looks`). Fitted with `benchmarks/handwriting.py`.
 DOUBTED_PEN_SCORE = 2.0
-
-
-#: The same for a given that is the only copy of its digit among the givens:
-#: its pen score has no shape term (nothing to compare its shape with), so
-#: less of the rest tells. On the stop of 2026-11-28's tuning photos (0-119 of
-#: `benchmarks/handwriting.py --seed 24`, MNIST hands and faces, 0 and 10
-#: extra givens) the 234 printed lone copies of solved readings score at most
-#: 0.79 and none is doubted with a score above 1.0; of the training photos'
-#: 73 lone printed givens in solved readings (126 printed, 60 in-progress; not
-#: validation) none is both. The pen lone copies kept as givens on seeds 307,
-#: 419 and 523 (0 extra givens, MNIST hands) scored 1.4 to 1.9 at P 0.73 to
-#: 0.92.
 LONE_DOUBTED_PEN_SCORE = 1.0
 
 
@@ -530,25 +422,9 @@ def doubted_by_looks(
     scores: dict[int, float] | None = None,
 ) -> list[int]:
     """Givens that the classifier doubts (P below PEN_GIVEN_DOUBT) and whose pen score (`pen_scores`)
-    exceeds DOUBTED_PEN_SCORE (LONE_DOUBTED_PEN_SCORE for the only given of its digit): the highest score
-    first.
-
-    Parameters
-    ----------
-    givens : list of int
-        81 values, 0 where no digit is printed.
-    looks : MarkLooks
-        How the marks look (as for `pen_scores`).
-    probabilities : np.ndarray or None
-        Shape (81, 10), float: P(no printed digit), P(printed 1..9) per cell; None gives none.
-    scores : dict of int to float, optional
-        ``pen_scores(givens, looks)`` when the caller has them (else measured here).
-
-    Returns
-    -------
-    list of int
-        Cells (0..80); empty with fewer than MIN_POPULATION givens.
-    """
+    exceeds DOUBTED_PEN_SCORE (LONE_DOUBTED_PEN_SCORE for the only given of its digit), the highest score
+    first: cells (0..80), none with fewer than MIN_POPULATION givens. The parameters are those of
+    `doubted_by_shape`."""
     if probabilities is None:
         return []
     if scores is None:
@@ -563,22 +439,12 @@ def doubted_by_looks(
     return sorted(doubted, key=lambda c: -scores[c])
 
 
-#: A given whose pen score exceeds OWN_PEN_SCORE and whose nearest other
-#: printed copy of its digit lies more than OWN_PEN_RATIO times as far as the
-#: player's nearest own copy of it (a mark outside the givens in a cell where
-#: the solution has that digit), in the handwritten-digit model's space, is the
-#: player's (`like_the_players_pen`): one typeface prints a digit alike, and a
-#: hand writes its own digits alike. On the solved readings of photos 0-119 of
-#: `benchmarks/handwriting.py --seed 24` (tuning; MNIST hands and held-out
-#: faces, 0 and 10 extra givens) 11,745 printed givens have both kinds of
-#: copy: 2 lie farther from their print than from the pen (1.27 and 1.34
-#: times, pen scores 0.85 and 0.23), and of the 263 that score above 1.0 the
-#: largest ratio is 0.74. Of the 8 pen digits those readings still kept as
-#: givens (pen scores 1.03 to 2.02), 5 have both kinds of copy, 4 of them at
-#: 1.30 to 1.50. See `models/MODEL_CARD.md` ("Like the player's own pen").
+#: A given whose pen score exceeds OWN_PEN_SCORE and whose nearest other printed copy of its digit lies more
+#: than OWN_PEN_RATIO times as far as the player's nearest own copy of it (a mark outside the givens where the
+#: solution has that digit), in the handwritten-digit model's space, is the player's
+#: (`like_the_players_pen`): a typeface prints a digit alike, and a hand writes its own alike. Fitted with
+#: `benchmarks/handwriting.py`.
 OWN_PEN_SCORE = 1.0
-
-
 OWN_PEN_RATIO = 1.0
 
 
@@ -636,19 +502,9 @@ def like_the_players_pen(
     return [c for _, c in sorted(liked, reverse=True)]
 
 
-#: A mark read as a printed digit with at least this probability, and like
-#: the print once measured against the givens kept, is print beyond doubt:
-#: when putting it back among the givens leaves no solution, a given kept is
-#: wrong (a pen digit taken for print), and the reading is unsure rather than
-#: solved (`decide_givens`). 0.99 at first; photo 198 of
-#: `benchmarks/handwriting.py --seed 24 --photos 240` (tuning) was solved
-#: wrong with a printed 5 read at P 0.989 refused (a wrong pen 6 kept as a
-#: given had made another puzzle). At 0.98 it is unsure, and nothing else of
-#: photos 0-479 of that seed, nor of the training photos, changes. A mark
-#: taken out on the way to one solution that the puzzle did not need goes
-#: back when it is print beyond doubt and agrees with the solution: photos
-#: 0-479 of that seed at ``--extra-givens 10``, 65 -> 56 with a given wrong,
-#: nothing new wrong (at 0 extra, 53 either way).
+#: A mark read as a printed digit with at least this probability, and like the print among the givens kept,
+#: is print beyond doubt (`surely_print`): when putting it back leaves no solution, a given kept is wrong.
+#: Fitted with `benchmarks/handwriting.py`.
 SURE_PRINT = 0.98
 
 
@@ -657,13 +513,12 @@ def read_otherwise_by_hand(givens: list[int], probabilities: np.ndarray, looks: 
     shape (81, 10), float, as for `choose_reading`) while the handwritten-digit model reads their mark as
     another digit (`MarkLooks.hand_digits`), the least probable print first; empty without that model.
 
-    A lone pen 1 written as one slanted stroke is read as a printed 7 (P 0.95-0.97) and, with no other copy
-    of its digit near it and a print-like height, scores too little to be taken for pen
-    (`pen_scores`); when the givens kept then have no solution, or one only by dropping it, it is what is
-    wrong (photos 42 and 102 of `benchmarks/handwriting.py --seed 7001 --hands mnist`, unsolved before).
-    The hand's reading alone is no sign of pen (it reads a quarter of the printed training photos'
-    givens as another digit), so these are tried only where the rules that go by likeness to the print
-    give up (`decide_givens`)."""
+    A neat pen digit with no other copy of its digit near it can score too
+    little to be taken for pen (`pen_scores`); when the givens kept then have
+    no solution, or one only by dropping it, it is what is wrong. The hand's
+    reading alone is no sign of pen (it reads a fourth of printed givens as
+    another digit), so these are tried only where the rules that go by
+    likeness to the print give up (`decide_givens`)."""
     doubtful = [c for c in range(81) if givens[c] and probabilities[c, givens[c]] < SURE_PRINT]
     by_hand = hand_readings(doubtful, looks)
     return sorted(

@@ -31,19 +31,15 @@ from ..solver.grid import check_givens
 #: Most cells changed from their most probable class.
 MAX_CHANGES = 3
 
-
 #: Most readings handed to the exact search during one repair.
 MAX_SEARCHES = 60
-
 
 #: Alternatives less probable than this are not tried.
 MIN_ALTERNATIVE_PROBABILITY = 0.005
 
-
 #: A repair whose changes are jointly this much less probable than the
 #: reading they replace is unsure (log of the probability ratio).
 MAX_REPAIR_COST = math.log(40.0)
-
 
 #: A second uniquely solvable reading within this factor of the best one makes
 #: the grid ambiguous (log of the probability ratio).
@@ -106,19 +102,13 @@ class Decision:
         return self.count.solution if self.status == SOLVED and self.count else None
 
 
-#: Platt scaling of a decision's log probability into the probability that
-#: every given is right: P = 1 / (1 + exp(-(CONFIDENCE_INTERCEPT +
-#: CONFIDENCE_SLOPE * log_probability))), fitted by ``python
-#: benchmarks/calibration.py --fit --per-level 15`` on synthetic photos of
-#: development seeds, printed and started or finished in pen (never on the
-#: photos its reliability table reports); see `docs/confidence.md`.
+#: Platt scaling of a decision's log probability into the probability that every given is right:
+#: P = 1 / (1 + exp(-(CONFIDENCE_INTERCEPT + CONFIDENCE_SLOPE * log_probability))), the log odds lowered by
+#: CONFIDENCE_NOT_SOLVED for a reading unsure or without a single solution. Fitted by ``python
+#: benchmarks/calibration.py --fit`` on synthetic photos apart from those its reliability table reports
+#: (`docs/confidence.md`).
 CONFIDENCE_INTERCEPT = 4.033
-
-
 CONFIDENCE_SLOPE = 0.1599
-
-
-#: The same for a grid whose reading is unsure or has no single solution (the log odds lowered by this).
 CONFIDENCE_NOT_SOLVED = 3.683
 
 
