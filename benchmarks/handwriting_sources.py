@@ -36,8 +36,9 @@ from pathlib import Path
 import numpy as np
 
 from snapsolve.models import validation_names
+from snapsolve.vision.classes import HANDWRITTEN, kind_of
 from snapsolve.vision.dataset import labelled_photos
-from snapsolve.vision.digits import HANDWRITTEN, CellClassifier, kind_of
+from snapsolve.vision.digits import CellClassifier
 from snapsolve.vision.features import features_of
 from snapsolve.vision.handwriting import (
     MNIST_TRAINING,

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from snapsolve.models import validation_names
 from snapsolve.pipeline import READ_SIDE, decode_photo, default_model, read_grids
+from snapsolve.vision.classes import CANDIDATES_CLASS
 from snapsolve.vision.dataset import labelled_photos
-from snapsolve.vision.digits import CANDIDATES_CLASS
 from snapsolve.vision.image_io import reduction_for
 from snapsolve.vision.pencil import read_pencil_marks
 

@@ -6,7 +6,7 @@ consistency repair, solved) and compared cell by cell with its
 labels. Reported: photos whose printed givens are all right, photos solved
 right and solved wrong, accuracy over all cells and per kind (printed,
 handwritten digits, candidates, empty), and the confusion matrix over every
-class of `vision.digits.CLASSES`. The player's entries are judged as the
+class of `vision.classes.CLASSES`. The player's entries are judged as the
 command reads them (`repair.read_entries`, in the light of the solution):
 entries read right, printed versus written (a printed digit taken as a given,
 a handwritten one as an entry), mistakes reported and how many of them are
@@ -27,8 +27,8 @@ from .models import validation_names
 from .pipeline import READ_SIDE, decide, decode_photo, default_model, player_entries, read_grids
 from .solver import SOLVED, solve_unique
 from .vision import ImageReadError
+from .vision.classes import CLASSES, KINDS, kind_of
 from .vision.dataset import LabelledPhoto, labelled_photos
-from .vision.digits import CLASSES, KINDS, kind_of
 from .vision.image_io import reduction_for
 from .vision.locate import order_corners
 

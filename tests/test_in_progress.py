@@ -14,8 +14,8 @@ from snapsolve.repair import entries, second_look
 from snapsolve.solver import find_mistakes, parse_position, remaining_steps, solve_puzzle, solve_unique
 from snapsolve.solver.grid import cell_name, parse_puzzle
 from snapsolve.vision.cells import reaches_a_line
+from snapsolve.vision.classes import CLASSES
 from snapsolve.vision.dataset import read_cell_labels
-from snapsolve.vision.digits import CLASSES
 from snapsolve.vision.image_io import read_image
 
 from .conftest import SAMPLES, read_collection

@@ -50,8 +50,8 @@ def test_validation_candidates_never_read_wrong():
 
     from snapsolve.models import validation_names
     from snapsolve.pipeline import READ_SIDE, default_model
+    from snapsolve.vision.classes import CANDIDATES_CLASS
     from snapsolve.vision.dataset import labelled_photos
-    from snapsolve.vision.digits import CANDIDATES_CLASS
     from snapsolve.vision.image_io import reduction_for
 
     labels = pencil_marks.read_labels(Path(str(pencil_marks.LABELS).format(split="validation")))

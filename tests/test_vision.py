@@ -13,8 +13,8 @@ from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
 from snapsolve.pipeline import decode_photo
 from snapsolve.vision.cells import _components, _ellipse_morphology, find_marks, reaches_a_line
+from snapsolve.vision.classes import CLASSES
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
-from snapsolve.vision.digits import CLASSES
 from snapsolve.vision.features import features_of
 from snapsolve.vision.formats import ImageReadError
 from snapsolve.vision.image_io import read_image
@@ -374,7 +374,8 @@ def test_pen_layouts_never_move_a_marks_printed_probability(model, tmp_path):
     print); more than a quarter of the layouts are pen that the photos' samples alone do not call handwritten."""
     import dataclasses
 
-    from snapsolve.vision.digits import HANDWRITTEN, PRINTED, CellClassifier
+    from snapsolve.vision.classes import HANDWRITTEN, PRINTED
+    from snapsolve.vision.digits import CellClassifier
 
     layouts = model.pen_layouts
     assert layouts is not None and len(layouts) > 1500

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Failure, Kind
-from .digits import CLASSES
+from .classes import CLASSES
 from .formats import IMAGE_SUFFIXES
 
 
@@ -33,7 +33,7 @@ class LabelledPhoto:
     ----------
     image_path : Path
     cells : list of int
-        81 class columns of `vision.digits.CLASSES`, upright (a ``.dat``
+        81 class columns of `vision.classes.CLASSES`, upright (a ``.dat``
         file gives printed digits and empty cells only).
     corners : np.ndarray or None
         Shape (4, 2) float32 pixels, TL TR BR BL as they appear in the photo.
@@ -85,7 +85,7 @@ def read_ground_truth(path: str | Path) -> list[int]:
 
 
 def read_cell_labels(path: str | Path) -> list[int]:
-    """Read a ``NAME.cells`` file into 81 class columns of `vision.digits.CLASSES`.
+    """Read a ``NAME.cells`` file into 81 class columns of `vision.classes.CLASSES`.
 
     Raises
     ------

@@ -36,6 +36,7 @@ import numpy as np
 
 from ..errors import ModelFileError
 from .cells import CellMarks, reaches_a_line
+from .classes import CANDIDATES, CLASSES, EMPTY, HANDWRITTEN, PRINTED, ClassProbabilities
 from .deformation import (
     DIGIT_RERANKED,
     RERANKED,
@@ -48,24 +49,10 @@ from .evidence import EntryEvidence, SecondLook
 from .features import FEATURE_LENGTH, features_of, handwritten_space, kind_features, normalised_images
 from .knn import KNearest
 
-#: The kinds of mark, in the order of `CellReading`'s kind index.
-KINDS = ("empty", "printed", "handwritten", "candidates")
-EMPTY, PRINTED, HANDWRITTEN, CANDIDATES = range(4)
-#: Cell classes: column k of a reading's (81, 20) probabilities. Written as in
-#: ``.cells`` label files: ``.`` empty, ``1``-``9`` printed, ``h1``-``h9``
-#: handwritten, ``c`` candidates.
-CLASSES = (".",) + tuple("123456789") + tuple(f"h{d}" for d in range(1, 10)) + ("c",)
-CANDIDATES_CLASS = 19
-
 #: A marked cell whose mark is most probably printed and handwritten with a probability below this is not
 #: shown to the handwritten-digit model (`CellClassifier.predict_proba`): its handwritten digits take the
 #: printed model's probabilities (the same shape), for a faster reading of printed grids.
 HANDWRITTEN_QUERY = 0.002
-
-
-def kind_of(cls: int) -> int:
-    """Kind (EMPTY .. CANDIDATES) of a class column."""
-    return EMPTY if cls == 0 else PRINTED if cls <= 9 else HANDWRITTEN if cls <= 18 else CANDIDATES
 
 
 def _marked_rows(marks: CellMarks, cells: list[int], measure: Callable[[list], np.ndarray]) -> np.ndarray:
@@ -283,7 +270,8 @@ class CellClassifier:
             `CLASSES`. A cell without a mark is empty with probability 1.
         """
         probs = np.zeros((81, len(CLASSES)))
-        probs[:, 0] = 1.0
+        by_kind = ClassProbabilities(probs)  # views of probs' columns
+        by_kind.empty[:] = 1.0
         cells = np.flatnonzero(marks.present)
         if cells.size == 0:
             return probs
@@ -293,8 +281,8 @@ class CellClassifier:
             shapes = features_of([marks.crops[i] for i in cells])
         if printed is None:
             printed = self.printed_proba_and_nearest(shapes)[0]
-        probs[cells, 0] = kind[:, EMPTY]
-        probs[cells, 1:10] = kind[:, PRINTED, None] * printed
+        by_kind.empty[cells] = kind[:, EMPTY]
+        by_kind.printed[cells] = kind[:, PRINTED, None] * printed
         # The handwritten model is asked about the marks that may be handwriting; a mark that is most probably
         # print and almost surely not handwriting keeps its printed digit probabilities for its (tiny)
         # handwritten share, which saves most of the handwritten neighbour search on a printed grid.
@@ -303,8 +291,8 @@ class CellClassifier:
         if ask.any():
             crops = [marks.crops[i] for i in cells[ask]]
             digits[ask] = self._handwritten.proba(self._handwritten_query(crops, shapes[ask]))
-        probs[cells, 10:19] = kind[:, HANDWRITTEN, None] * digits
-        probs[cells, CANDIDATES_CLASS] = kind[:, CANDIDATES]
+        by_kind.handwritten[cells] = kind[:, HANDWRITTEN, None] * digits
+        by_kind.candidates[cells] = kind[:, CANDIDATES]
         return probs
 
     def entry_evidence(self, marks: CellMarks, cells: list[int]) -> EntryEvidence:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
-from .digits import CLASSES, PRINTED, CellClassifier
+from .classes import CLASSES, PRINTED, ClassProbabilities, kind_of
+from .digits import CellClassifier
 from .features import FEATURE_LENGTH, features_of
 from .ink import ink_colours
 from .rectify import GRID_SIZE, Rectified, find_lattice, lattice_is_regular, rectify, reduce_for, rotate_cells
@@ -32,7 +33,7 @@ class GridReading:
         Degrees (0, 90, 180, 270) the photo was turned to read the grid.
     probabilities : np.ndarray
         Shape (81, len(CLASSES)), float64: per upright cell, the probability
-        of each class of `vision.digits.CLASSES` (empty, printed 1..9,
+        of each class of `vision.classes.CLASSES` (empty, printed 1..9,
         handwritten 1..9, candidates); rows sum to 1.
     rectified : Rectified
         The upright top-down grid, its lattice and homographies.
@@ -68,15 +69,17 @@ class GridReading:
     @property
     def givens(self) -> list[int]:
         """The printed digits of the most probable reading: 81 values, 0 where no digit is printed."""
-        return [c if 1 <= c <= 9 else 0 for c in self.classes]
+        return [c if kind_of(c) == PRINTED else 0 for c in self.classes]
 
     @property
     def given_probabilities(self) -> np.ndarray:
         """Shape (81, 10) float64: probability of no printed digit (column 0) and of printed 1..9."""
-        out = np.empty((81, 10))
-        out[:, 1:] = self.probabilities[:, 1:10]
-        out[:, 0] = 1.0 - out[:, 1:].sum(axis=1)
-        return out
+        return self.by_kind.givens()
+
+    @property
+    def by_kind(self) -> ClassProbabilities:
+        """`probabilities` by kind: the empty, printed, handwritten and candidates columns."""
+        return ClassProbabilities(self.probabilities)
 
     @property
     def cell_confidence(self) -> np.ndarray:

@@ -33,8 +33,9 @@ from sklearn.decomposition import PCA
 from sklearn.neighbors import KNeighborsClassifier
 
 from .cells import MARK_FEATURES, CellMarks, find_marks
+from .classes import HANDWRITTEN, PRINTED, kind_of
 from .dataset import LabelledPhoto
-from .digits import HANDWRITTEN, PRINTED, CellClassifier, kind_of
+from .digits import CellClassifier
 from .features import features_of, normalised_images
 from .handwriting import (
     FONTSOURCE_VERSION,

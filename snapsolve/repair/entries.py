@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from ..solver.position import UnclearEntry
+from ..vision.classes import CANDIDATES, EMPTY, HANDWRITTEN, ClassProbabilities
 from .second_look import SECOND_LOOK_KIND, Judge, Look, Reread, looks_like, looks_right, nearest_is_right, second_round
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def read_entries(
     Parameters
     ----------
     probabilities : np.ndarray
-        Shape (81, 20): a reading's probabilities over `vision.digits.CLASSES`
+        Shape (81, 20): a reading's probabilities over `vision.classes.CLASSES`
         (empty, printed 1-9, handwritten 1-9, candidates).
     givens : list of int
         81 values: the printed puzzle decided by `choose_reading`.
@@ -258,7 +259,8 @@ class _Marks:
     ) -> _Marks:
         """The marks of a reading's (81, 20) `probabilities` outside the `givens`."""
         marks = cls([0] * 81, {}, [], [], 0.0)
-        pencilled = bool((np.asarray(probabilities)[:, 19] >= SURE_PENCIL).any())
+        by_kind = ClassProbabilities(np.asarray(probabilities))
+        pencilled = bool((by_kind.candidates >= SURE_PENCIL).any())
         marks.pen_kind = SECOND_LOOK_KIND if pencilled else 0.0
         for cell in range(81):
             if givens[cell]:
@@ -266,14 +268,13 @@ class _Marks:
             if written and cell in written and solution:
                 marks.taken_out.append(cell)
                 continue
-            p = probabilities[cell]
-            handwritten = p[10:19]
-            kind = int(np.argmax((p[0], handwritten.sum(), p[19])))
-            if kind == 2 and not pencilled and 1.0 - p[0] - p[19] >= LONE_PENCIL_DIGIT:
-                kind = 1  # a lone mark like a candidate in a grid without pencil: a small pen digit
-            if kind == 2:
+            empty, handwritten, candidates = by_kind.empty[cell], by_kind.handwritten[cell], by_kind.candidates[cell]
+            kind = (EMPTY, HANDWRITTEN, CANDIDATES)[int(np.argmax((empty, handwritten.sum(), candidates)))]
+            if kind == CANDIDATES and not pencilled and 1.0 - empty - candidates >= LONE_PENCIL_DIGIT:
+                kind = HANDWRITTEN  # a lone mark like a candidate in a grid without pencil: a small pen digit
+            if kind == CANDIDATES:
                 marks.pencil.append(cell)
-            elif kind == 1:
+            elif kind == HANDWRITTEN:
                 marks.entries[cell] = int(np.argmax(handwritten)) + 1
                 marks.kinds[cell] = float(handwritten.sum())
         return marks
@@ -537,8 +538,9 @@ def _probabilities_only(probabilities: np.ndarray, cells: list[int]) -> EntryEvi
     (every disagreement with the solution is unclear)."""
     from ..vision.evidence import EntryEvidence
 
-    handwritten = np.array(probabilities[cells, 10:19], np.float64)
+    chosen = ClassProbabilities(np.asarray(probabilities)[cells])
+    handwritten = np.array(chosen.handwritten, np.float64)
     none = handwritten.sum(axis=1) <= 0
-    handwritten[none] = probabilities[np.asarray(cells)[none], 1:10]  # no handwritten share: the printed digit's
+    handwritten[none] = chosen.printed[none]  # no handwritten share: the printed digit's
     handwritten = handwritten / np.maximum(handwritten.sum(axis=1, keepdims=True), 1e-12)
     return EntryEvidence(handwritten, np.ones_like(handwritten), np.zeros_like(handwritten))
