@@ -429,9 +429,33 @@ def warm_up(items: Iterable[WorkItem], workers: int, store: ResultStore | None =
             photo = photo or _is_photo(item)
         if photo and to_do > 1:
             break
-    if not photo:
-        return
-    if workers == 1 or to_do == 1:
+    if photo:
+        _warm(here=workers <= 1 or to_do == 1)
+
+
+def warm_up_early(inputs: list[str], workers: int) -> None:
+    """`warm_up` from the command's arguments alone, before they are expanded, when they say how the batch runs.
+
+    Image files among `inputs` (by their suffix; PDFs and folders may hold
+    no photo) are read here when `workers` is 1 or the image is the only
+    input, and by a pool when two or more are. Call it only without a result
+    store (which may hold them done). Otherwise does nothing: `warm_up` decides
+    once the inputs are expanded. Returns at once.
+    """
+    from .vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES
+
+    images = sum(
+        1 for arg in inputs if Path(arg).suffix.lower() in IMAGE_SUFFIXES | HEIF_SUFFIXES and Path(arg).is_file()
+    )
+    if images and (workers <= 1 or len(inputs) == 1):
+        _warm(here=True)
+    elif images > 1:
+        _warm(here=False)
+
+
+def _warm(here: bool) -> None:
+    """Start loading the cell model and scikit-learn: in this process (`_prepare_here`) or in the workers' server."""
+    if here:
         _prepare_here()
     else:
         from .workers import context

@@ -171,13 +171,15 @@ def _solve(args: argparse.Namespace) -> int:
     import json
     import time
 
-    from .batch import ResultStore, run_batch, stop_on_signals, warm_up
+    from .batch import ResultStore, run_batch, stop_on_signals, warm_up, warm_up_early
     from .inputs import expand_inputs
 
     if args.output:
         from .puzzle import make_output_folder
 
         make_output_folder(args.output)  # a usage error before any input is read
+    if not (args.cluster or args.db):
+        warm_up_early(args.inputs, args.workers)
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
     inputs = expand_inputs(args.inputs)
     items = [] if args.cluster else list(inputs)

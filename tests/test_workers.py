@@ -290,3 +290,28 @@ def test_the_web_servers_workers_are_forked_warm_and_stop_on_sigterm():
     assert parent != os.getpid()
     assert b"multiprocessing.forkserver" in Path(f"/proc/{parent}/cmdline").read_bytes()
     assert int(status["SigCgt"], 16) & (1 << (signal.SIGTERM - 1))
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_the_model_starts_loading_before_the_inputs_are_expanded(count):
+    """One photo: the model's thread (scikit-learn's import) is running when the inputs are expanded; two
+    photos on two workers: the fork server that loads it is."""
+    code = (
+        "import json, os, sys, threading\nfrom pathlib import Path\nimport snapsolve.inputs as inputs\n"
+        "expand = inputs.expand_inputs\n"
+        "def spy(args):\n"
+        "    server = any(b'multiprocessing.forkserver' in Path(f'/proc/{p}/cmdline').read_bytes()\n"
+        "                 for p in os.listdir('/proc') if p.isdigit() and Path(f'/proc/{p}/stat').exists()\n"
+        "                 and Path(f'/proc/{p}/stat').read_text().rsplit(')', 1)[1].split()[1] == str(os.getpid()))\n"
+        "    thread = any(t.name == 'snapsolve-model' for t in threading.enumerate())\n"
+        "    print(json.dumps({'thread': thread, 'server': server}), flush=True)\n"
+        "    return expand(args)\n"
+        "inputs.expand_inputs = spy\n"
+        "from snapsolve.cli import main\n"
+        "sys.exit(main(['--json', '--no-image', '--workers', '2', *sys.argv[1:]]))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code, *PHOTOS[:count]], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    seen = json.loads(run.stdout.splitlines()[0])
+    assert seen == {"thread": count == 1, "server": count == 2}
+    assert all(json.loads(line)["error"] is None for line in run.stdout.splitlines()[1:])
