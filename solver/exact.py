@@ -67,8 +67,16 @@ branches that reduction alone refutes (4.4 against 9.0) are not nodes.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.util import cache_from_source
+from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from . import dlx
@@ -102,8 +110,46 @@ def _exec(lines: list[str], names: list[str], tables: dict | None = None) -> lis
     """The functions `names` defined by the generated source `lines`. `tables`, a fresh dict of the names the
     source reads, becomes the functions' globals (used as it is: a copy made CPython's global lookups slower)."""
     namespace: dict = {} if tables is None else tables
-    exec("\n".join(lines), namespace)  # generated from the grid's tables only
+    exec(_compiled("\n".join(lines)), namespace)  # generated from the grid's tables only
     return [namespace[n] for n in names]
+
+
+def _compiled(source: str) -> CodeType:
+    """The code of a generated `source`, kept beside this module's bytecode as Python keeps a module's.
+
+    Compiling the cell functions' ten thousand lines takes most of a tenth of a
+    second, at each process's first search; their code is kept in this module's
+    ``__pycache__`` folder (named by a digest of the source and the interpreter's
+    cache tag), written when Python writes bytecode (not under ``-B`` or
+    ``PYTHONDONTWRITEBYTECODE``) and the folder is writable, and read when it is there.
+    """
+    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    cache = Path(cache_from_source(__file__)).with_name(f"exact-{digest}.{sys.implementation.cache_tag}.marshal")
+    try:
+        code = marshal.loads(cache.read_bytes())
+        if isinstance(code, CodeType):
+            return code
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    code = compile(source, f"<snapsolve.solver.exact generated {digest}>", "exec")
+    if not sys.dont_write_bytecode:
+        _write_whole(cache, marshal.dumps(code))
+    return code
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write `path` whole or not at all (another process may write it at the same time); quiet when it cannot."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError:
+        Path(temporary).unlink(missing_ok=True)
 
 
 def _make_cover_cell():

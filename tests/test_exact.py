@@ -1,5 +1,7 @@
 """Exact search (bitmask Algorithm X) on the shared puzzle collections."""
 
+import marshal
+
 import pytest
 
 from snapsolve.solver.exact import MULTIPLE_SOLUTIONS, NO_SOLUTION, SOLVED, search_solutions, solve_unique
@@ -129,3 +131,29 @@ def test_two_solutions_are_both_found_and_different():
                         assert all(is_valid_solution(grid, s) for s in found)
                         return
     pytest.skip("no deadly rectangle in this solution")
+
+
+def test_the_generated_search_code_is_kept_and_read_back(tmp_path, monkeypatch):
+    """The generated functions' code is written beside the module's bytecode once and read back after; a
+    damaged file is compiled again; nothing is written when Python writes no bytecode."""
+    from snapsolve.solver import exact
+
+    monkeypatch.setattr(exact, "__file__", str(tmp_path / "exact.py"))
+    source = "def twice(x):\n    return 2 * x\n"
+    monkeypatch.setattr("sys.dont_write_bytecode", True)
+    assert exact._compiled(source) and not (tmp_path / "__pycache__").exists()
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    compiled = exact._compiled(source)
+    [kept] = (tmp_path / "__pycache__").glob("exact-*.marshal")
+    assert exact._compiled(source) == compiled
+
+    def twice(code) -> int:
+        namespace: dict = {}
+        exec(code, namespace)
+        return namespace["twice"](21)
+
+    kept.write_bytes(marshal.dumps(compile(source.replace("2 *", "3 *"), "other", "exec")))
+    assert twice(exact._compiled(source)) == 63  # read back, not compiled again
+    kept.write_bytes(b"\x00damaged")
+    assert twice(exact._compiled(source)) == 42
+    assert [p.name for p in (tmp_path / "__pycache__").iterdir()] == [kept.name]  # no temporary file left
