@@ -1,0 +1,76 @@
+"""Dim, blurred, noisy and compressed photos: the degradations themselves (`vision.degrade`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from snapsolve.vision import degrade
+
+
+def _page() -> np.ndarray:
+    """A 120 x 160 grey page (paper 200) with a black bar 4 pixels wide down its middle."""
+    page = np.full((120, 160), 200, np.uint8)
+    page[:, 78:82] = 0
+    return page
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 90.0, 135.0])
+def test_a_motion_kernel_is_a_streak_of_its_length_at_its_angle(angle):
+    kernel = degrade.motion_kernel(9, angle)
+    assert kernel.shape == (9, 9) and kernel.dtype == np.float32
+    assert abs(float(kernel.sum()) - 1.0) < 1e-5
+    ys, xs = np.nonzero(kernel > 0.02)
+    centre = 4
+    along = (xs - centre) * np.cos(np.radians(angle)) - (ys - centre) * np.sin(np.radians(angle))
+    across = (xs - centre) * np.sin(np.radians(angle)) + (ys - centre) * np.cos(np.radians(angle))
+    assert np.ptp(along) >= 7  # the streak's length, nearly all of it
+    assert np.abs(across).max() <= 1.5  # and no wider than a pixel or so either side
+
+
+def test_motion_blur_smears_across_its_direction_only():
+    page = _page()
+    along = degrade.motion_blur(page, 9, 90)  # vertical motion along a vertical bar: the bar stays sharp
+    across = degrade.motion_blur(page, 9, 0)  # horizontal motion across it: the bar spreads and fades
+    assert (along[:, 79:81] == 0).all() and along[:, 78:82].max() < 40
+    assert across[60, 78:82].min() > 50 and across[60, 74] < 200
+
+
+def test_underexposure_scales_every_level_to_the_mean_asked_for():
+    page = _page()
+    dark = degrade.underexposed(page, 20)
+    assert abs(degrade.grey_mean(dark) - 20) < 0.5
+    assert dark[0, 0] == round(200 * 20 / degrade.grey_mean(page))
+    colour = np.dstack([page, page // 2, page])
+    assert abs(degrade.grey_mean(degrade.underexposed(colour, 20)) - 20) < 0.5
+    assert (degrade.underexposed(dark, 40) == dark).all()  # already darker: as it is
+
+
+def test_sensor_noise_has_its_sigma_in_every_channel_alike_and_is_seeded():
+    flat = np.full((200, 300, 3), 128, np.uint8)
+    noisy = degrade.sensor_noise(flat, 18, np.random.default_rng(5))
+    assert (noisy[:, :, 0] == noisy[:, :, 1]).all() and (noisy[:, :, 1] == noisy[:, :, 2]).all()
+    assert 17 < float(noisy.astype(np.float64).std()) < 19
+    assert (noisy == degrade.sensor_noise(flat, 18, np.random.default_rng(5))).all()
+    grainy = degrade.sensor_noise(flat[:, :, 0], 18, np.random.default_rng(5), grain=4)
+    assert 17 < float(grainy.astype(np.float64).std()) < 19
+    # grains of 4 pixels: neighbouring pixels go together (white noise's are unrelated)
+    a, b = grainy[:, :-1].astype(np.float64) - 128, grainy[:, 1:].astype(np.float64) - 128
+    assert float((a * b).mean() / (a * a).mean()) > 0.7
+
+
+def test_jpeg_at_a_low_quality_loses_detail_and_a_downscaled_page_is_smaller():
+    rng = np.random.default_rng(1)
+    texture = rng.integers(0, 256, (64, 64), dtype=np.uint8)
+    assert (
+        np.abs(degrade.jpeg(texture, 10).astype(int) - texture).mean()
+        > np.abs(degrade.jpeg(texture, 95).astype(int) - texture).mean()
+    )
+    assert degrade.downscaled(_page(), 0.5).shape == (60, 80)
+    assert degrade.gaussian_blur(_page(), 2.0)[60, 80] > 40  # the bar's middle no longer black
+
+
+def test_darker_midtones_keep_black_and_white():
+    levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    out = degrade.darker_midtones(levels, 2.0)
+    assert out[0, 0] == 0 and out[-1, -1] == 255 and out.ravel()[128] == round(255 * (128 / 255) ** 2)
