@@ -58,7 +58,7 @@ extension exact-cover):
 - the givens are covered like any size-1 column, in the first reduction
   (no separate pass removes their digits from their peers).
 
-Speed beside the C extension exact-cover: README.md, "Accuracy and speed"
+Speed beside the C extension exact-cover: docs/accuracy-and-speed.md
 (benchmarks/exact_search.py). Counting to two costs more than its share of
 search nodes: time follows the reductions (11.6 against 18.9 per top1465
 puzzle, 1.64x) more than the nodes (7.1 against 10.0, 1.40x), since the

@@ -31,7 +31,7 @@ CLASHES_NAMED = 5
 def warn_deprecated(old: str, new: str) -> None:
     """Warn that `old`, a name of the player's digits before ``entries`` (issue 26), is deprecated for `new`.
 
-    The old names go in snapsolve 0.3.0 (README, "JSON changes"). Warns a
+    The old names go in snapsolve 0.3.0 (docs/json.md, "Changes"). Warns a
     `DeprecationWarning` pointing at the caller of the deprecated name.
     """
     warnings.warn(f"{old} is deprecated, use {new} (removed in snapsolve 0.3.0)", DeprecationWarning, stacklevel=3)

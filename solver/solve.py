@@ -88,7 +88,7 @@ class Solution:
 
     @property
     def placed(self) -> list[int]:
-        """Deprecated name of `entries` (removed in snapsolve 0.3.0; README, "JSON changes").
+        """Deprecated name of `entries` (removed in snapsolve 0.3.0; docs/json.md, "Changes").
 
         Warns
         -----
