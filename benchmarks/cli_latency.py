@@ -1,74 +1,182 @@
-"""Wall time of whole `snapsolve` commands, as a user runs them (median of several runs).
+"""Wall time of whole `snapsolve` commands as a user runs them, alternated with another checkout in the same run.
 
-Measures `snapsolve --help`, one puzzle on standard input, one 12-megapixel
-phone photo with its annotated image written, and a folder of 40 photos with
-two workers, each beside a bare Python start (`python -c pass`) timed in the
-same run, since the machine is shared and noisy. Usage::
+Each case is a whole process, timed from its start to its exit (median of --runs), with the processor time
+of it and its children beside (steadier than the wall time on a loaded machine, blind to parallelism; not
+for a pool of workers forked by a fork server, whose children it cannot see):
 
-    python benchmarks/cli_latency.py [--runs 5] [--photo PATH] [--folder DIR]
+- ``snapsolve --help``;
+- one puzzle on standard input (``snapsolve -``);
+- one 640x480 photo, its annotated image written;
+- one 12-megapixel phone photo, its annotated image written;
+- 40 photos of 640x480 (``--no-image``) with the default workers, and with ``--workers 1``;
 
-The photo defaults to a 12-megapixel in-progress photo of tests/data/photos;
-the folder to the first 40 photos of ../shared/datasets/sudoku-photos-train
-(skipped when absent).
+then, in-process, the cell model's load time (``pipeline.default_model()`` in a fresh process: median of
+--runs processes) and with its index (``pipeline.prepare_model()``, which imports scikit-learn), and the size
+of ``models/`` on disk.
+
+With ``--baseline PATH`` (another checkout of snapsolve with its own ``.venv``, for example the previous
+commit: ``git worktree add --detach ../base HEAD~1`` and ``pip install -e`` there), every case runs there
+too, turn about with this checkout (ABBA order, so a slow moment of the shared machine hits both alike),
+and the table gives both medians. The load average is printed before and after: compare medians from
+quiet runs only.
+
+Before timing, each command runs once in each checkout with bytecode writing on, so that both run from
+compiled bytecode as an installed package does (``PYTHONDONTWRITEBYTECODE`` would otherwise make every
+run compile the checkout's modules again).
+
+Usage::
+
+    python benchmarks/cli_latency.py [--runs 5] [--baseline PATH] [--photo PATH] [--small PATH] [--folder DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = Path(sys.executable).with_name("snapsolve")
+TRAIN = ROOT.parent / "shared" / "datasets" / "sudoku-photos-train"
 PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n"
+#: Photos in the folder case.
+FOLDER_PHOTOS = 40
+#: Prints the seconds `pipeline.default_model()` takes (or `prepare_model()` with "index"), in a fresh process.
+LOAD = (
+    "import sys, time\n"
+    "from snapsolve import pipeline\n"
+    "start = time.perf_counter()\n"
+    "pipeline.prepare_model() if sys.argv[1:] == ['index'] else pipeline.default_model()\n"
+    "print(time.perf_counter() - start)\n"
+)
 
 
-def timed(argv: list[str], stdin: str | None = None) -> float:
+@dataclass(frozen=True)
+class Tree:
+    """A checkout and the interpreter of its virtual environment."""
+
+    name: str
+    root: Path
+    python: Path
+
+    @property
+    def command(self) -> Path:
+        return self.python.with_name("snapsolve")
+
+    @classmethod
+    def at(cls, name: str, root: Path) -> Tree:
+        python = root / ".venv" / "bin" / "python"
+        if not python.exists():
+            raise SystemExit(f"{root}: no .venv/bin/python (make one and pip install -e . there)")
+        return cls(name, root, python)
+
+
+def timed(argv: list[str], stdin: str | None = None, env: dict | None = None) -> tuple[float, float]:
+    """(Seconds from starting `argv` to its exit, processor seconds of it and its children); exits this script
+    when the command fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    run = subprocess.run(argv, input=stdin, capture_output=True, text=True)
+    run = subprocess.run(argv, input=stdin, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if run.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(argv)} failed: {run.stderr.strip()}")
-    return elapsed
+        raise SystemExit(f"{' '.join(argv)} failed ({run.returncode}): {run.stderr.strip()[-500:]}")
+    return elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def cases(tree: Tree, out: Path, photo: Path, small: Path | None, folder: Path | None) -> dict:
+    """Case name -> (argv, standard input) for one checkout."""
+    command = str(tree.command)
+    found = {
+        "python -c pass (for reference)": ([str(tree.python), "-c", "pass"], None),
+        "--help": ([command, "--help"], None),
+        "one text puzzle": ([command, "-"], PUZZLE),
+    }
+    if small is not None:
+        found["one 640x480 photo"] = ([command, "-o", str(out / tree.name), str(small)], None)
+    found[f"one {photo.name}, image written"] = ([command, "-o", str(out / tree.name), str(photo)], None)
+    if folder is not None:
+        found[f"{FOLDER_PHOTOS} photos, default workers"] = ([command, "--no-image", str(folder)], None)
+        found[f"{FOLDER_PHOTOS} photos, --workers 1"] = ([command, "--no-image", "--workers", "1", str(folder)], None)
+    return found
+
+
+def in_process(tree: Tree, what: str) -> float:
+    """Seconds of the model's load (`what` "load") or load and index ("index"), in a fresh process."""
+    run = subprocess.run([str(tree.python), "-c", LOAD, what], capture_output=True, text=True, cwd=tree.root)
+    if run.returncode:
+        raise SystemExit(f"{tree.root}: the model does not load: {run.stderr.strip()[-500:]}")
+    return float(run.stdout.split()[-1])
+
+
+def _medians(values: dict, trees: list[Tree], name: str) -> str:
+    """The medians of case `name` in each tree, and their ratio (this / baseline) for two."""
+    medians = [statistics.median(values[t.name, name]) for t in trees]
+    return "".join(f"{m:10.3f}" for m in medians) + (f"{medians[0] / medians[1]:8.2f}" if len(medians) == 2 else "")
+
+
+def folder_size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, metavar="PATH", help="another checkout with its own .venv")
     parser.add_argument("--photo", type=Path, default=ROOT / "tests" / "data" / "photos" / "03_05_iphone_14_0.jpg")
-    parser.add_argument("--folder", type=Path, default=ROOT.parent / "shared" / "datasets" / "sudoku-photos-train")
+    parser.add_argument("--small", type=Path, default=TRAIN / "image1.jpg", help="a 640x480 photo")
+    parser.add_argument("--folder", type=Path, default=TRAIN, help=f"its first {FOLDER_PHOTOS} .jpg photos")
     args = parser.parse_args()
-    out = Path(tempfile.mkdtemp())
-    photo = str(args.photo)
-    cases = {
-        "python -c pass (baseline)": ([sys.executable, "-c", "pass"], None),
-        "snapsolve --help": ([str(SCRIPT), "--help"], None),
-        "snapsolve - (one puzzle)": ([str(SCRIPT), "-"], PUZZLE),
-        "snapsolve PHOTO (12 MP, image written)": ([str(SCRIPT), "-o", str(out), photo], None),
-    }
+    trees = [Tree.at("this", ROOT)]
+    if args.baseline:
+        trees.append(Tree.at("baseline", args.baseline.resolve()))
+    out = Path(tempfile.mkdtemp(prefix="cli-latency-"))
+    folder = None
     if args.folder.is_dir():
-        forty = out / "forty"
-        forty.mkdir()
-        for path in sorted(args.folder.glob("*.jpg"))[:40]:
-            shutil.copy(path, forty / path.name)
-        cases["snapsolve FOLDER (40 photos) --workers 2"] = (
-            [str(SCRIPT), "--no-image", "--workers", "2", str(forty)],
-            None,
-        )
-    times = {name: [] for name in cases}
-    for _ in range(args.runs):  # interleaved, so a slow moment hits every case alike
-        for name, (argv, stdin) in cases.items():
-            times[name].append(timed(argv, stdin))
-    base = statistics.median(times["python -c pass (baseline)"])
-    print(f"{'command':40s} {'median s':>9s} {'x python start':>15s}")
-    for name, values in times.items():
-        med = statistics.median(values)
-        print(f"{name:40s} {med:9.3f} {med / base:15.1f}")
+        folder = out / "photos"
+        folder.mkdir()
+        for path in sorted(args.folder.glob("*.jpg"))[:FOLDER_PHOTOS]:
+            shutil.copy(path, folder / path.name)
+    small = args.small if args.small.is_file() else None
+    plans = {tree.name: cases(tree, out, args.photo, small, folder) for tree in trees}
+    names = list(plans[trees[0].name])
+    compile_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for tree in trees:  # compiled bytecode, files in the page cache
+        for argv, stdin in plans[tree.name].values():
+            timed(argv, stdin, compile_env)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
+    times: dict[tuple[str, str], list[float]] = {(t.name, n): [] for t in trees for n in [*names, "load", "index"]}
+    cpu: dict[tuple[str, str], list[float]] = {(t.name, n): [] for t in trees for n in names}
+    for run in range(args.runs):
+        order = trees if run % 2 == 0 else trees[::-1]  # ABBA: neither checkout always runs first
+        for name in names:
+            for tree in order:
+                wall, processor = timed(*plans[tree.name][name])
+                times[tree.name, name].append(wall)
+                cpu[tree.name, name].append(processor)
+        for what in ("load", "index"):
+            for tree in order:
+                times[tree.name, what].append(in_process(tree, what))
+        print(f"run {run + 1} of {args.runs} done", file=sys.stderr)
+    load = os.getloadavg()
+    labels = {"load": "model load (in-process)", "index": "model load + index (in-process)"}
+    columns = "".join(f"{t.name:>10s}" for t in trees) + ("   ratio" if len(trees) == 2 else "")
+    print(f"{'wall time (median of ' + str(args.runs) + '), seconds':42s}{columns}    CPU:{columns}")
+    for name in [*names, "load", "index"]:
+        row = f"{labels.get(name, name):42s}" + _medians(times, trees, name)
+        if (trees[0].name, name) in cpu and "default workers" not in name:
+            row += "        " + _medians(cpu, trees, name)
+        print(row)
+    sizes = [folder_size(t.root / "models") / 1e6 for t in trees]
+    print(f"{'models/ on disk (MB)':42s}" + "".join(f"{s:10.1f}" for s in sizes))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in load)}")
     shutil.rmtree(out, ignore_errors=True)
 
 
