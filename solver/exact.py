@@ -67,14 +67,11 @@ branches that reduction alone refutes (4.4 against 9.0) are not nodes.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.util import cache_from_source
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -123,6 +120,9 @@ def _compiled(source: str) -> CodeType:
     cache tag), written when Python writes bytecode (not under ``-B`` or
     ``PYTHONDONTWRITEBYTECODE``) and the folder is writable, and read when it is there.
     """
+    import hashlib  # here, not at the top: ``snapsolve --help`` imports this module for its engines' names
+    from importlib.util import cache_from_source
+
     digest = hashlib.sha256(source.encode()).hexdigest()[:20]
     cache = Path(cache_from_source(__file__)).with_name(f"exact-{digest}.{sys.implementation.cache_tag}.marshal")
     try:
@@ -139,6 +139,8 @@ def _compiled(source: str) -> CodeType:
 
 def _write_whole(path: Path, data: bytes) -> None:
     """Write `path` whole or not at all (another process may write it at the same time); quiet when it cannot."""
+    import tempfile
+
     try:
         path.parent.mkdir(exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,8 @@ def lan_address() -> str | None:
 
     Sends nothing: connecting a UDP socket only picks the route.
     """
+    import socket  # here: ``snapsolve --help`` imports this module for the serve command's defaults
+
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         try:
             s.connect(("10.254.254.254", 1))
