@@ -98,11 +98,12 @@ def context(load_model: bool) -> BaseContext:
     Returns
     -------
     multiprocessing.context.BaseContext
-        The ``forkserver`` context, or ``spawn`` before Python 3.11 and
-        when ``$SNAPSOLVE_MODEL`` changed since the server started.
+        The ``forkserver`` context, or ``spawn`` before Python 3.11, where
+        there is no fork server (Windows), and when ``$SNAPSOLVE_MODEL``
+        changed since the server started.
     """
     global _server
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11) or "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     server = multiprocessing.get_context("forkserver")
     with _server_lock:
