@@ -52,6 +52,7 @@ files, each reads the same photos (to compare models in one run).
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 import time
 from collections import Counter
@@ -66,6 +67,7 @@ from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
 from snapsolve.vision.digits import CLASSES, CellClassifier
 from snapsolve.vision.handwriting import INKS, MnistMissingError, augment_glyph, glyph_of, mnist_digits, write_digit
+from snapsolve.vision.locate import order_corners
 from snapsolve.vision.training import FontListError, listed_fonts
 
 from synthetic import bend_page  # benchmarks/synthetic.py, beside this script
@@ -97,12 +99,14 @@ def started_puzzle(
     rng: np.random.Generator,
     pens: tuple[str, ...] = PENS,
     fill: tuple[float, float] = FILL,
+    rules: tuple[int, int] = (1, 3),
 ) -> tuple[np.ndarray, np.ndarray, dict[int, int], set[int]]:
     """A printed puzzle with some cells written in pen, as a clean colour page.
 
     `hand` is a handwriting face (each digit drawn in it and given
     `augment_glyph`'s stroke changes) or real handwritten glyphs by digit
     (MNIST's test set: each digit written is one of them, drawn at random, as it is).
+    `rules` are the widths (pixels, cells of 60) of the cell lines and of the box lines and border.
 
     Returns
     -------
@@ -119,7 +123,7 @@ def started_puzzle(
     draw = ImageDraw.Draw(page)
     font = ImageFont.truetype(str(face), int(cell * 0.65))
     for k in range(10):
-        width = 3 if k % 3 == 0 else 1
+        width = rules[1] if k % 3 == 0 else rules[0]
         p = margin + k * cell
         draw.line([(p, margin), (p, side - margin)], fill=(20, 20, 20), width=width)
         draw.line([(margin, p), (side - margin, p)], fill=(20, 20, 20), width=width)
@@ -190,6 +194,34 @@ def cast_shadow(photo: np.ndarray, depth: float, rng: np.random.Generator) -> No
         photo[..., channel] *= 1.0 - depth * share * mask
 
 
+def seen_corners(
+    shape: tuple[int, int],
+    corners: np.ndarray,
+    bend: tuple[float, float],
+    bender: np.random.Generator,
+    camera: np.random.Generator,
+    size: tuple[int, int] = SIZE,
+) -> np.ndarray:
+    """Where a page's grid corners are seen in its photo: a blank page of `shape` (h, w) with a black disc on
+    each corner, bent and photographed by generators in the states the page's own bend (`bender`, when
+    `bend` reaches above 0) and photo (`camera`) started from, so the same warp; the discs' centroids.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (4, 2) float32, photo pixels, TL TR BR BL as the page's `corners`.
+    """
+    marks = np.full((*shape, 3), 245, np.uint8)
+    for x, y in corners:
+        cv2.circle(marks, (int(round(x)), int(round(y))), 7, (0, 0, 0), -1)
+    if bend[1] > 0:
+        marks = bend_page(marks, corners, bender.uniform(*bend), bender)
+    seen = cv2.cvtColor(photographed(marks, corners, camera, size), cv2.COLOR_BGR2GRAY)
+    _, _, stats, centroids = cv2.connectedComponentsWithStats((seen < 90).astype(np.uint8))
+    discs = centroids[1:][np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1][:4]]
+    return order_corners(discs)  # the camera turns the page by a few degrees at most: the corners keep their order
+
+
 def photographed(
     page: np.ndarray,
     corners: np.ndarray,
@@ -236,8 +268,12 @@ def make_photos(
     fill: tuple[float, float] = FILL,
     bend: tuple[float, float] = BEND,
     shadow: tuple[float, float] = SHADOW,
+    finished: bool = False,
 ) -> list[dict]:
-    """`count` photos: each {"image", "givens", "solution", "written", "wrong", "hand"}.
+    """`count` photos: each {"image", "givens", "solution", "written", "wrong", "hand", "corners", "rules"}.
+
+    ``corners`` are the grid's corners as seen in the photo ((4, 2) float32, TL TR BR BL; `seen_corners`),
+    ``rules`` the widths of its cell and box lines on the page (`started_puzzle`).
 
     `extra_givens` more of each puzzle's solution digits are printed (chosen
     by a generator of their own, so that the photos are otherwise those of
@@ -261,6 +297,11 @@ def make_photos(
     photos are otherwise those of no bend); `shadow` (LOW, HIGH) the same
     for a shadow cast across the grid (`cast_shadow`, its depth drawn from
     that range).
+
+    `finished`: every empty cell is written in (`fill` is ignored), 0-2 of
+    them wrong, and the grid is ruled as a newspaper's, 1-2 pixel cell lines
+    and 4-8 pixel box lines (cells of 60 pixels), drawn by a generator of
+    their own: a finished puzzle, photographed to be checked.
     """
     source = PUZZLES if PUZZLES.exists() else FIXTURE_PUZZLES
     lines = [line[:81] for line in source.read_text().splitlines() if line.strip() and not line.startswith("#")]
@@ -273,6 +314,7 @@ def make_photos(
     more = np.random.default_rng([seed, 1])
     bender = np.random.default_rng([seed, 2])
     shade = np.random.default_rng([seed, 3])
+    ruler = np.random.default_rng([seed, 4])
     photos = []
     for i in range(count):
         givens = parse_puzzle(lines[int(rng.integers(len(lines)))])
@@ -282,7 +324,11 @@ def make_photos(
             for c in more.choice(empty, size=min(extra_givens, len(empty)), replace=False):
                 givens[int(c)] = solution[int(c)]
         hand = pool if hands == "mnist" else faces[i % len(faces)]
-        page, corners, written, wrong = started_puzzle(givens, solution, hand, rng, pens, fill)
+        rules = (int(ruler.integers(1, 3)), int(ruler.integers(4, 9))) if finished else (1, 3)
+        page, corners, written, wrong = started_puzzle(
+            givens, solution, hand, rng, pens, (1.0, 1.0) if finished else fill, rules
+        )
+        bent, camera = copy.deepcopy(bender), copy.deepcopy(rng)  # the draws of this photo's bend and camera
         if bend[1] > 0:
             page = bend_page(page, corners, bender.uniform(*bend), bender)
         photos.append(
@@ -290,6 +336,8 @@ def make_photos(
                 "image": photographed(
                     page, corners, rng, size, shade.uniform(*shadow) if shadow[1] > 0 else 0.0, shade
                 ),
+                "corners": seen_corners(page.shape[:2], corners, bend, bent, camera, size),
+                "rules": rules,
                 "givens": givens,
                 "solution": solution,
                 "written": written,
@@ -364,6 +412,17 @@ def share_range(parser: argparse.ArgumentParser, option: str, text: str, most: f
     return pair
 
 
+def photo_size(parser: argparse.ArgumentParser, text: str) -> tuple[int, int]:
+    """A ``--size`` of ``WIDTHxHEIGHT`` pixels, each at least 160: (width, height); else the parser's error (exit 2)."""
+    try:
+        size = tuple(int(v) for v in text.lower().split("x"))
+    except ValueError:
+        size = ()
+    if len(size) != 2 or min(size) < 160:
+        parser.error(f"--size: expected WIDTHxHEIGHT of at least 160 pixels each, not {text!r}")
+    return size[0], size[1]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=int, default=60)
@@ -423,12 +482,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     pens = tuple(args.pens.split(","))
-    try:
-        size = tuple(int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        size = ()
-    if len(size) != 2 or min(size) < 160:
-        parser.error(f"--size: expected WIDTHxHEIGHT of at least 160 pixels each, not {args.size!r}")
+    size = photo_size(parser, args.size)
     fill = share_range(parser, "--fill", args.fill, 1.0)
     bend = share_range(parser, "--bend", args.bend, 0.3)
     shadow = share_range(parser, "--shadow", args.shadow, 0.9)
