@@ -10,11 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from snapsolve import pipeline
 from snapsolve.pipeline import Options, decide, read_grids, solve_image
 from snapsolve.repair import UNSURE
 from snapsolve.solver import SOLVED
-from snapsolve.vision.image_io import read_image
-from snapsolve.vision.locate import locate_grids
+from snapsolve.vision import locate
+from snapsolve.vision.image_io import read_image, to_gray
+from snapsolve.vision.locate import GridCandidate, locate_grids, quad_overlap
 from snapsolve.vision.rectify import (
     MIN_LINE_SPACING,
     coons_points,
@@ -23,6 +25,7 @@ from snapsolve.vision.rectify import (
     lattice_spacing,
     lines_in_strips,
     outline_sides,
+    strip_lines,
 )
 
 #: Photos of `benchmarks/handwriting.py --bend` kept as fixtures, with `truth.json` (see its README).
@@ -35,7 +38,7 @@ def _digits(text: str) -> list[int]:
     return [int(c) for c in text]
 
 
-#: The fixture whose page edge passes for the grid through its corners (its README).
+#: The fixture whose page edge passes for the grid through its corners' score (its README).
 PAGE_EDGE = "bent_seed10025_50.jpg"
 
 
@@ -54,13 +57,36 @@ def test_a_strongly_bent_page_is_found_and_read_right(name, model):
     assert decision.solution == _digits(TRUTH[name]["solution"])
 
 
-def test_a_page_edge_taken_for_the_grid_is_read_again_through_the_grid_outline(model):
-    """The page's edge passes for the grid through its corners; the lattice followed from it is not regular (the
-    reading was solved wrong before such readings were unsure). The grid found through its own outline is read
-    instead, every printed given right."""
+def _page_edge(image: np.ndarray) -> GridCandidate:
+    """The candidate through corners that ranks first in `PAGE_EDGE`: the page's edge round the grid."""
+    small, ink, scale, quads = locate._contour_quads(to_gray(image))
+    candidates, _ = locate._through_corners(ink, scale, quads)
+    return max(candidates, key=locate._rank)
+
+
+def test_a_page_edge_round_the_grid_does_not_show_a_whole_lattice(model):
+    """The page's edge passes for the grid through its corners' score, and ranks first; followed from its corners,
+    its lattice's outer lines lie inside it (the grid's border) and a third of its inner lines' strips see no line:
+    it is refused, and the grid itself is found through its corners, every printed given read right."""
     image = read_image(BENT / PAGE_EDGE)
+    edge = _page_edge(image)
+    small, _, scale, _ = locate._contour_quads(to_gray(image))
+    lines = strip_lines(small, edge.corners * np.float32(scale))
+    assert lines.border_offset() > locate.LATTICE_BORDER and locate.lattice_seen(lines) is None
     located = locate_grids(image)
-    assert located and not located[0].bent
+    assert located and not located[0].bent and quad_overlap(located[0].corners, edge.corners) > 0.9
+    assert located[0].area < 0.8 * edge.area
+    decision = decide(read_grids(image, model)[0], model=model)
+    assert decision.status == SOLVED and decision.givens == _digits(TRUTH[PAGE_EDGE]["givens"])
+
+
+def test_a_page_edge_taken_for_the_grid_is_read_again_through_the_grid_outline(model, monkeypatch):
+    """Were the page's edge taken for the grid, the lattice followed from it would not be regular (the reading
+    was solved wrong before such readings were unsure): the grid found through its own outline is read instead,
+    every printed given right."""
+    image = read_image(BENT / PAGE_EDGE)
+    edge = _page_edge(image)
+    monkeypatch.setattr(pipeline, "locate_grids", lambda gray: [edge])
     reading = read_grids(image, model)[0]
     assert lattice_is_regular(reading.rectified.lattice)
     decision = decide(reading, model=model)

@@ -20,7 +20,7 @@ import numpy as np
 
 from .image_io import to_gray
 from .lighting import shadow_free
-from .rectify import find_lattice, lattice_maps, outline_sides
+from .rectify import StripLines, lattice_and_lines, lattice_maps, outline_sides, strip_lines
 from .ruling import extract_lines
 
 #: Longest side (pixels) of the reduced copy that contours are searched on.
@@ -50,6 +50,31 @@ BENT_MIN_SCORE = 0.55
 #: ... and the outline must be its border: the lattice's outer lines lie on the
 #: contour, a median of at most this share of a cell off it.
 BORDER_MATCH = 0.25
+#: A candidate shows its whole lattice (`whole_lattice`) when the 8 inner lines
+#: of each direction, followed strip by strip (`rectify.strip_lines`), are seen
+#: in at least this share of their 72 strips: one 3x3 box of a grid, a band of
+#: its rows or columns, or some rows and the page below them, seen as a 9x9
+#: grid, has only two inner lines in one direction or both (its own cell lines
+#: at the thirds) and digits' strokes where the others should be; a grid whose
+#: thin lines fade in one direction keeps the other direction whole...
+LATTICE_EACH = 0.5
+#: ... and in at least this share of all 144 ...
+LATTICE_SEEN = 2 / 3
+#: ... and its outer lines lie on the candidate's border, a median of at most
+#: this share of a cell off it: the grid with the page's margin round it finds
+#: the grid's border inside its own.
+LATTICE_BORDER = 0.45
+#: Of two overlapping candidates that show their whole lattice, the one judged later (`_rank`) is the grid when
+#: its inner lines are seen in at least this share more of their strips: the grid within the page's margin, whose
+#: lattice finds the page's edges and some of the grid's lines, or a grid grown from a box into the wrong place,
+#: some of whose lines lie beyond the grid, loses to the grid.
+OVERLAP_MARGIN = 0.1
+#: ... among those no more than this many times larger or smaller (the grid with the page's margin round it, at
+#: most about twice the grid; never one box of it).
+RIVAL_AREA = 2.5
+#: Two candidates are the same quad (found twice: in the ink and in its ruled lines) when each lies within the
+#: other but for this share of its area.
+SAME_QUAD = 0.9
 
 
 @dataclass(frozen=True)
@@ -193,6 +218,29 @@ def _score_windows(n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.clip(lines[:, None] + offsets, 0, n - 1), np.clip(gaps[:, None] + offsets, 0, n - 1)
 
 
+def lattice_seen(lines: StripLines) -> float | None:
+    """The share of a candidate's inner line strips seen, when it shows its whole lattice; else None.
+
+    Whole: the 8 inner lines of each direction are seen in at least
+    LATTICE_EACH of their strips, in LATTICE_SEEN of all 144, and the outer
+    lines lie within LATTICE_BORDER of a cell of the candidate's border.
+
+    Parameters
+    ----------
+    lines : rectify.StripLines
+        The lines followed from the candidate's corners (or its outline), strip by strip.
+
+    Returns
+    -------
+    float or None
+        0..1: the share of the 144 inner line strips in which a line is seen.
+    """
+    seen = lines.inner_seen()
+    if seen.min() < LATTICE_EACH or seen.mean() < LATTICE_SEEN or lines.border_offset() > LATTICE_BORDER:
+        return None
+    return float(seen.mean())
+
+
 def bent_line_score(ink: np.ndarray, gray: np.ndarray, quad: np.ndarray, contour: np.ndarray) -> float:
     """How well a 9x9 ruled grid explains the ink inside a curved outline, along the grid's own lines.
 
@@ -203,9 +251,11 @@ def bent_line_score(ink: np.ndarray, gray: np.ndarray, quad: np.ndarray, contour
     of each direction from the Coons patch of that border, the ink mask is
     resampled cell by cell between their crossings (`rectify.lattice_maps`),
     and `grid_line_score` scores that square. A text column or a single box
-    shows no ten lines to follow and scores no better than before; an outline
-    that is not the grid's own border (a page's edge round it, whose lattice's
-    outer lines then lie off the contour, BORDER_MATCH) scores 0.
+    shows no ten lines to follow and scores no better than before; a
+    candidate that does not show its whole lattice (`lattice_seen`: a box of
+    the grid, whose strokes can pass for lines along its own curves) and an
+    outline that is not the grid's own border (a page's edge round it, whose
+    lattice's outer lines then lie off the contour, BORDER_MATCH) score 0.
 
     Parameters
     ----------
@@ -225,7 +275,9 @@ def bent_line_score(ink: np.ndarray, gray: np.ndarray, quad: np.ndarray, contour
     """
     if outline_sides(contour, quad) is None:
         return 0.0
-    lattice = find_lattice(gray, quad, contour)
+    lattice, lines = lattice_and_lines(gray, quad, contour)
+    if lattice_seen(lines) is None:
+        return 0.0  # not its whole lattice: one box of the grid, or the page round it
     border = np.concatenate([lattice[0], lattice[9], lattice[:, 0], lattice[:, 9]]).astype(np.float32)
     ring = np.asarray(contour, np.float32).reshape(-1, 1, 2)
     off = np.abs([cv2.pointPolygonTest(ring, (float(x), float(y)), True) for x, y in border])
@@ -363,29 +415,118 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
     Returns
     -------
     list of GridCandidate
-        Non-overlapping grids, largest-and-surest first (by score times the
-        square root of area); empty when none is found. Only when no grid is
-        found through its corners are grids looked for through their curved
-        outlines (`bent_grids`: a bent page; `GridCandidate.bent`), the
-        surest first; and only when none is found that way either, the same
-        two ways again in the ink of the photo with its lighting divided out
-        (`vision.lighting.shadow_free`: a shadow cast across the page, whose
-        sharp edge joins the grid's border to other ink).
+        Non-overlapping grids that show their whole lattice, largest-and-surest
+        first (by score times the square root of area: `_whole_grids`); empty
+        when none is found. Only when no grid is found through its corners are
+        grids looked for through their curved outlines (`bent_grids`: a bent
+        page; `GridCandidate.bent`), the surest first; and only when none is
+        found that way either, or the main grid's inner lines are seen in under
+        1 - OVERLAP_MARGIN of their strips, the same two ways again in the ink
+        of the photo with its lighting divided out (`vision.lighting.shadow_free`:
+        a shadow cast across the page, whose sharp edge joins the grid's border
+        to other ink, so that the grid with the page round it passes for the
+        grid); a main grid found there whose lines are seen in OVERLAP_MARGIN
+        more of their strips replaces the first.
     """
     small, ink, scale, quads = _contour_quads(image)
+    first: list[tuple[GridCandidate, float]] = []  # found in the photo's ink, the main grid's lines not all seen
     for levelled in (False, True):
-        if levelled:  # nothing found: a shadow's edge across the page may have joined the border to other ink
+        if levelled:  # a shadow's edge across the page may have joined the border to other ink
             ink = binarize(shadow_free(small))
             quads = _quads_in(ink)
         candidates, near_misses = _through_corners(ink, scale, quads)
-        if candidates:
-            candidates.sort(key=lambda g: g.score * np.sqrt(g.area), reverse=True)
-            return _non_overlapping(candidates, max_grids)
-        # no grid through its corners: one on a bent page, through its curved outline
-        found = _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
+        found = _whole_grids(small, ink, scale, candidates, max_grids)
+        if first:
+            better = bool(found) and quad_overlap(found[0][0].corners, first[0][0].corners) >= 0.3
+            return [g for g, _ in (found if better and found[0][1] >= first[0][1] + OVERLAP_MARGIN else first)]
+        if found and (levelled or found[0][1] >= 1 - OVERLAP_MARGIN):
+            return [g for g, _ in found]
         if found:
-            return found
+            first = found
+            continue
+        # no grid through its corners: one on a bent page, through its curved outline
+        bent = _non_overlapping(_through_outlines(small, ink, scale, near_misses), max_grids)
+        if bent:
+            return bent
     return []
+
+
+def _rank(candidate: GridCandidate) -> float:
+    """How surely and how largely a candidate is a grid: its score times the square root of its area."""
+    return candidate.score * float(np.sqrt(candidate.area))
+
+
+def _same_quad(a: GridCandidate, b: GridCandidate) -> bool:
+    """Whether two candidates are one quad found twice (each within the other but for 1 - SAME_QUAD of it)."""
+    return quad_overlap(a.corners, b.corners) >= SAME_QUAD and min(a.area, b.area) >= SAME_QUAD * max(a.area, b.area)
+
+
+def _rival(a: GridCandidate, b: GridCandidate) -> bool:
+    """Whether a candidate could be the grid that another was taken for: they overlap (a third of the smaller)
+    and neither is over RIVAL_AREA times the other's area (a box of the grid is not)."""
+    return quad_overlap(a.corners, b.corners) >= 0.3 and max(a.area, b.area) <= RIVAL_AREA * min(a.area, b.area)
+
+
+def _whole_grids(
+    small: np.ndarray, ink: np.ndarray, scale: float, candidates: list[GridCandidate], max_grids: int
+) -> list[tuple[GridCandidate, float]]:
+    """The candidates through corners (in the photo's pixels; `small` and `ink` the reduced copy's grey and ink
+    at `scale`) that show their whole lattice, non-overlapping, largest-and-surest first, each with the share of
+    its inner line strips seen (`lattice_seen`).
+
+    Each is judged in the order of `_rank`, until `max_grids` are chosen: one
+    that overlaps a grid chosen (a third of the smaller), or is the same quad
+    as one refused, is passed over. One that does not show its whole lattice
+    is refused (a grid grown from a box, with no contour of its own, also when
+    one of its outer lines is seen in under LATTICE_EACH of its strips), and
+    the grid it is a box of, when that scores MIN_GRID_SCORE
+    (`grow_from_box`), takes its turn by its rank. Of overlapping candidates
+    of about its size that show their whole lattice (the grid within the
+    page's margin, a grid grown into the wrong place), one whose inner lines
+    are seen in OVERLAP_MARGIN more of their strips than the one judged is the
+    grid. Lines are followed only for the candidates judged and, when the one
+    judged is seen in under 1 - OVERLAP_MARGIN of its strips, its rivals
+    (`_rival`), each quad once.
+    """
+    ranked = sorted(candidates, key=_rank, reverse=True)
+    shares: dict[int, float | None] = {}
+
+    def seen(candidate: GridCandidate) -> float | None:
+        if id(candidate) not in shares:
+            lines = strip_lines(small, candidate.corners * np.float32(scale))
+            grown = candidate.outline is None
+            shares[id(candidate)] = None if grown and lines.outer_seen() < LATTICE_EACH else lattice_seen(lines)
+        return shares[id(candidate)]
+
+    chosen: list[tuple[GridCandidate, float]] = []
+    refused: list[GridCandidate] = []
+    i = 0
+    while i < len(ranked) and len(chosen) < max_grids:
+        candidate = ranked[i]
+        i += 1
+        if any(quad_overlap(candidate.corners, g.corners) >= 0.3 for g, _ in chosen):
+            continue
+        if any(_same_quad(candidate, r) for r in refused):
+            continue
+        share = seen(candidate)
+        if share is None:
+            refused.append(candidate)
+            grown = grow_from_box(ink, candidate.corners * np.float32(scale))
+            if grown is not None and grown.score >= MIN_GRID_SCORE:
+                grown = GridCandidate(grown.corners / np.float32(scale), grown.score)
+                at = next((k for k in range(i, len(ranked)) if _rank(ranked[k]) < _rank(grown)), len(ranked))
+                ranked.insert(at, grown)
+            continue
+        judged = [candidate]
+        for other in ranked[i:] if share < 1 - OVERLAP_MARGIN else []:
+            if not _rival(other, judged[0]) or any(_same_quad(other, g) for g in judged + refused):
+                continue
+            judged.append(other)
+            other_share = seen(other)
+            if other_share is not None and other_share >= share + OVERLAP_MARGIN:
+                candidate, share = other, other_share
+        chosen.append((candidate, share))
+    return chosen
 
 
 def _through_corners(

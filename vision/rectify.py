@@ -415,6 +415,39 @@ def coons_points(sides: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return ruled - ((1 - uu) * (1 - vv) * tl + uu * (1 - vv) * tr + (1 - uu) * vv * bl + uu * vv * br)
 
 
+@dataclass(frozen=True)
+class StripLines:
+    """A grid's ruled lines as seen strip by strip (`strip_lines`), before they are fitted.
+
+    Attributes
+    ----------
+    offsets : np.ndarray
+        Shape (2, 10, 9), float64: for the row lines (``[0]``) and the column
+        lines (``[1]``), line k as seen in strip j, less where the corners'
+        homography (or the outline's Coons patch) puts it, in cells; NaN where
+        the line is not seen in that strip (`lines_in_strips`).
+    """
+
+    offsets: np.ndarray
+
+    def inner_seen(self) -> np.ndarray:
+        """The share of the strips in which the 8 inner lines of each direction are seen: shape (2,) float64,
+        row lines then column lines, 0..1."""
+        return np.isfinite(self.offsets[:, 1:9]).mean(axis=(1, 2))
+
+    def outer_seen(self) -> float:
+        """The least share of its 9 strips in which one of the four outer lines is seen, 0..1."""
+        return float(np.isfinite(self.offsets[:, [0, 9]]).mean(axis=2).min())
+
+    def border_offset(self) -> float:
+        """How far the lattice's outer lines lie from the border the corners (or outline) put them on: the
+        largest of the four outer lines' median offsets over the strips that see them, in cells (0 for a line
+        seen in none)."""
+        outer = np.abs(self.offsets[:, [0, 9]]).reshape(4, 9)
+        medians = [float(np.median(line[np.isfinite(line)])) for line in outer if np.isfinite(line).any()]
+        return max(medians, default=0.0)
+
+
 def find_lattice(gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | None = None) -> np.ndarray:
     """The 100 crossings of a grid's ruled lines, in photo pixels.
 
@@ -422,7 +455,8 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | No
     or, given its `outline`, through the Coons patch of its curved border
     (`coons_points`: a page bent so much that its lines bow by more than a
     third of a cell from where a homography puts them); each line is then
-    found strip by strip near where the warp puts it and fitted by a quadratic.
+    found strip by strip near where the warp puts it (`strip_lines`) and
+    fitted by a quadratic.
 
     Parameters
     ----------
@@ -442,12 +476,70 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | No
         Shape (10, 10, 2), float64: ``[k, l]`` is the (x, y) crossing of the
         k-th line from the top and the l-th from the left, as seen in the photo.
     """
+    return lattice_and_lines(gray, corners, outline)[0]
+
+
+def strip_lines(gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | None = None) -> StripLines:
+    """A grid's ruled lines as `find_lattice` sees them strip by strip, not fitted (half its time).
+
+    Parameters as `find_lattice`.
+    """
+    return _strips(_coarse_lines(gray, corners, outline))
+
+
+def lattice_and_lines(
+    gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | None = None
+) -> tuple[np.ndarray, StripLines]:
+    """`find_lattice` and `strip_lines` at once (the lines found once). Parameters as `find_lattice`."""
+    seen = _coarse_lines(gray, corners, outline)
+    cell, margin = LATTICE_CELL, LATTICE_MARGIN * LATTICE_CELL
+    side = 9 * cell
+    rows, cols = seen.rows, seen.cols
+    row_fits, col_fits = fit_lines(rows, cell, margin), fit_lines(cols, cell, margin)
+    # All 100 crossings at once: x on column l's curve at y, then y on row k's curve at x.
+    row_coef, col_coef = _padded(row_fits)[:, None, :], _padded(col_fits)[None, :, :]  # (10, 1, 3), (1, 10, 3)
+    y, x = np.meshgrid(margin + np.arange(10) * cell, margin + np.arange(10) * cell, indexing="ij")
+    for _ in range(3):  # the two curves are nearly straight: a few alternations converge
+        x = _horner(col_coef, y)
+        y = _horner(row_coef, x)
+    if seen.sides is not None:
+        photo = coons_points(seen.sides, (x - margin) / side, (y - margin) / side)
+    else:
+        crossings = np.stack([x, y], axis=-1)
+        photo = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(seen.warp)).reshape(10, 10, 2)
+    return photo / seen.scale, _strips(seen)
+
+
+def _strips(seen: _CoarseLines) -> StripLines:
+    """`_coarse_lines`' lines as `StripLines`: offsets from where the warp puts each line, in cells."""
+    cell, margin = LATTICE_CELL, LATTICE_MARGIN * LATTICE_CELL
+    nominal = margin + np.arange(10)[:, None] * cell
+    return StripLines((np.stack([seen.rows, seen.cols]) - nominal) / cell)
+
+
+@dataclass(frozen=True)
+class _CoarseLines:
+    """The lines of `_coarse_lines`: each row line's and column line's position (10, 9) in each strip, pixels of
+    the coarse square (NaN where not seen); the outline's sides (`outline_sides`) or None, the homography (3, 3)
+    into the coarse square when there are no sides, and the reduced copy's scale."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    sides: np.ndarray | None
+    warp: np.ndarray
+    scale: float
+
+
+def _coarse_lines(gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | None) -> _CoarseLines:
+    """The grid warped to a coarse square (LATTICE_CELL pixels a cell, LATTICE_MARGIN round it) through its
+    corners' homography or its outline's Coons patch, and its ruled lines found in each of nine strips."""
     cell, margin = LATTICE_CELL, LATTICE_MARGIN * LATTICE_CELL
     side = 9 * cell
     size = int(round(side + 2 * margin))
     corners = np.asarray(corners, np.float32)
     reduced, scale = reduce_for(gray, float(np.linalg.norm(corners[1] - corners[0])), side)
     sides = None if outline is None else outline_sides(np.asarray(outline, np.float64) * scale, corners * scale)
+    H = np.eye(3)
     if sides is not None:
         down, across = (np.mgrid[0:size, 0:size] - margin) / side
         at = coons_points(sides, across, down).astype(np.float32)
@@ -460,19 +552,7 @@ def find_lattice(gray: np.ndarray, corners: np.ndarray, outline: np.ndarray | No
     bands = [(int(round(margin + (j + 0.15) * cell)), int(round(margin + (j + 0.85) * cell))) for j in range(9)]
     rows = lines_in_strips(np.stack([horizontal[:, a:b].mean(axis=1) / 255.0 for a, b in bands]), cell, margin).T
     cols = lines_in_strips(np.stack([vertical[a:b, :].mean(axis=0) / 255.0 for a, b in bands]), cell, margin).T
-    row_fits, col_fits = fit_lines(rows, cell, margin), fit_lines(cols, cell, margin)
-    # All 100 crossings at once: x on column l's curve at y, then y on row k's curve at x.
-    row_coef, col_coef = _padded(row_fits)[:, None, :], _padded(col_fits)[None, :, :]  # (10, 1, 3), (1, 10, 3)
-    y, x = np.meshgrid(margin + np.arange(10) * cell, margin + np.arange(10) * cell, indexing="ij")
-    for _ in range(3):  # the two curves are nearly straight: a few alternations converge
-        x = _horner(col_coef, y)
-        y = _horner(row_coef, x)
-    if sides is not None:
-        photo = coons_points(sides, (x - margin) / side, (y - margin) / side)
-    else:
-        crossings = np.stack([x, y], axis=-1)
-        photo = cv2.perspectiveTransform(crossings.reshape(-1, 1, 2), np.linalg.inv(H)).reshape(10, 10, 2)
-    return photo / scale
+    return _CoarseLines(rows, cols, sides, H, scale)
 
 
 #: A lattice is followed right when no two neighbouring lines come closer than

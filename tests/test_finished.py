@@ -1,0 +1,70 @@
+"""Finished puzzles photographed to be checked: the whole grid is found (never one of its boxes, a band of it or
+the grid with the page round it), solved right, and the verdict is the player's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from snapsolve.pipeline import read_grids, read_puzzle
+from snapsolve.puzzle import Options
+from snapsolve.vision.image_io import read_image
+from snapsolve.vision.locate import lattice_seen
+from snapsolve.vision.rectify import strip_lines
+from snapsolve.vision.render import draw_grid
+
+#: Photos of `benchmarks/finished.py` kept as fixtures, with `truth.json` (see its README).
+FINISHED = Path(__file__).parent / "data" / "finished"
+TRUTH = json.loads((FINISHED / "truth.json").read_text())
+
+
+def _digits(text: str) -> list[int]:
+    return [int(c) for c in text]
+
+
+def _is_the_grid(corners: np.ndarray, truth: list[list[float]]) -> bool:
+    """Whether every corner of the grid's own lies within a cell of a corner read."""
+    truth_arr = np.asarray(truth, np.float64)
+    cell = np.linalg.norm(truth_arr[1] - truth_arr[0]) / 9
+    return all(np.linalg.norm(np.asarray(corners) - t, axis=1).min() < cell for t in truth_arr)
+
+
+@pytest.mark.parametrize("name", sorted(TRUTH))
+def test_a_finished_grid_is_found_whole_and_solved_right(name, model):
+    """One box of the grid (its thick border), the grid grown from a box into the wrong place, or the grid with
+    the page round it, was taken for the grid in four of these; the whole grid is found and solved right."""
+    truth = TRUTH[name]
+    readings = read_grids(read_image(FINISHED / name), model)
+    assert readings and _is_the_grid(readings[0].corners, truth["corners"])
+    grid, _ = read_puzzle(readings[0], Options(write_image=False), model)
+    assert grid.solved and grid.solution == _digits(truth["solution"])
+
+
+def _finished_page(thick: int) -> tuple[np.ndarray, float, float]:
+    """A grid printed full (every cell a digit) with box lines `thick` pixels wide: the page (grey, uint8), the
+    grid's origin and cell (pixels)."""
+    page = Image.new("L", (620, 620), 255)
+    digits = [(3 * (r % 3) + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9)]
+    origin, cell = 40.0, 60.0
+    draw_grid(ImageDraw.Draw(page), (origin, origin), digits, cell, thin=1, thick=thick)
+    return np.asarray(page, np.uint8).copy(), origin, cell
+
+
+@pytest.mark.parametrize("thick", [3, 7])
+def test_one_box_of_a_full_grid_does_not_show_a_whole_lattice(thick):
+    """A box's thick border with a digit in each of its cells scores as a 9x9 ruling; followed strip by strip,
+    its lines are its border and its own two cell lines each way, the digits' strokes elsewhere: it is no grid.
+    The grid itself shows every line."""
+    page, origin, cell = _finished_page(thick)
+
+    def square(x: float, y: float, side: float) -> np.ndarray:
+        return np.float32([[x, y], [x + side, y], [x + side, y + side], [x, y + side]])
+
+    assert lattice_seen(strip_lines(page, square(origin, origin, 9 * cell))) == pytest.approx(1.0, abs=0.05)
+    for r, c in [(0, 0), (1, 1), (2, 0)]:
+        box = square(origin + 3 * c * cell, origin + 3 * r * cell, 3 * cell)
+        assert lattice_seen(strip_lines(page, box)) is None
