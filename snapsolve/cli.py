@@ -28,7 +28,8 @@ examples:
   snapsolve scans/ -o out/ --json       every image and PDF under scans/, JSON Lines, images into out/
   snapsolve scans/ --db results.sqlite  resumable batch: a rerun skips what is done
   snapsolve scans/ --cluster HOST:8786  the batch on a Dask cluster (local:4: four local workers)
-  snapsolve puzzles.txt --no-image      one 81-character puzzle per line ('.' or '0' for empty)
+  snapsolve puzzles.txt --no-image      puzzles as text: 81 characters a line ('.' or '0' for empty),
+                                        9 lines of 9, or a grid drawn with |, - and +
   echo 4...3.......6..8.. ... | snapsolve - --explain
   snapsolve evaluate DIR                reading accuracy against imageN.dat ground truth
   snapsolve train                       rebuild the digit model from the training photos
@@ -280,7 +281,8 @@ def add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) 
         help="solve photos, folders, puzzle files (the default command)",
         description="Solve each INPUT: an image (JPEG, PNG, TIFF, WebP, ...), a PDF (every "
         "page), a folder (searched recursively for images and PDFs), a text file of "
-        "81-character puzzles, or - for puzzles on standard input.",
+        "puzzles (81 characters a line, 9 lines of 9, or a grid drawn with |, - and +, as snapsolve, "
+        "HoDoKu and SudokuWiki print it), or - for puzzles on standard input.",
     )
     solve.add_argument("inputs", nargs="+", metavar="INPUT")
     solve.add_argument("--json", action="store_true", help="one JSON object per input on standard output (JSON Lines)")
