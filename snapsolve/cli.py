@@ -14,6 +14,7 @@ from . import __version__, web
 from .errors import Kind, kind_of
 from .solver.exact import DEFAULT_SEARCH, SEARCHES
 from .solver.grid import cell_name, format_board, format_candidates
+from .solver.position import Finished
 from .solver.techniques import LEVELS
 
 if TYPE_CHECKING:
@@ -95,6 +96,9 @@ def print_grid(grid: GridResult, options: Options, out) -> None:
             print(f"mistake: {cell_name(m.cell)} has {m.entry}, the solution has {m.solution}", file=out)
         for u in grid.unclear_entries:
             print(f"unclear: {u.text}", file=out)
+        progress = grid.progress
+        if progress.entries and progress.entries == progress.to_fill and not grid.mistakes and not grid.unclear_entries:
+            print(Finished.of(progress.entries).text, file=out)  # the player finished it: every entry right
     if options.hint:
         hint = grid.hint
         text = hint.text if hint is not None else "no logical step found; only search finishes this one"

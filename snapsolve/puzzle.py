@@ -119,7 +119,7 @@ def next_hint(solution: Solution, unclear: list[UnclearEntry]) -> Step | Mistake
     if unclear:
         return unclear[0]
     if all(g or e for g, e in zip(solution.givens, solution.entries)):
-        return Finished()
+        return Finished.of(sum(1 for g, e in zip(solution.givens, solution.entries) if e and not g))
     return None
 
 

@@ -317,7 +317,7 @@ class GridResult:
                 if hint["technique"] == "mistake" and mistakes
                 else asked[0]
                 if asked
-                else Finished()
+                else Finished(text=hint["text"])
                 if hint["technique"] == "solved"
                 else _step_from_json(hint)
             )

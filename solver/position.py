@@ -110,6 +110,16 @@ class Finished:
     cells: tuple[int, ...] = ()
     text: str = "solved: the grid is complete and every entry is right"
 
+    @classmethod
+    def of(cls, entries: int) -> Finished:
+        """The verdict on a grid the player completed with `entries` entries, every one right:
+        ``solved: all 55 entries are right`` (the general text for none)."""
+        if entries == 0:
+            return cls()
+        if entries == 1:
+            return cls(text="solved: the one entry is right")
+        return cls(text=f"solved: all {entries} entries are right")
+
 
 def parse_position(text: str) -> tuple[list[int], list[int]]:
     """Parse a puzzle, in any of `grid.LAYOUTS`, with the player's entries after a puzzle's line.

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from snapsolve.pipeline import read_grids, read_puzzle
+from snapsolve.cli import main
+from snapsolve.pipeline import read_grids, read_puzzle, solve_image
 from snapsolve.puzzle import Options
 from snapsolve.vision.image_io import read_image
 from snapsolve.vision.locate import lattice_seen
@@ -42,6 +43,38 @@ def test_a_finished_grid_is_found_whole_and_solved_right(name, model):
     assert readings and _is_the_grid(readings[0].corners, truth["corners"])
     grid, _ = read_puzzle(readings[0], Options(write_image=False), model)
     assert grid.solved and grid.solution == _digits(truth["solution"])
+
+
+#: Fixtures whose every entry is read and right, and the one with an entry read surely wrong (r5c2).
+ALL_RIGHT = ["finished_seed12004_18.jpg", "finished_seed12002_16.jpg"]
+ONE_WRONG = "finished_seed12004_6.jpg"
+
+
+@pytest.mark.parametrize("name", ALL_RIGHT)
+def test_a_finished_grid_with_every_entry_right_says_so(name, model, capsys, tmp_path):
+    """The command says so in words, and in JSON through the status and, with --hint, the hint."""
+    truth = TRUTH[name]
+    count = sum(1 for c in truth["entries"] if c != "0")
+    result = solve_image(FINISHED / name, Options(write_image=False, hint=True), model).to_json()
+    grid = result["grids"][0]
+    assert result["error"] is None and grid["status"] == "solved" and grid["mistakes"] == []
+    assert grid["entries"] == truth["entries"].replace("0", ".")
+    assert grid["progress"]["entries"] == grid["progress"]["to_fill"] == count
+    assert grid["hint"]["technique"] == "solved" and grid["hint"]["text"] == f"solved: all {count} entries are right"
+    assert main([str(FINISHED / name), "-o", str(tmp_path)]) == 0
+    assert f"\nsolved: all {count} entries are right\n" in capsys.readouterr().out
+
+
+def test_a_finished_grid_with_a_wrong_entry_rings_it_and_the_hint_names_it(model, capsys, tmp_path):
+    truth = TRUTH[ONE_WRONG]
+    (cell,) = truth["wrong"]
+    entry, right = int(truth["entries"][cell]), int(truth["solution"][cell])
+    grid = solve_image(FINISHED / ONE_WRONG, Options(write_image=False, hint=True), model).to_json()["grids"][0]
+    assert grid["mistakes"] == [{"cell": cell, "entry": entry, "solution": right, "entered": entry}]
+    assert grid["hint"]["technique"] == "mistake" and grid["hint"]["text"] == f"r5c2: the {entry} is wrong"
+    assert main([str(FINISHED / ONE_WRONG), "-o", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"mistake: r5c2 has {entry}, the solution has {right}" in out and "entries are right" not in out
 
 
 def _finished_page(thick: int) -> tuple[np.ndarray, float, float]:

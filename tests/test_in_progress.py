@@ -254,7 +254,8 @@ def test_a_misread_right_entry_is_asked_about_never_accused(model, tmp_path, cap
 
 
 def test_a_finished_grid_hint_says_solved(capsys, monkeypatch):
-    """A complete, correct position: the hint says it is solved and every entry is right."""
+    """A complete, correct position: the hint says it is solved and how many entries are right; so does the
+    answer without --hint."""
     line = read_collection("top1465.txt")[0]
     givens, _ = parse_position(line)
     solution = solve_unique(givens).solution
@@ -263,7 +264,17 @@ def test_a_finished_grid_hint_says_solved(capsys, monkeypatch):
     assert main(["--hint", "--json", "-"]) == 0
     (result,) = _json_lines(capsys.readouterr().out)
     hint = result["grids"][0]["hint"]
-    assert hint["technique"] == "solved" and "every entry is right" in hint["text"]
+    count = sum(1 for ch in entries if ch != ".")
+    assert hint["technique"] == "solved" and hint["text"] == f"solved: all {count} entries are right"
+    assert result["grids"][0]["progress"] == {"entries": count, "to_fill": count, "entered": count}
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {entries}\n"))
     assert main(["--hint", "-"]) == 0
-    assert "hint: solved: the grid is complete and every entry is right" in capsys.readouterr().out
+    assert f"hint: solved: all {count} entries are right" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {entries}\n"))
+    assert main(["-"]) == 0
+    assert f"\nsolved: all {count} entries are right\n" in capsys.readouterr().out
+    wrong = entries[: entries.index(next(ch for ch in entries if ch != "."))] + "."  # one entry left out
+    wrong += entries[len(wrong) :]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{line[:81]} {wrong}\n"))
+    assert main(["-"]) == 0
+    assert "entries are right" not in capsys.readouterr().out
