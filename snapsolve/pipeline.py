@@ -340,7 +340,8 @@ def annotate(
     asks about marked with a question mark. Missing digits go only into cells
     the player has not written in (smaller, and clear of the candidates, where
     there are pencil marks); wrong entries (certain readings only) get a red
-    ring and the right digit small; unclear entries an amber question mark,
+    ring and the right digit beside it, at the cell's freest corner
+    (`vision.overlay.free_corners`); unclear entries an amber question mark,
     never a ring.
     """
     inverse, corners = reading.rectified.inverse, reading.corners
@@ -368,7 +369,10 @@ def annotate(
     out = draw_digits(image, inverse, corners, missing, small=pencil, in_place=in_place, lattice=lattice)
     if grid.mistakes:
         wrong = {m.cell: m.solution for m in grid.mistakes}
-        out = draw_mistakes(out, inverse, corners, wrong, in_place=True, lattice=lattice)
+        busy = {(c % 9 + 1, c // 9 + 1) for c in pencil & set(missing)}  # small digits, at the lower right
+        busy |= {(u.cell % 9 + 1, u.cell // 9) for u in grid.unclear_entries}  # questions, at the upper right
+        grid_image = reading.rectified.image
+        out = draw_mistakes(out, inverse, corners, wrong, in_place=True, lattice=lattice, grid=grid_image, busy=busy)
     if grid.unclear_entries:
         unclear = [u.cell for u in grid.unclear_entries]
         out = draw_question(out, inverse, corners, unclear, in_place=True, lattice=lattice)

@@ -53,8 +53,10 @@ def drawn_per_cell(photo_path, drawn_path, colour="blue"):
     drawn = cv2.imread(str(drawn_path)).astype(int)
     if colour == "blue":
         ink = (drawn[..., 0] - drawn[..., 2] > 80) & (photo[..., 0] - photo[..., 2] < 40)
-    else:
-        ink = (drawn[..., 2] - drawn[..., 0] > 80) & (photo[..., 2] - photo[..., 0] < 40)
+    else:  # made redder by the drawing (a warm page's paper is itself a little red), not amber
+        ink = ((drawn[..., 2] - drawn[..., 0]) - (photo[..., 2] - photo[..., 0]) > 80) & (
+            drawn[..., 2] - drawn[..., 1] > 120
+        )
     gray = cv2.cvtColor(photo.astype(np.uint8), cv2.COLOR_BGR2GRAY)
     H = rectify(gray, locate_grids(gray)[0].corners).homography
     warped = cv2.warpPerspective(ink.astype(np.uint8), H, (GRID_SIZE, GRID_SIZE), flags=cv2.INTER_NEAREST)

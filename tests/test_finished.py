@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
@@ -15,7 +16,8 @@ from snapsolve.pipeline import read_grids, read_puzzle, solve_image
 from snapsolve.puzzle import Options
 from snapsolve.vision.image_io import read_image
 from snapsolve.vision.locate import lattice_seen
-from snapsolve.vision.rectify import strip_lines
+from snapsolve.vision.overlay import draw_mistakes, free_corners
+from snapsolve.vision.rectify import GRID_SIZE, square_corners, strip_lines
 from snapsolve.vision.render import draw_grid
 
 #: Photos of `benchmarks/finished.py` kept as fixtures, with `truth.json` (see its README).
@@ -101,3 +103,44 @@ def test_one_box_of_a_full_grid_does_not_show_a_whole_lattice(thick):
     for r, c in [(0, 0), (1, 1), (2, 0)]:
         box = square(origin + 3 * c * cell, origin + 3 * r * cell, 3 * cell)
         assert lattice_seen(strip_lines(page, box)) is None
+
+
+def _ring_and_digit(cell: int, digit: int | None, grid: np.ndarray | None = None) -> np.ndarray:
+    """What `draw_mistakes` draws for one ringed cell on a grey page seen square on: (GRID_SIZE, GRID_SIZE, 3)."""
+    page = np.full((GRID_SIZE, GRID_SIZE, 3), 128, np.uint8)
+    return draw_mistakes(page, np.eye(3), square_corners(GRID_SIZE), {cell: digit}, grid=grid)
+
+
+@pytest.mark.parametrize("digit", range(1, 10))
+def test_the_right_digit_is_half_a_cell_tall_beside_the_ring(digit):
+    """The solution's digit beside a ringed entry is at least 40% of a cell tall and lies wholly outside the ring
+    (and so off the written digit inside it), over the corner of the cell."""
+    size = GRID_SIZE / 9
+    ring = _ring_and_digit(40, None)
+    ys, xs = np.nonzero((ring != 128).any(axis=2))
+    outer = np.hypot(xs - 4.5 * size, ys - 4.5 * size).max()
+    both = _ring_and_digit(40, digit)
+    drawn = (both != ring).any(axis=2)  # the digit and its white halo
+    red = drawn & (both[..., 2] > 150) & (both[..., 0] < 120)
+    ys, xs = np.nonzero(drawn)
+    assert np.hypot(xs - 4.5 * size, ys - 4.5 * size).min() > outer
+    ys, xs = np.nonzero(red)
+    assert (ys.max() - ys.min() + 1) >= 0.4 * size
+    assert xs.mean() > 5 * size - 0.1 * size and ys.mean() < 4 * size + 0.1 * size  # at the top right corner
+
+
+def test_the_right_digit_goes_to_the_freest_corner():
+    """Ink in the corners round a cell's top right sends its digit to the top left; two wrong entries side by
+    side never share a corner."""
+    size = GRID_SIZE // 9
+    grid = np.full((GRID_SIZE, GRID_SIZE), 230, np.uint8)
+    grid[::size, :] = grid[:, ::size] = 30  # the ruling, left out of the count
+    assert free_corners(grid, [40]) == {40: (1, 0)}
+    cv2.circle(grid, (5 * size + 12, 4 * size - 12), 8, 20, -1)  # a stroke over the top right corner
+    assert free_corners(grid, [40]) == {40: (0, 0)}
+    # beside it on the left, a wrong entry whose digit took the crossing between them: the next free corner
+    assert free_corners(grid, [39, 40]) == {39: (1, 0), 40: (1, 1)}
+    assert free_corners(None, [39, 40]) == {39: (1, 0), 40: (1, 0)}
+    # another mark drawn at a corner (an unclear entry's question, up right of its cell) is left to it
+    assert free_corners(None, [40], busy={(5, 4)}) == {40: (0, 0)}
+    assert free_corners(None, [40], busy={(4, 4), (5, 4), (4, 5), (5, 5)}) == {40: (1, 0)}

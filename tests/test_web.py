@@ -815,3 +815,30 @@ def test_phone_shows_the_largest_grid_of_a_page(server, image1_read):
         assert page.text_content("#level") == main["level"] != "easy"
         shown = page.eval_on_selector_all("#grid input", "els => els.map(e => e.value || '.').join('')")
         assert shown == main["givens"]
+
+
+def test_phone_finished_grid_says_solved_and_rings_a_wrong_entry_with_its_right_digit(server):
+    """A finished grid whose every entry is right says so; one with a wrong entry rings it, the right digit half a
+    cell tall beside the ring, at the cell's corner, clear of the ring (drawn by the page over the photo)."""
+    finished = FIXTURES / "finished"
+    with phone(server) as page:
+        page.set_input_files("#file", str(finished / "finished_seed12004_18.jpg"))
+        page.wait_for_function("document.querySelector('#summary').textContent.includes('entries')", timeout=60000)
+        assert page.text_content("#summary").endswith(" · solved: all 46 entries are right")
+        page.click("#check")
+        assert page.text_content("#check-text") == "Solved: all 46 entries are right."
+
+        page.set_input_files("#file", str(finished / "finished_seed12004_6.jpg"))
+        page.wait_for_function("document.querySelector('#step-text').textContent.includes('mistakes')", timeout=60000)
+        page.uncheck("#show-solution")  # the photo as taken, the page's own drawing over it
+        page.click("#check")
+        assert page.text_content("#check-text") == "1 mistake: r5c2 has 8, the solution has 9."
+        ring, digit = page.locator("#overlay circle.mistake"), page.locator("#overlay text.right-digit")
+        assert ring.count() == 1 and digit.text_content() == "9"
+        cx, cy, r = (float(ring.get_attribute(k)) for k in ("cx", "cy", "r"))
+        outer = r + float(ring.get_attribute("stroke-width")) / 2
+        box = digit.evaluate("e => { const b = e.getBBox(); return [b.x, b.y, b.width, b.height]; }")
+        near = (min(max(cx, box[0]), box[0] + box[2]) - cx, min(max(cy, box[1]), box[1] + box[3]) - cy)
+        assert (near[0] ** 2 + near[1] ** 2) ** 0.5 > outer  # the digit's box lies wholly outside the ring
+        assert float(digit.get_attribute("font-size")) >= 0.6 * r / 0.4  # its glyph over 40% of the cell
+        keep_screenshot(page, "web-phone-finished-mistake.png")

@@ -8,6 +8,8 @@ cell through its own quad of the grid's lattice.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import cv2
 import numpy as np
 
@@ -140,12 +142,18 @@ def _put_digit(
     centre: tuple[float, float],
     height: float,
     colour: tuple[int, int, int],
+    halo: tuple[int, int, int] | None = None,
 ) -> None:
-    """Draw `text` centred at `centre` (pixels), about `height` pixels tall, on a canvas and its alpha mask."""
+    """Draw `text` centred at `centre` (pixels), about `height` pixels tall, on a canvas and its alpha mask; with
+    `halo`, bolder and over its own strokes widened in that colour (so that it reads over lines and ink)."""
     scale = height / 22.0
-    thickness = max(1, int(round(height / 9)))
+    thickness = max(1, int(round(height / (7 if halo else 9))))
     (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
     org = (int(centre[0] - tw / 2), int(centre[1] + th / 2))
+    if halo is not None:
+        wide = thickness + 2 * max(1, int(round(height / 12)))
+        cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, halo, wide, cv2.LINE_AA)
+        cv2.putText(mask, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, wide, cv2.LINE_AA)
     cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
     cv2.putText(mask, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thickness, cv2.LINE_AA)
 
@@ -200,6 +208,79 @@ def draw_digits(
     return _warp_onto(photo, canvas, mask, inverse, side, in_place, lattice)
 
 
+#: The right digit beside a ringed wrong entry is this share of a cell tall ...
+RIGHT_DIGIT = 0.5
+#: ... its ring's radius this share of a cell (clear of the written digit, which a player writes within the
+#: cell's middle, and of the right digit at the cell's corner) ...
+RING_RADIUS = 0.4
+#: ... and the right digit's middle this share of a cell beyond the cell's corner, along its diagonal: the digit
+#: straddles the ruled lines' crossing, in the corners of the cells round it, clear of the ring.
+RIGHT_DIGIT_OUT = 0.09
+#: A cell's corners in the order they are chosen for the right digit when as free as each other: top right,
+#: top left, bottom right, bottom left, as (column, row) steps from the cell's top-left corner.
+CORNERS = ((1, 0), (0, 0), (1, 1), (0, 1))
+
+
+def free_corners(
+    grid: np.ndarray | None, cells: list[int], busy: Collection[tuple[int, int]] = frozenset()
+) -> dict[int, tuple[int, int]]:
+    """The corner of each cell where its right digit goes: the one whose neighbourhood holds the least ink.
+
+    The right digit of a ringed entry straddles one of its cell's corners
+    (the crossing of two ruled lines), over the corners of the cells round
+    it: the corner chosen is the one where the rectified grid shows the
+    fewest dark pixels (the ruled lines left out) in the square the digit
+    covers, that no other cell's digit has taken, and not one of `busy`
+    unless all are; ties go in CORNERS' order. Without the grid image, the
+    first such corner.
+
+    Parameters
+    ----------
+    grid : np.ndarray or None
+        The rectified grid (`rectify.Rectified.image`): shape (GRID_SIZE,
+        GRID_SIZE), uint8 grey, upright, ruled line k at k * GRID_SIZE / 9.
+    cells : list of int
+        Upright cells (0..80), in the order their corners are chosen.
+    busy : collection of (int, int)
+        Crossings (column line, row line: 0..9 each) where other marks are
+        drawn (an unclear entry's question, a pencilled cell's small digit).
+
+    Returns
+    -------
+    dict of int to (int, int)
+        Cell -> (column, row) step from its top-left corner: (1, 0) is its top-right corner.
+    """
+    cell = GRID_SIZE / 9.0
+    half = int(round(RIGHT_DIGIT * cell / 2 + RIGHT_DIGIT_OUT * cell))
+    ink = None
+    if grid is not None:
+        paper = float(np.percentile(grid, 90))
+        ink = (grid < 0.7 * paper).astype(np.int32)
+        lines = (np.arange(GRID_SIZE) + cell / 2) % cell - cell / 2  # each pixel's offset from its nearest line
+        ruled = np.abs(lines) <= cell / 12
+        ink[ruled, :] = 0
+        ink[:, ruled] = 0
+    taken: set[tuple[int, int]] = set()
+    chosen = {}
+    for index in cells:
+        r, c = divmod(index, 9)
+        best, best_key = None, None
+        for dx, dy in CORNERS:
+            crossing = (c + dx, r + dy)
+            if crossing in taken:
+                continue
+            count = 0
+            if ink is not None:
+                x, y = int(round(crossing[0] * cell)), int(round(crossing[1] * cell))
+                count = int(ink[max(0, y - half) : y + half, max(0, x - half) : x + half].sum())
+            key = (crossing in busy, count)
+            if best_key is None or key < best_key:
+                best, best_key = (dx, dy), key
+        chosen[index] = best if best is not None else CORNERS[0]
+        taken.add((c + chosen[index][0], r + chosen[index][1]))
+    return chosen
+
+
 def draw_mistakes(
     photo: np.ndarray,
     inverse: np.ndarray,
@@ -208,8 +289,15 @@ def draw_mistakes(
     colour: tuple[int, int, int] = MISTAKE_COLOUR,
     in_place: bool = False,
     lattice: np.ndarray | None = None,
+    grid: np.ndarray | None = None,
+    busy: Collection[tuple[int, int]] = frozenset(),
 ) -> np.ndarray:
-    """Ring each wrong entry in red and, when given, write the right digit small in the cell's corner.
+    """Ring each wrong entry in red and, when given, write the right digit beside it, at the cell's freest corner.
+
+    The ring (RING_RADIUS of a cell) goes round the written digit; the right
+    digit, RIGHT_DIGIT of a cell tall and haloed in white so that it reads
+    over ruled lines, straddles the corner of the cell that `free_corners`
+    chooses, outside the ring and the written digit.
 
     Parameters
     ----------
@@ -220,6 +308,11 @@ def draw_mistakes(
         hint that does not give the answer away).
     colour : tuple of int
         BGR colour.
+    grid : np.ndarray, optional
+        The rectified grid (`rectify.Rectified.image`, (GRID_SIZE, GRID_SIZE)
+        uint8, upright), to find each right digit's freest corner.
+    busy : collection of (int, int)
+        Crossings where other marks are drawn, as in `free_corners`.
 
     Returns
     -------
@@ -228,13 +321,19 @@ def draw_mistakes(
     """
     side, cell, canvas, mask = _blank_canvas(corners)
     thick = max(2, int(round(cell / 14)))
-    for index, right in mistakes.items():
+    shown = [index for index, right in mistakes.items() if right]
+    at = free_corners(grid, shown, busy)
+    for index in mistakes:
         r, c = divmod(index, 9)
         centre = (int((c + 0.5) * cell), int((r + 0.5) * cell))
         for img, col in ((canvas, colour), (mask, 255)):
-            cv2.circle(img, centre, int(cell * 0.44), col, thick, cv2.LINE_AA)
-        if right:
-            _put_digit(canvas, mask, str(right), ((c + 0.82) * cell, (r + 0.2) * cell), cell * 0.28, colour)
+            cv2.circle(img, centre, int(cell * RING_RADIUS), col, thick, cv2.LINE_AA)
+    for index in shown:
+        r, c = divmod(index, 9)
+        dx, dy = at[index]
+        out = RIGHT_DIGIT_OUT * cell
+        middle = ((c + dx) * cell + (out if dx else -out), (r + dy) * cell + (out if dy else -out))
+        _put_digit(canvas, mask, str(mistakes[index]), middle, cell * RIGHT_DIGIT, colour, halo=(255, 255, 255))
     return _warp_onto(photo, canvas, mask, inverse, side, in_place, lattice)
 
 

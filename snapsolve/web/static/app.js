@@ -150,7 +150,8 @@ function show(data, keepPhoto) {
     level.textContent = grid.level;
     summary.append(level, `, score ${grid.score}`, grid.needs_search ? " (finished by search)" : "");
     const p = grid.progress;
-    if (p && p.entries) summary.append(` · ${p.entries} of ${p.to_fill} cells filled in`);
+    if (allRight(grid)) summary.append(` · solved: all ${p.entries} entries are right`);
+    else if (p && p.entries) summary.append(` · ${p.entries} of ${p.to_fill} cells filled in`);
   } else {
     summary.textContent = `Not solved: ${grid.status.replace(/_/g, " ")}`;
   }
@@ -272,6 +273,45 @@ function cellHeight(quad) {
           Math.hypot(quad[2][0] - quad[1][0], quad[2][1] - quad[1][1])) / 2;
 }
 
+// Whether the player finished the puzzle and every entry is read right (the hint's "solved": nothing to do).
+function allRight(grid) {
+  const p = grid.progress;
+  return !!(grid.solution && p && p.entries && p.entries === p.to_fill && !(grid.mistakes || []).length &&
+            !(grid.unclear_entries || []).length);
+}
+
+// The corner of a ringed cell where its right digit goes, clear of the ring and of the digit written: the first of
+// top right, top left, bottom right, bottom left whose ruled lines' crossing no other right digit has taken, and
+// none of `busy`'s other marks is drawn at unless all are (the server's own drawing chooses by the ink the photo
+// shows there, vision.overlay.free_corners). Returns the index of that corner in the cell's quad (TL TR BR BL)
+// and adds its crossing to `taken`.
+const RIGHT_CORNERS = [[1, 0, 1], [0, 0, 0], [1, 1, 2], [0, 1, 3]];  // column step, row step, quad index
+function freeCorner(cell, taken, busy = new Set()) {
+  const r = Math.floor(cell / 9), c = cell % 9;
+  for (const avoid of [busy, new Set()]) {
+    for (const [dx, dy, k] of RIGHT_CORNERS) {
+      const crossing = `${r + dy},${c + dx}`;
+      if (!taken.has(crossing) && !avoid.has(crossing)) {
+        taken.add(crossing);
+        return k;
+      }
+    }
+  }
+  return 1;
+}
+
+// The crossings ("row,column" of the ruled lines) where other marks are drawn: a pencilled cell's small digit (its
+// lower right) and an unclear entry's question (its upper right; with `whole`, all four: a ring round the cell).
+function busyCrossings(grid, unclearCells, whole) {
+  const busy = new Set();
+  const add = (cell, dx, dy) => busy.add(`${Math.floor(cell / 9) + dy},${cell % 9 + dx}`);
+  for (const m of grid.pencil_marks || []) add(m.cell, 1, 1);
+  for (const cell of unclearCells) {
+    for (const [dx, dy] of whole ? [[0, 0], [1, 0], [0, 1], [1, 1]] : [[1, 0]]) add(cell, dx, dy);
+  }
+  return busy;
+}
+
 function svgEl(name, attrs, text) {
   const el = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
@@ -338,11 +378,21 @@ function renderPhoto() {
                                  y2: y + (dy - 0.12) * h, stroke: "#dc2626", "stroke-width": h * 0.04 }));
     });
   }
-  if (state.checking) {
+  if (state.checking && !useImage) {  // the server's image rings them itself, each with its right digit
+    const taken = new Set(), busy = busyCrossings(grid, state.unclear.keys(), true);
     for (const m of grid.mistakes || []) {
-      const [x, y] = centre(state.quads[m.cell]);
-      svg.append(svgEl("circle", { cx: x, cy: y, r: cellHeight(state.quads[m.cell]) * 0.48, fill: "none",
-                                   stroke: "#dc2626", "stroke-width": cellHeight(state.quads[m.cell]) * 0.08 }));
+      const quad = state.quads[m.cell];
+      const [x, y] = centre(quad);
+      const h = cellHeight(quad);
+      svg.append(svgEl("circle", { cx: x, cy: y, r: h * 0.4, fill: "none", stroke: "#dc2626", "stroke-width": h * 0.07,
+                                   class: "mistake" }));
+      // the right digit half a cell tall, beyond the ring, over the corner of the cell that freeCorner chooses
+      const [px, py] = quad[freeCorner(m.cell, taken, busy)];
+      svg.append(svgEl("text", {
+        x: px + (px - x) * 0.18, y: py + (py - y) * 0.18, "font-size": h * 0.64, fill: "#dc2626", stroke: "#fff",
+        "stroke-width": h * 0.1, "paint-order": "stroke", "text-anchor": "middle", "dominant-baseline": "central",
+        "font-family": "system-ui, sans-serif", "font-weight": "700", class: "right-digit",
+      }, String(m.solution)));
     }
   }
   drawUnclear(svg);
@@ -552,6 +602,7 @@ function checkEntries() {
   let text;
   if (!grid.solution) text = "The puzzle is not solved yet, so the entries cannot be checked.";
   else if (!p.entries && !state.unclear.size) text = "Nothing is written in this puzzle yet: no entries to check.";
+  else if (allRight(grid) && !state.unclear.size) text = `Solved: all ${p.entries} entries are right.`;
   else if (!mistakes.length) text = `${p.entries} of ${p.to_fill} cells filled in, no mistakes${state.unclear.size ? " among the digits read for sure" : ""}.`;
   else text = `${mistakes.length} mistake${mistakes.length > 1 ? "s" : ""}: ` +
     mistakes.map((m) => `${cellName(m.cell)} has ${m.entry}, the solution has ${m.solution}`).join("; ") + ".";

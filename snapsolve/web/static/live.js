@@ -3,8 +3,8 @@
 // perspective. "Freeze" takes a full-resolution still and goes on as photo mode (sendPhoto of app.js).
 // Only the camera's new frames are sent (requestVideoFrameCallback says when one is presented), at most 25 a
 // second. With ?debug in the address, a corner shows the frames a second sent and answered and the latency.
-// Kept apart from app.js; it uses only sendPhoto, showError, SMALL_AT and SMALL_DIGIT from there, and socketUrl
-// from token.js.
+// Kept apart from app.js; it uses only sendPhoto, showError, SMALL_AT, SMALL_DIGIT, freeCorner and busyCrossings
+// from there, and socketUrl from token.js.
 "use strict";
 
 const LIVE_SIDE = 640;          // longer side of the frames sent, pixels
@@ -222,6 +222,7 @@ function liveDraw(grid, frameSize) {
   // accuse only when sure: an entry read without certainty gets an amber "?", never a red ring
   const unclear = new Set((grid.unclear_entries || []).map((u) => u.cell));
   const pencil = new Set((grid.pencil_marks || []).map((m) => m.cell));
+  const taken = new Set(), busy = busyCrossings(grid, unclear, false);  // for the right digits (freeCorner)
   for (let c = 0; c < 81; c++) {
     const given = grid.givens[c] !== ".", hasEntry = entries[c] && entries[c] !== ".";
     if (given) continue;
@@ -231,15 +232,21 @@ function liveDraw(grid, frameSize) {
                      tl[0], tl[1]);
     if (wrong.has(c)) {
       ctx.beginPath();
-      ctx.ellipse(50, 50, 46, 46, 0, 0, 2 * Math.PI);
-      ctx.lineWidth = 8;
+      ctx.ellipse(50, 50, 40, 40, 0, 0, 2 * Math.PI);
+      ctx.lineWidth = 7;
       ctx.strokeStyle = "#dc2626";
       ctx.stroke();
+      // the right digit half a cell tall, beyond the ring, over the corner freeCorner (app.js) chooses
+      const [dx, dy] = RIGHT_CORNERS.find(([, , k]) => k === freeCorner(c, taken, busy));
+      ctx.font = "700 64px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.lineJoin = "round";
+      ctx.lineWidth = 10;
+      ctx.strokeStyle = "#fff";
+      ctx.strokeText(String(wrong.get(c)), dx ? 109 : -9, dy ? 109 : -9);
       ctx.fillStyle = "#dc2626";
-      ctx.font = "700 34px system-ui, sans-serif";
-      ctx.textAlign = "right";
-      ctx.textBaseline = "top";
-      ctx.fillText(String(wrong.get(c)), 94, 6);
+      ctx.fillText(String(wrong.get(c)), dx ? 109 : -9, dy ? 109 : -9);
       live.marked.push(c);
       continue;
     }
