@@ -91,16 +91,24 @@ def twelve_megapixel_photos(limit: int = 8) -> list[Path]:
     return found
 
 
-def workers_of(pid: int) -> list[int]:
-    """Process ids of the server's worker processes (multiprocessing ``spawn_main`` children)."""
-    found = []
+def children_of(pid: int) -> list[int]:
     with open(f"/proc/{pid}/task/{pid}/children") as fh:
-        for child in fh.read().split():
-            try:
-                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
-                    found.append(int(child))
-            except OSError:
-                continue
+        return [int(child) for child in fh.read().split()]
+
+
+def workers_of(pid: int) -> list[int]:
+    """Process ids of the server's worker processes: the children of its fork server (`snapsolve.workers`),
+    or its multiprocessing ``spawn_main`` children where workers are spawned."""
+    found = []
+    for child in children_of(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+            if b"multiprocessing.forkserver" in command:
+                found += children_of(child)
+            elif b"spawn_main" in command:
+                found.append(child)
+        except OSError:
+            continue
     return found
 
 
