@@ -2,7 +2,7 @@
 
 Each photo of DIR is read once (`snapsolve.pipeline.read_grids`) for its
 rectified grid; then `find_marks` is timed on every grid with the step of
-`vision.cells.strokes_along_lines` and without it (that function replaced by
+`vision.strokes.strokes_along_lines` and without it (that function replaced by
 one that finds nothing, as the code before it did: `_with_strokes_along`
 then returns the strokes at once), the two alternated grid by grid, ``--runs`` times, one
 thread. Prints the median time of each and the median of the per-grid
@@ -23,14 +23,13 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from snapsolve.pipeline import default_model, read_grids
-from snapsolve.vision import cells
+from snapsolve.vision import cells, strokes
 
 DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "sudoku-photos-train"
 
 
 def timed(grid: np.ndarray) -> float:
-    """Seconds `find_marks` takes on `grid`, its cache of the last grid emptied first."""
-    cells._last_strokes = None
+    """Seconds `find_marks` takes on `grid`."""
     start = time.perf_counter()
     cells.find_marks(grid)
     return time.perf_counter() - start
@@ -48,20 +47,20 @@ def main() -> int:
         if readings:
             image = readings[0].rectified.image
             grids.append(image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    along = cells.strokes_along_lines
+    along = strokes.strokes_along_lines
     without = lambda ink: np.zeros_like(ink)  # noqa: E731
     with_times, without_times, differences = [], [], []
     with threadpool_limits(1):
         for _ in range(args.runs):
             for grid in grids:
-                cells.strokes_along_lines = along
+                strokes.strokes_along_lines = along
                 a = timed(grid)
-                cells.strokes_along_lines = without
+                strokes.strokes_along_lines = without
                 b = timed(grid)
                 with_times.append(a)
                 without_times.append(b)
                 differences.append(a - b)
-    cells.strokes_along_lines = along
+    strokes.strokes_along_lines = along
     ms = lambda values: 1000 * statistics.median(values)  # noqa: E731
     print(
         f"{len(grids)} grids x {args.runs} runs: find_marks {ms(with_times):.2f} ms with strokes along lines, "

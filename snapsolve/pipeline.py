@@ -319,7 +319,9 @@ def read_puzzle(
         warning=decision.warning,
         pencil_marks=[
             PencilMark(c, d)
-            for c, d in zip(read.pencil, read_pencil_marks(reading.rectified.image, read.pencil, model))
+            for c, d in zip(
+                read.pencil, read_pencil_marks(reading.rectified.image, read.pencil, model, reading.strokes)
+            )
         ],
     )
     if decision.status != SOLVED:

@@ -987,7 +987,7 @@ def test_a_sevens_bar_written_over_its_top_line_is_read_with_it(model, monkeypat
     Klee One, never trained on; `truth.json` gives what is written, all right). The player's 7 in r3c3 is
     written high: its bar runs over the cell's top line, thicker than the line beside it. The rows of that
     line went whole with the ruling, bar and all, and what was left of the 7 read as a 1, a question. Now the
-    ink beyond the line's own band, joined to the 7's stem, is the 7's (`vision.cells.strokes_along_lines`):
+    ink beyond the line's own band, joined to the 7's stem, is the 7's (`vision.strokes.strokes_along_lines`):
     the mark reaches up to the line and out to the bar's end, and the entry is read as a 7, not a question.
     No entry is called a mistake. Without that (the code before) the mark is the stem alone."""
     written, solution, reading, _, read = _read_fixture("handwriting_seed7001_extra0_6.png", model)
@@ -998,8 +998,7 @@ def test_a_sevens_bar_written_over_its_top_line_is_read_with_it(model, monkeypat
     assert read.entries[r3c3] == read.sure[r3c3] == 7 and r3c3 not in {entry.cell for entry in read.unclear}
     assert all(read.sure[cell] in (0, solution[cell]) for cell in written)  # no mistake called
     with monkeypatch.context() as patched:
-        patched.setattr("snapsolve.vision.cells.strokes_along_lines", lambda ink: np.zeros_like(ink))
-        patched.setattr("snapsolve.vision.cells._last_strokes", None)
+        patched.setattr("snapsolve.vision.strokes.strokes_along_lines", lambda ink: np.zeros_like(ink))
         before = read_grids(read_image(HANDWRITING / "handwriting_seed7001_extra0_6.png"), model)[0]
     assert before.marks.features[r3c3, 0] < 0.72 and before.marks.features[r3c3, 1] < 0.35
 

@@ -12,8 +12,10 @@ import pytest
 from snapsolve.evaluate import evaluate_photo, summarize
 from snapsolve.models import validation_names
 from snapsolve.pipeline import decode_photo
-from snapsolve.vision.cells import _components, _ellipse_morphology, find_marks, reaches_a_line
+from snapsolve.vision.binarize import _ellipse_morphology
+from snapsolve.vision.cells import find_marks, reaches_a_line
 from snapsolve.vision.classes import CLASSES
+from snapsolve.vision.components import connected_components
 from snapsolve.vision.dataset import labelled_photos, read_cell_labels, read_ground_truth
 from snapsolve.vision.features import features_of
 from snapsolve.vision.formats import ImageReadError
@@ -204,7 +206,7 @@ def test_components_are_opencvs_with_stats(seed):
     if seed == 5:
         ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))  # large pieces touching the edges, little paper
     count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    mine = _components(ink)
+    mine = connected_components(ink)
     assert mine[0] == count
     np.testing.assert_array_equal(mine[1], labels)
     if seed == 4:  # all ink: no background, whose row OpenCV leaves at its unset extremes

@@ -3,7 +3,7 @@
 A cell of candidates holds one to a few small digits side by side (the
 player's notes: "23" in a corner). They are cut apart as the cell's pieces of
 ink (connected components of the strokes, the ruling removed as for the cell
-marks: `vision.cells.strokes_of`); a piece wider than a digit is two digits
+marks: `vision.strokes.strokes_of`); a piece wider than a digit is two digits
 that touch and is cut at its thinnest column. Each piece is read by the
 handwritten-digit model (`vision.digits.CellClassifier.sure_handwritten_digits`).
 The cell's digits are given only when every piece is read surely and no
@@ -17,9 +17,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .cells import ink_and_strokes
 from .digits import CellClassifier
 from .rectify import CELL_SIZE
+from .strokes import GridStrokes, grid_strokes
 
 #: Pixels (of a CELL_SIZE cell) left out at each edge of the cell: the ruled lines' remains.
 EDGE = 3
@@ -30,15 +30,10 @@ MIN_PIECE_AREA = 6
 SAME_DIGIT_OVERLAP = 0.7
 #: Widest (width / height) a single candidate digit is; a wider piece is cut in two at its thinnest column.
 MAX_DIGIT_ASPECT = 1.0
-#: A candidate digit is read surely when the handwritten model's probability is at least SURE and the
-#: nearest sample of any other digit lies MARGIN times as far as the nearest of its own. Chosen on the 268
-#: candidate cells of the training photos, labelled by eye (`benchmarks/pencil_marks.py --split training`):
-#: margin 1.1 reads 4 wrong, 1.2 none (186 read), 1.3 none (145 read); the entries' own rule (margin 1.4
-#: and the printed-digit model agreeing at 0.5, as `snapsolve.repair` then asked before calling an entry a
-#: mistake; 1.5 since 2026-11-27) reads 65, none wrong. With the model of 2026-11-27 (35 more handwriting
-#: faces, whose samples lie nearer small pencilled digits): 1.2 reads one wrong, 1.25 none (162 read), 1.3
-#: none (134 read); 1.3 is kept, one step past the first wrong reading as before. With the model of
-#: 2026-11-27 afternoon (digits drawn from allograph templates added): 1.3 reads 146, none wrong.
+#: A candidate digit is read surely when the handwritten model's probability is at least SURE and the nearest
+#: sample of any other digit lies MARGIN times as far as the nearest of its own; fitted by ``python
+#: benchmarks/pencil_marks.py --split training`` (the labelled candidate cells of the training photos), one
+#: step past the first margin that reads one wrong.
 SURE = 0.9
 MARGIN = 1.3
 #: Most candidate digits in one cell (a player's notes; more is a scribble).
@@ -86,12 +81,13 @@ def _split_if_wide(mask: np.ndarray) -> list[np.ndarray]:
     return [m for m in (left, right) if m.any()]
 
 
-def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClassifier) -> list[str | None]:
+def read_pencil_marks(
+    grid_image: np.ndarray, cells: list[int], model: CellClassifier, strokes: GridStrokes | None = None
+) -> list[str | None]:
     """The candidate digits pencilled in some cells of an upright rectified grid.
 
-    The grid's strokes are those `vision.cells.find_marks` found
-    (`vision.cells.ink_and_strokes`: kept from its measuring the same grid,
-    else found again): only for a grid with candidates.
+    The pieces are cut from the grid's strokes (`vision.strokes.grid_strokes`),
+    those `vision.cells.find_marks` measured when the caller has them.
 
     Parameters
     ----------
@@ -102,6 +98,9 @@ def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClass
         Cells (0..80) that hold candidates.
     model : CellClassifier
         The cell model; its handwritten-digit model reads each candidate.
+    strokes : GridStrokes, optional
+        `grid_strokes(grid_image)` when the caller has them (`vision.read.GridReading.strokes`); else measured
+        here.
 
     Returns
     -------
@@ -113,7 +112,7 @@ def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClass
     """
     if not cells:
         return []
-    strokes = ink_and_strokes(grid_image)[1]
+    measured = (grid_strokes(grid_image) if strokes is None else strokes).strokes
     crops: list[np.ndarray] = []
     owners: list[int | None] = []  # each cell's number of pieces, None when it has none or too many
     for cell in cells:
@@ -125,7 +124,7 @@ def read_pencil_marks(grid_image: np.ndarray, cells: list[int], model: CellClass
         gray = grid_image[window].astype(np.int16)
         paper = float(np.percentile(gray, 75))
         darkness = np.clip(paper - gray, 0, 255).astype(np.uint8)
-        pieces = _pieces(strokes[window])
+        pieces = _pieces(measured[window])
         if not 1 <= len(pieces) <= MAX_DIGITS:
             owners.append(None)
             continue

@@ -18,6 +18,7 @@ from .digits import CellClassifier
 from .features import FEATURE_LENGTH, features_of
 from .ink import ink_colours
 from .rectify import GRID_SIZE, Rectified, find_lattice, lattice_is_regular, rectify, reduce_for, rotate_cells
+from .strokes import GridStrokes, grid_strokes
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class GridReading:
         ink); None when the photo was read in grey only.
     ruling_ink : np.ndarray or None
         Shape (2,) float32: the ruled lines' ink colour, likewise.
+    strokes : GridStrokes or None
+        `vision.strokes.grid_strokes` of ``rectified.image``, as measured for
+        finding the marks, to read the pencilled candidates from; None when
+        the grid was measured otherwise turned.
     """
 
     corners: np.ndarray
@@ -60,6 +65,7 @@ class GridReading:
     shapes: np.ndarray | None = None
     inks: np.ndarray | None = None
     ruling_ink: np.ndarray | None = None
+    strokes: GridStrokes | None = None
 
     @property
     def classes(self) -> list[int]:
@@ -222,7 +228,8 @@ def read_grid(
         if lattice_is_regular(other):
             lattice = other
     seen = rectify(reduced, small, 0, lattice=lattice).scaled(1 / scale)
-    marks = find_marks(seen.image)
+    measured = grid_strokes(seen.image)
+    marks = find_marks(seen.image, measured)
     if rotation is None:
         turns, upright, probs, shapes = orient_and_read(marks, model)
         rotation = 90 * turns
@@ -236,4 +243,5 @@ def read_grid(
     if colour is not None and colour.ndim == 3:
         scale = np.float32(colour.shape[1] / gray.shape[1])  # the colour photo may be decoded smaller
         inks, ruling = ink_colours(colour, grid.lattice * scale, grid.image, upright.present)
-    return GridReading(corners, rotation, probs, grid, upright, shapes, inks, ruling)
+    strokes = measured if grid is seen else None  # the strokes of the grid as measured, not turned
+    return GridReading(corners, rotation, probs, grid, upright, shapes, inks, ruling, strokes)
