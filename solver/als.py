@@ -88,7 +88,7 @@ def _collect_als(board: Board) -> list[AlmostLockedSet]:
             holders, seen = {}, {}
             for d in digits_of(union[subset]):
                 holders[d] = with_d = cells & with_digit[d]
-                seen[d] = _seen_by_all(with_d)
+                seen[d] = _seen_by_all(board, with_d)
             found[cells] = AlmostLockedSet(cells, union[subset], h, holders, seen)
     return list(found.values())
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
 from typing import Any, TypeVar
@@ -84,27 +85,15 @@ def _positions(board: Board) -> list[list[int]]:
     return [[]] + [flat[d::9] for d in range(9)]
 
 
-#: The tables of `memoised` functions, emptied whenever a Board is made.
-_MEMO_TABLES: list[dict] = []
-
-
-def memo_table() -> dict:
-    """A dict for memoised results that empties whenever a `Board` is made (see `memoised`)."""
-    table: dict = {}
-    _MEMO_TABLES.append(table)
-    return table
-
-
 def memoised(function):
-    """Memoise a pure function of hashable positional arguments, per puzzle: the table empties whenever a
-    `Board` is made, so that a solve reuses what it found on earlier steps (most houses and lines are the
-    same from one step to the next) but never what an earlier solve of the same puzzle found, and the table
-    stays small. Another thread's new Board may empty a table at any time: callers read an entry once (a
-    lost entry is only recomputed, results being pure functions of the key)."""
-    table = memo_table()
+    """Memoise a pure function of hashable positional arguments on the board of one solve: the wrapper is
+    called as ``wrapper(board, *args)`` and returns ``function(*args)``, kept in ``board.memo`` (a table per
+    function). A solve so reuses what it found on earlier steps (most houses and lines are the same from one
+    step to the next) but never what another board found, and the table lives and dies with its board."""
 
     @wraps(function)
-    def wrapper(*args):
+    def wrapper(board: Board, *args):
+        table = board.memo[wrapper]
         try:
             return table[args]
         except KeyError:
@@ -173,8 +162,8 @@ class Board:
         self._per_digit: dict = {}  # key -> per digit, (its cells, its steps): see digit_steps
         self._pairs: list = [None] * 10  # per digit, (its cells, its conjugate pairs): see conjugate_pairs
         self.budget_exhausted = 0
-        for table in _MEMO_TABLES:
-            table.clear()
+        #: Memoised results for this board's solve (`memoised`): a table per function or key, made when first asked.
+        self.memo: defaultdict[object, dict] = defaultdict(dict)
 
     def cached(self, key, factory):
         """`factory(self)`, computed once per board state (the cache empties on every change)."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
-from .board import ALL_CELLS, Board, memo_table
+from .board import ALL_CELLS, Board
 from .grid import PEER_BITS, digits_of, set_bits
 from .links import (
     DIGIT_NODES,
@@ -239,21 +239,19 @@ def _best_x_chain(board: Board, max_length: int) -> ChainFound | None:
     best: ChainFound | None = None
     for d in range(1, 10):
         key = (d, board.digit_cells(d), max_length)
-        found = _X_CHAINS.get(key, _X_CHAINS)  # one read: another thread's new Board may empty the table
-        if found is _X_CHAINS:
+        table = board.memo[_best_digit_x_chain]  # per solve: (digit, its cells, max length) -> its best, or None
+        if key in table:
+            found = table[key]
+        else:
             graph = DigitGraph.of(board, d)
             space = graph.space()
-            found = _X_CHAINS[key] = _best_digit_x_chain(graph, space, max_length)
+            found = table[key] = _best_digit_x_chain(graph, space, max_length)
             board.budget_exhausted += space.exhausted
         if found is not None and (
             found.beats(best) or (best is not None and not best.beats(found) and found.chain[0] < best.chain[0])
         ):
             best = found
     return best
-
-
-#: Per puzzle: (digit, its cells, max length) -> the digit's best X-Chain (`_best_digit_x_chain`), or None.
-_X_CHAINS = memo_table()
 
 
 def _best_digit_x_chain(graph: DigitGraph, space: ChainSpace, max_length: int) -> ChainFound | None:

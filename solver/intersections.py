@@ -192,7 +192,7 @@ def find_sue_de_coq(board: Board) -> Iterator[Step]:
     for line, box, get, inside, line_rest, box_rest in _SDC_SEGMENTS:
         if (empty & inside).bit_count() < 2 or not empty & line_rest or not empty & box_rest:
             continue  # fewer than two open intersection cells, or no open cell in the rest of the line or box
-        for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(line, box, get(cands)):
+        for core, lgroup, bgroup, v, vl, vb, digits, used, elims in _sue_de_coq_at(board, line, box, get(cands)):
             yield Step(
                 Technique.SUE_DE_COQ,
                 eliminations=elims,

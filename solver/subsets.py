@@ -114,7 +114,7 @@ def _naked_house_groups(board: Board, house: int) -> tuple | None:
     groups = naked_subsets_of(HOUSE_GETTERS[house](board.candidates))
     if groups == NO_SUBSETS:
         return None
-    return tuple(tuple(_naked_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
+    return tuple(tuple(_naked_subset(board, house, indices, union) for indices, union in by_size) for by_size in groups)
 
 
 @memoised
@@ -170,7 +170,9 @@ def _hidden_house_groups(board: Board, house: int) -> tuple | None:
     groups = naked_subsets_of(board.house_digit_positions(house))
     if groups == NO_SUBSETS:
         return None
-    return tuple(tuple(_hidden_subset(house, indices, union) for indices, union in by_size) for by_size in groups)
+    return tuple(
+        tuple(_hidden_subset(board, house, indices, union) for indices, union in by_size) for by_size in groups
+    )
 
 
 @memoised
