@@ -6,41 +6,33 @@ procedure ``search(k)``, ``cover`` and ``uncover``, and the S heuristic
 (branch on a column with the fewest rows).
 
 This is the method the project's mission names. The default exact search is
-`solver.exact` (Algorithm X on candidate bitmasks, about twice as fast in
-CPython, see README "Accuracy and speed"); this one is chosen with
-``snapsolve ... --search dlx`` and serves as an independent cross-check: the
-tests compare the two engines' solutions and solution counts.
+`solver.exact` (Algorithm X on candidate bitmasks, faster in CPython);
+this one is chosen with ``snapsolve ... --search dlx`` and serves as an
+independent cross-check: the tests compare the two engines' solutions and
+solution counts.
 
 The matrix (Sudoku as exact cover): 729 rows, one per candidate ``(cell,
 digit)`` with index ``cell * 9 + digit - 1``, and 324 columns, four families
-of 81: cell ``r,c`` is filled
-row ``r`` holds ``d``
-column ``c`` holds
-``d``
-box ``b`` holds ``d``. Each row has exactly four 1s.
+of 81: cell ``r,c`` is filled; row ``r`` holds ``d``; column ``c`` holds
+``d``; box ``b`` holds ``d``. Each row has exactly four 1s.
 
 The links live in flat lists of ints indexed by node number (the paper's
 fields of a data object, one list per field):
 
-- node 0 is the root ``h``
-nodes 1..324 are the column headers (column ``k``,
-  0..323, is node ``k + 1``)
-  candidate ``r`` has the four nodes
+- node 0 is the root ``h``; nodes 1..324 are the column headers (column ``k``,
+  0..323, is node ``k + 1``); candidate ``r`` has the four nodes
   ``325 + 4 * r + f`` for its columns of family ``f`` (cell, row-digit,
   column-digit, box-digit);
-- ``L``, ``R``: left and right links (the header list through the root
-the
+- ``L``, ``R``: left and right links (the header list through the root; the
   four nodes of a row);
 - ``U``, ``D``: up and down links (a column's nodes through its header);
 - ``C``: the header node of each node's column (never changes);
 - ``S``: per header node, the column's size (rows still linked in it);
 - ``ROW``: per row node, its candidate index (the paper's row name);
 - ``OTHERS``: per row node, the row's other three nodes with their headers
-  (read-only
-  used by `search_solutions`, see below).
+  (read-only; used by `search_solutions`, see below).
 
-The full matrix is built once, on the first search, as a template
-each
+The full matrix is built once, on the first search, as a template; each
 puzzle copies the five changing lists (``L``, ``R``, ``U``, ``D``, ``S``;
 list slicing) and covers its givens on the copy, as the paper's Algorithm X
 would select them.
@@ -63,19 +55,16 @@ Two searches share the structure:
     empty a column all of whose rows are in it, which the row selected next
     covers). Before a column is chosen, ``pending`` is popped: a column still
     open has its one row selected at once (in a loop, not a recursive call,
-    and not counted as a branch
-    undone from a trail when the call returns).
+    and not counted as a branch; undone from a trail when the call returns).
     Entries may be stale (the column covered since): they are checked when
     read, never removed while covering;
   * cheaper column choice: with the list empty no open column has fewer than
     two rows, so the walk of the header list (Knuth's S heuristic) stops once
-    eight columns of size 2 have been met
-    of those it takes the one whose
+    eight columns of size 2 have been met; of those it takes the one whose
     two rows delete the most rows (the sizes of their other columns, summed),
     not simply the leftmost (a tie-break the paper leaves open);
   * flatter inner loops: a row's other three nodes (what ``R`` reaches from a
-    node
-    row links never change, only header and column links do) are read
+    node; row links never change, only header and column links do) are read
     with their column headers as one precomputed tuple per node
     (``OTHERS[x] = (a, C[a], b, C[b], e, C[e])``), and ``cover``/``uncover``
     of a column unlink those three nodes without an inner loop;
@@ -86,8 +75,8 @@ Two searches share the structure:
     `solver.exact.search_solutions`) are rows deleted from their four
     columns before the givens are covered.
 
-Speed: README.md, "Accuracy and speed" (``benchmarks/exact_search.py``
-times both engines beside the C extension exact-cover).
+Speed: ``benchmarks/exact_search.py`` times both engines beside the C
+extension exact-cover.
 """
 
 from __future__ import annotations
@@ -231,8 +220,7 @@ def _grid_of(chosen: list[int]) -> list[int]:
 def search_textbook(grid: list[int], candidates: list[int] | None = None, limit: int = 2) -> list[list[int]]:
     """Up to `limit` solutions by the paper's ``search(k)`` as written (S heuristic, recursion per column).
 
-    Slower than `search_solutions` (no singles propagated)
-    kept as the
+    Slower than `search_solutions` (no singles propagated); kept as the
     paper's procedure to check the faster one against. Parameters and
     result as for `search_solutions`.
     """
@@ -279,7 +267,12 @@ def search_textbook(grid: list[int], candidates: list[int] | None = None, limit:
     return found
 
 
-def search_solutions(grid: list[int], candidates: list[int] | None = None, limit: int = 2) -> list[list[int]]:
+# Over 80 lines on purpose, the search unrolled: cover, uncover and the search are
+# closures over the copied link lists (fast locals in CPython), and a row's three other nodes are unlinked
+# inline, without an inner loop; split into functions, every step would pass or look up the lists again.
+def search_solutions(  # noqa: C901, PLR0915
+    grid: list[int], candidates: list[int] | None = None, limit: int = 2
+) -> list[list[int]]:
     """Complete grids that extend `grid`, found by Dancing Links (Knuth 2000; see the module notes).
 
     Singles are propagated and the column choice is cheap (module notes);
@@ -290,15 +283,12 @@ def search_solutions(grid: list[int], candidates: list[int] | None = None, limit
     ----------
     grid : list of int
         81 values, 0 for empty, 1..9 for givens. Givens that clash (two in
-        one house) give no solution
-        nothing is raised.
+        one house) give no solution; nothing is raised.
     candidates : list of int, optional
         81 candidate bitmasks (bit d-1 for digit d) restricting the empty
-        cells, for example after logical eliminations
-        ignored for givens.
+        cells, for example after logical eliminations; ignored for givens.
     limit : int
-        Stop after this many solutions (1: the first solution
-        2: enough to
+        Stop after this many solutions (1: the first solution; 2: enough to
         tell unique from not).
 
     Returns
