@@ -20,7 +20,7 @@ the table is reported on other seeds (default 101 202 303 and the pen runs of
 REPORTED_RUNS) and on the validation photos, never on what was fitted.
 Usage::
 
-    python benchmarks/calibration.py --fit --per-level 15  # prints the constants to put in repair.py
+    python benchmarks/calibration.py --fit --per-level 15  # prints the constants to put in snapsolve/repair/reading.py
     python benchmarks/calibration.py [--per-level 60]      # the reliability tables
 """
 

@@ -1,7 +1,7 @@
 """Can a person read the entries the tool asks about? A blind sheet of their marks.
 
 The entries `benchmarks/unclear_entries.py` records (left unclear by every
-rule but `repair.SECOND_LOOK_NEAREST`) are mostly deliberately wrong digits,
+rule but `repair.second_look.SECOND_LOOK_NEAREST`) are mostly deliberately wrong digits,
 a quarter right ones in a hand the models never saw. This script cuts the
 marks of one run's right ones, mixed with some wrong ones, shuffled, into
 one image without labels, so that a person can write down what each mark is

@@ -3,8 +3,8 @@
 `repair.read_entries`' second round reads a question as the solution's digit
 when its mark lies nearer, under the image distortion model, the player's own
 right copies of that digit than their own right copies of any other digit,
-the digit read among them (`SecondLook.own_apart` at most `repair.OWN_APART`),
-and their nearest copy of it lies at most `repair.OWN_APART_NEAR` times as far
+the digit read among them (`SecondLook.own_apart` at most `repair.second_look.OWN_APART`),
+and their nearest copy of it lies at most `repair.second_look.OWN_APART_NEAR` times as far
 as the model's nearest sample of any digit. This script reads the photos of
 `benchmarks/handwriting.py` with that rule switched off, and for every entry
 left unclear whose player wrote right copies of both the solution's digit and

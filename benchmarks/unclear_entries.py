@@ -7,13 +7,13 @@ surely, and not put right by the second look's other rules) is left
 third are right ones in a hand the models never saw. This script records,
 for every entry the other rules leave unclear (those `repair.read_entries`
 lists in `EntryReading.doubted` as a question or as taken by
-`repair.SECOND_LOOK_NEAREST`), the measures of the second look and of the
+`repair.second_look.SECOND_LOOK_NEAREST`), the measures of the second look and of the
 first reading, labelled right or wrong by the photo's truth, and reports per
 run (a seed and hands, 0 extra givens):
 
 - how many right and wrong entries a second-look distortion ratio
   (`vision.evidence.SecondLook.ratio`) of at most 0.9, 0.95, 1.0 and 1.05
-  would take as right, and the rule shipped (`repair.SECOND_LOOK_NEAREST`,
+  would take as right, and the rule shipped (`repair.second_look.SECOND_LOOK_NEAREST`,
   vetoed when the second look's vote goes whole to another digit);
 - for comparison, a logistic regression (scikit-learn) of six measures
   together (`measures`), fitted on the other runs with its threshold at
@@ -48,7 +48,7 @@ def record(seed: int, hands: str, photos: int) -> list[dict]:
     those with a second look, each a dict of the raw measures (the second look, the HOG own-copy ratio,
     the printed and nearest-sample readings), the digit read, the solution's and the digit written, and
     whether the shipped rule took it (``nearest_rule``: SECOND_LOOK_NEAREST, vetoed by a whole vote for another
-    digit, `repair.UNANIMOUS`)."""
+    digit, `repair.second_look.UNANIMOUS`)."""
     model = default_model()
     out = []
     for index, photo in enumerate(make_photos(photos, seed, 0, hands)):
