@@ -235,7 +235,31 @@ def strokes_along_lines(ink: np.ndarray) -> np.ndarray:
     # Where the other orientation's lines cross: never a stroke along this one.
     offset = np.arange(size) % n
     lines[:, :, :, (offset <= CROSSING * n) | (offset >= n - CROSSING * n)] = False
-    # Ink per row of each cell-wide segment, then over ALONG_WINDOW segments centred on each (fewer at the ends).
+    segment_band = _line_bands(lines, segments)
+    band = np.repeat(segment_band, n, axis=3)  # (2, lines, rows, size)
+    outside = lines & ~band
+    thick = _running_on(outside, segment_band) >= BEYOND_BAND
+    grown = band.copy()
+    grown[:, :, 1:] |= band[:, :, :-1]
+    grown[:, :, :-1] |= band[:, :, 1:]
+    along = outside & (thick[:, :, None, :] | ~grown)
+    out = np.zeros(ink.shape, bool)
+    for k, lo, hi, inside in spans:
+        out[lo:hi] |= along[0, k, inside]
+        out[:, lo:hi] |= along[1, k, inside].T
+    return out.astype(np.uint8) * 255
+
+
+def _line_bands(lines: np.ndarray, segments: int) -> np.ndarray:
+    """Each line's own band, segment by segment: shape (2, lines, rows, segments), bool.
+
+    `lines` (2, lines, rows, segments * CELL_SIZE), bool, is the ink of the
+    strips around the lines' known positions. A row is in a segment's band
+    when its share of ink over ALONG_WINDOW segments centred on it (fewer at
+    the ends) is at least BAND_SHARE of the most inked row's, or when no row
+    there reaches MIN_BAND_COVERAGE.
+    """
+    n = CELL_SIZE
     per_segment = lines.reshape(lines.shape[:3] + (segments, n)).sum(axis=4, dtype=np.int32)
     half = (ALONG_WINDOW - 1) // 2
     window = np.zeros_like(per_segment)
@@ -246,9 +270,15 @@ def strokes_along_lines(ink: np.ndarray) -> np.ndarray:
         widths[lo:hi] += n
     coverage = window / widths  # (2, lines, rows, segments)
     top = coverage.max(axis=2, keepdims=True)
-    segment_band = (coverage >= BAND_SHARE * top) | (top < MIN_BAND_COVERAGE)
-    band = np.repeat(segment_band, n, axis=3)  # (2, lines, rows, size)
-    outside = lines & ~band
+    return (coverage >= BAND_SHARE * top) | (top < MIN_BAND_COVERAGE)
+
+
+def _running_on(outside: np.ndarray, segment_band: np.ndarray) -> np.ndarray:
+    """Per column of each line's strip, how many ink rows run on from the band's edges, up and down without a
+    gap: shape (2, lines, size), int16. `outside` (2, lines, rows, size), bool, is the strips' ink beyond the
+    band; `segment_band` is `_line_bands`'."""
+    n = CELL_SIZE
+    rows = outside.shape[2]
     first = np.repeat(np.argmax(segment_band, axis=2), n, axis=2)  # (2, lines, size): the band's first and last rows
     last = rows - 1 - np.repeat(np.argmax(segment_band[:, :, ::-1], axis=2), n, axis=2)
     # Consecutive ink rows ending at each row, counted downwards and upwards.
@@ -263,16 +293,7 @@ def strokes_along_lines(ink: np.ndarray) -> np.ndarray:
     below = np.where(
         last < rows - 1, np.take_along_axis(up, np.minimum(last + 1, rows - 1)[:, :, None], axis=2)[:, :, 0], 0
     )
-    thick = (above + below) >= BEYOND_BAND
-    grown = band.copy()
-    grown[:, :, 1:] |= band[:, :, :-1]
-    grown[:, :, :-1] |= band[:, :, 1:]
-    along = outside & (thick[:, :, None, :] | ~grown)
-    out = np.zeros(ink.shape, bool)
-    for k, lo, hi, inside in spans:
-        out[lo:hi] |= along[0, k, inside]
-        out[:, lo:hi] |= along[1, k, inside].T
-    return out.astype(np.uint8) * 255
+    return above + below
 
 
 def _without_strokes(lines: np.ndarray, across: int) -> np.ndarray:
