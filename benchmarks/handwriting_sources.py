@@ -23,7 +23,7 @@ seed.
 
 Each trained figure is given with and without the UCI digits.
 
-    python benchmarks/handwriting_sources.py [--model FILE] [--crops CACHE.npz]
+    python benchmarks/handwriting_sources.py [--model FOLDER] [--crops CACHE.npz]
 """
 
 from __future__ import annotations
@@ -50,14 +50,14 @@ from snapsolve.vision.handwriting import (
     render_mnist,
     uci_digits,
 )
+from snapsolve.vision.knn import KNearest
 from snapsolve.vision.training import (
     ALLOGRAPH_SAMPLES,
     HANDWRITING_VARIANTS,
-    HANDWRITTEN_VARIANCE,
     PHOTO_VARIANTS,
+    condensed_handwriting,
     listed_fonts,
     photo_marks,
-    principal_axes,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,27 +79,21 @@ def photo_crops(folder: Path) -> tuple[list, list, list]:
 
 
 def accuracy(train_crops: list, train_labels: list, test_crops: list, test_labels: list) -> tuple[float, Counter]:
-    """Share of `test_crops` read right by a handwritten model of `train_crops` (as `Samples.classifier` builds it)."""
-    shapes = features_of(train_crops, upright=True)
-    axes = principal_axes(shapes, HANDWRITTEN_VARIANCE)
-    model = CellClassifier(
-        np.zeros((1, 9), np.float32),
-        np.zeros(1, np.int64),
-        shapes[:1],
-        np.ones(1, np.int64),
-        shapes,
-        np.array(train_labels),
-        5,
-        None,
-        axes,
-    )
-    return score(model, test_crops, test_labels)
+    """Share of `test_crops` read right by a handwritten model of `train_crops`, built as `snapsolve train`
+    builds it (`vision.training.condensed_handwriting`), and the confusions."""
+    written = condensed_handwriting(train_crops, train_labels)
+    knn = KNearest(written.samples, written.labels, np.arange(1, 10), 5)
+    return _read(knn.proba(features_of(test_crops, upright=True) @ written.axes), test_labels)
 
 
 def score(model: CellClassifier, crops: list, labels: list) -> tuple[float, Counter]:
-    """Share of `crops` whose most probable handwritten digit is the label, and the confusions."""
-    shapes = features_of(crops)
-    read = model._handwritten.proba(model._handwritten_query(crops, shapes)).argmax(axis=1) + 1
+    """Share of `crops` whose most probable handwritten digit (the stored `model`'s) is the label, and the
+    confusions."""
+    return _read(model._handwritten.proba(model._handwritten_query(crops)), labels)
+
+
+def _read(proba: np.ndarray, labels: list) -> tuple[float, Counter]:
+    read = proba.argmax(axis=1) + 1
     truth = np.array(labels)
     confusions = Counter(f"{t}->{r}" for t, r in zip(truth, read) if t != r)
     return float((read == truth).mean()), confusions

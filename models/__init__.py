@@ -1,7 +1,8 @@
 """Shipped model data, installed as ``snapsolve.models``.
 
-- ``digits.npz``: the KNN cell model (mark kinds, printed and handwritten
-  digit shapes, k), rebuilt by ``snapsolve train``.
+- ``digits/``: the KNN cell model (mark kinds, printed and handwritten
+  digit shapes, k: a folder of ``.npy`` arrays read memory-mapped,
+  `snapsolve.vision.model_store`), rebuilt by ``snapsolve train``.
 - ``validation.txt``: the fixed validation split of the training photos
   (never trained on).
 - ``MODEL_CARD.md``: how the model was built and how well it reads.
@@ -16,12 +17,12 @@ import os
 from importlib import resources
 from pathlib import Path
 
-#: Environment variable naming a cell model file to use instead of the shipped one.
+#: Environment variable naming a cell model folder to use instead of the shipped one.
 MODEL_ENV = "SNAPSOLVE_MODEL"
 
 
 def shipped_file(name: str) -> Path:
-    """Path of a file of this package (``digits.npz``, ``validation.txt``, ...), whether or not it exists.
+    """Path of a file or folder of this package (``digits``, ``validation.txt``, ...), whether or not it exists.
 
     Raises
     ------
@@ -38,9 +39,9 @@ def shipped_file(name: str) -> Path:
 
 
 def digit_model_path() -> Path:
-    """The cell model to read: ``$SNAPSOLVE_MODEL`` when set, else the shipped ``digits.npz``."""
+    """The cell model folder to read: ``$SNAPSOLVE_MODEL`` when set, else the shipped ``digits``."""
     chosen = os.environ.get(MODEL_ENV)
-    return Path(chosen).expanduser() if chosen else shipped_file("digits.npz")
+    return Path(chosen).expanduser() if chosen else shipped_file("digits")
 
 
 def validation_names() -> set[str]:

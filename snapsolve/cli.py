@@ -45,7 +45,7 @@ reading a puzzle in progress:
   read right (docs/confidence.md); the text output mentions it only below 90%.
 
 environment:
-  SNAPSOLVE_MODEL=FILE                  read cells with this model (from 'snapsolve train --output FILE')
+  SNAPSOLVE_MODEL=FOLDER                read cells with this model (from 'snapsolve train --output FOLDER')
 
 exit status: 0 every input solved, 1 some input failed, 2 usage error; 1 also for an
   internal error (a bug), said in one line: --debug prints its traceback.
@@ -385,9 +385,9 @@ def add_train(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) 
     train.add_argument(
         "--output",
         type=Path,
-        metavar="FILE",
-        help="model file to write (default: the one snapsolve reads: $SNAPSOLVE_MODEL when set, "
-        "else the installed snapsolve/models/digits.npz)",
+        metavar="FOLDER",
+        help="model folder to write (default: the one snapsolve reads: $SNAPSOLVE_MODEL when set, "
+        "else the installed snapsolve/models/digits)",
     )
     train.add_argument(
         "--fonts",

@@ -30,7 +30,6 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -46,8 +45,9 @@ from .deformation import (
     nearest_per_digit,
 )
 from .evidence import EntryEvidence, SecondLook
-from .features import FEATURE_LENGTH, features_of, handwritten_space, kind_features, normalised_images
+from .features import FEATURE_LENGTH, features_of, kind_features, normalised_images, unpack_images
 from .knn import KNearest
+from .model_store import read_model, write_model
 
 #: A marked cell whose mark is most probably printed and handwritten with a probability below this is not
 #: shown to the handwritten-digit model (`CellClassifier.predict_proba`): its handwritten digits take the
@@ -67,6 +67,21 @@ def _marked_rows(marks: CellMarks, cells: list[int], measure: Callable[[list], n
     return out
 
 
+#: The model folder's arrays (`vision.model_store`), each a `CellClassifier` attribute of that name.
+MODEL_ARRAYS = (
+    "kind_samples",
+    "kind_labels",
+    "printed_samples",
+    "printed_labels",
+    "handwritten_samples",
+    "handwritten_labels",
+    "printed_projection",
+    "handwritten_projection",
+    "pen_layouts",
+    "handwritten_images",
+)
+
+
 @dataclass
 class CellClassifier:
     """Three k-nearest-neighbours models over stored samples: mark kind, printed digit, handwritten digit.
@@ -74,43 +89,44 @@ class CellClassifier:
     Attributes
     ----------
     kind_samples : np.ndarray
-        Shape (n1, len(MARK_FEATURES)), float32, raw mark features.
+        Shape (n1, len(MARK_FEATURES)), float32: raw mark features.
     kind_labels : np.ndarray
         Shape (n1,), int: EMPTY (a mark that is no digit: show-through, a
         smudge), PRINTED, HANDWRITTEN or CANDIDATES.
-    printed_samples, handwritten_samples : np.ndarray
-        Shape (n2, FEATURE_LENGTH) and (n3, FEATURE_LENGTH), float32 shape
-        features (`features_of`; the handwritten ones deskewed, ``upright=True``,
-        when the model has a `handwritten_projection`, else compared only in
-        their `handwritten_space`).
-    printed_labels, handwritten_labels : np.ndarray
-        Shape (n2,) and (n3,), int, digits 1..9.
-    k : int
-        Neighbours of every model.
-    printed_projection : np.ndarray, optional
-        Shape (FEATURE_LENGTH, d), float32, orthonormal columns: the principal
-        axes of the printed samples' shape features
-        (`vision.training.principal_axes`). The printed-digit model measures
-        distances between shapes projected onto them, which keeps nearly all
-        of their variance in d of FEATURE_LENGTH dimensions (a faster
-        neighbour search); without it, in the full feature space.
-    handwritten_projection : np.ndarray, optional
-        Shape (FEATURE_LENGTH, d), float32: the same for the handwritten
-        samples (`vision.training.principal_axes` of the columns the
-        handwritten model compares, `HANDWRITTEN_COLUMNS`; the rows of the
-        other columns are zero). Without it, the handwritten model compares
-        `handwritten_space` (older models).
-    pen_layouts : np.ndarray, optional
+    printed_samples : np.ndarray
+        Shape (n2, d2), float16 or float32: printed digits' shape features
+        (`features_of`) projected onto `printed_projection`, where the
+        printed-digit model measures Euclidean distance.
+    printed_labels : np.ndarray
+        Shape (n2,), int: digits 1..9.
+    handwritten_samples : np.ndarray
+        Shape (n3, d3), float16 or float32: handwritten digits' upright shape
+        features (`features_of` with ``upright=True``) projected onto
+        `handwritten_projection`; a condensed set of the training digits
+        (`vision.prototypes.condense`).
+    handwritten_labels : np.ndarray
+        Shape (n3,), int: digits 1..9.
+    printed_projection : np.ndarray
+        Shape (FEATURE_LENGTH, d2), float32, orthonormal columns: the principal
+        axes of the printed training digits' shape features
+        (`vision.training.principal_axes`), which keep nearly all of their
+        variance in d2 of FEATURE_LENGTH dimensions (a faster neighbour search).
+    handwritten_projection : np.ndarray
+        Shape (FEATURE_LENGTH, d3), float32: the same for the handwritten
+        training digits' upright shape features.
+    pen_layouts : np.ndarray
         Shape (n4, len(MARK_FEATURES)), float32: mark features of other
         players' pen digits written among print (`vision.training.pen_layouts`).
         They say which of the kinds other than print a mark is (see
-        `kind_probabilities`); without them (older models), `kind_samples`
-        alone do.
-    handwritten_images : np.ndarray, optional
-        Shape (n3, NORM_SIZE, NORM_SIZE), uint8: the handwritten samples'
-        upright normalised images (`normalised_images`), in the order of
-        `handwritten_samples`, for `second_look`; without them (older
-        models) there is no second look.
+        `kind_probabilities`).
+    handwritten_images : np.ndarray
+        Shape (n3, len(INK_ROWS), NORM_SIZE // 2), uint8: the handwritten
+        samples' upright normalised images (`normalised_images`) as
+        `vision.features.pack_images` stores them (the rows that can hold ink,
+        16 grey levels, two pixels a byte), in the order of
+        `handwritten_samples`, for `second_look`.
+    k : int
+        Neighbours of every model.
     """
 
     kind_samples: np.ndarray
@@ -119,129 +135,87 @@ class CellClassifier:
     printed_labels: np.ndarray
     handwritten_samples: np.ndarray
     handwritten_labels: np.ndarray
+    printed_projection: np.ndarray
+    handwritten_projection: np.ndarray
+    pen_layouts: np.ndarray
+    handwritten_images: np.ndarray
     k: int = 5
-    printed_projection: np.ndarray | None = None
-    handwritten_projection: np.ndarray | None = None
-    pen_layouts: np.ndarray | None = None
-    handwritten_images: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         digits = np.arange(1, 10)
         self._kind = KNearest(kind_features(self.kind_samples), self.kind_labels, np.arange(4), self.k)
-        self._kind_with_pen = None
-        if self.pen_layouts is not None and len(self.pen_layouts):
-            samples = np.concatenate([np.asarray(self.kind_samples, np.float32), self.pen_layouts])
-            labels = np.concatenate([self.kind_labels, np.full(len(self.pen_layouts), HANDWRITTEN)])
-            self._kind_with_pen = KNearest(kind_features(samples), labels, np.arange(4), self.k)
-        self._printed = KNearest(self._printed_space(self.printed_samples), self.printed_labels, digits, self.k)
-        self._handwritten = KNearest(
-            self._handwritten_space(self.handwritten_samples), self.handwritten_labels, digits, self.k
-        )
+        samples = np.concatenate([np.asarray(self.kind_samples, np.float32), self.pen_layouts])
+        labels = np.concatenate([self.kind_labels, np.full(len(self.pen_layouts), HANDWRITTEN)])
+        self._kind_with_pen = KNearest(kind_features(samples), labels, np.arange(4), self.k)
+        self._printed = KNearest(self.printed_samples, self.printed_labels, digits, self.k)
+        self._handwritten = KNearest(self.handwritten_samples, self.handwritten_labels, digits, self.k)
 
     def build_index(self) -> None:
-        """Import scikit-learn and fit the three models now, rather than on the first query.
+        """Import scikit-learn and fit the models now, rather than on the first query.
 
         Thread-safe: a query made meanwhile waits for the index it needs.
         Takes about a second in a fresh process, nearly all of it importing
         scikit-learn (which imports SciPy).
         """
         for model in (self._kind, self._kind_with_pen, self._printed, self._handwritten):
-            if model is not None:
-                model.index()
+            model.index()
 
     @classmethod
     def load(cls, path: str | Path) -> CellClassifier:
-        """Load a model saved by `save`.
+        """Read a model folder written by `save`, its arrays memory-mapped (`vision.model_store`).
 
         Raises
         ------
         FileNotFoundError
-            No file at `path`.
+            Nothing at `path`.
         ModelFileError
-            The file is not a cell model of this version (a ValueError).
+            `path` is not a cell model folder of this version (a ValueError).
         """
-        with np.load(path, allow_pickle=False) as data:
-            try:
-                projection = data["printed_projection"] if "printed_projection" in data else None
-                written = data["handwritten_projection"] if "handwritten_projection" in data else None
-                layouts = data["pen_layouts"] if "pen_layouts" in data else None
-                images = data["handwritten_images"] if "handwritten_images" in data else None
-                model = cls(
-                    data["kind_samples"],
-                    data["kind_labels"],
-                    data["printed_samples"],
-                    data["printed_labels"],
-                    data["handwritten_samples"],
-                    data["handwritten_labels"],
-                    int(data["k"]),
-                    projection,
-                    written,
-                    layouts,
-                    images,
-                )
-            except KeyError as exc:
-                raise ModelFileError(
-                    f"{path} is not a snapsolve cell model (missing {exc}); rebuild it with 'snapsolve train'"
-                ) from None
-        if model.printed_samples.shape[1] != FEATURE_LENGTH:
+        arrays, settings = read_model(path, MODEL_ARRAYS)
+        width = arrays["printed_projection"].shape[0]
+        if width != FEATURE_LENGTH or arrays["handwritten_projection"].shape[0] != FEATURE_LENGTH:
             raise ModelFileError(
-                f"{path} holds digit shapes of {model.printed_samples.shape[1]} values, not "
-                f"{FEATURE_LENGTH}: a model of another version; rebuild it with 'snapsolve train'"
+                f"{path} compares digit shapes of {width} values, not {FEATURE_LENGTH}: "
+                "a model of another version; rebuild it with 'snapsolve train'"
             )
-        return model
+        try:
+            return cls(**arrays, k=int(settings["k"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ModelFileError(
+                f"{path} is not a usable cell model ({exc}); rebuild it with 'snapsolve train'"
+            ) from None
 
     def save(self, path: str | Path) -> None:
-        """Write every sample, label, k and the projections (when there are) to a compressed ``.npz`` file."""
-        extra: dict[str, Any] = (
-            {} if self.printed_projection is None else {"printed_projection": self.printed_projection}
-        )
-        if self.handwritten_projection is not None:
-            extra["handwritten_projection"] = self.handwritten_projection
-        if self.pen_layouts is not None:
-            extra["pen_layouts"] = np.asarray(self.pen_layouts, np.float32)
-        if self.handwritten_images is not None:
-            extra["handwritten_images"] = np.asarray(self.handwritten_images, np.uint8)
-        np.savez_compressed(
-            path,
-            kind_samples=self.kind_samples,
-            kind_labels=self.kind_labels,
-            printed_samples=self.printed_samples,
-            printed_labels=self.printed_labels,
-            handwritten_samples=self.handwritten_samples,
-            handwritten_labels=self.handwritten_labels,
-            k=np.int64(self.k),
-            **extra,
-        )
+        """Write the model as the folder `path` (`vision.model_store.write_model`): samples in float16,
+        labels in int8, the rest as they are.
+
+        Raises
+        ------
+        OSError
+            The folder cannot be written.
+        """
+        stored = {name: np.asarray(getattr(self, name)) for name in MODEL_ARRAYS}
+        for name in ("printed_samples", "handwritten_samples"):
+            stored[name] = stored[name].astype(np.float16)
+        for name in ("kind_labels", "printed_labels", "handwritten_labels"):
+            stored[name] = stored[name].astype(np.int8)
+        stored["handwritten_images"] = stored["handwritten_images"].astype(np.uint8)
+        write_model(path, stored, {"k": int(self.k)})
 
     def _printed_space(self, shapes: np.ndarray) -> np.ndarray:
-        """Shape features (m, FEATURE_LENGTH) as the printed-digit model compares them: (m, d) float32."""
-        shapes = np.asarray(shapes, np.float32)
-        return shapes if self.printed_projection is None else shapes @ np.asarray(self.printed_projection, np.float32)
+        """Shape features (m, FEATURE_LENGTH) as the printed-digit model compares them: (m, d2) float32."""
+        return np.asarray(shapes, np.float32) @ np.asarray(self.printed_projection, np.float32)
 
-    def _handwritten_space(self, shapes: np.ndarray) -> np.ndarray:
-        """Shape features (m, FEATURE_LENGTH) as the handwritten-digit model compares them.
+    def _handwritten_query(self, crops: list, images: np.ndarray | None = None) -> np.ndarray:
+        """Marks' crops as the handwritten model compares them: (m, d3) float32.
 
-        Projected onto `handwritten_projection` (m, d) when the model has one;
-        else `handwritten_space` (HOG and aspect ratio), float32.
+        Their upright shapes (`features_of` with ``upright=True``, measured
+        here from the crops, or from their upright `images`,
+        ``normalised_images(crops, True)``, when given) projected onto
+        `handwritten_projection`.
         """
-        if self.handwritten_projection is None:
-            return handwritten_space(shapes)
-        return np.asarray(shapes, np.float32) @ np.asarray(self.handwritten_projection, np.float32)
-
-    def _handwritten_query(
-        self, crops: list, shapes: np.ndarray | None = None, images: np.ndarray | None = None
-    ) -> np.ndarray:
-        """Marks' crops as the handwritten model compares them: (m, d) float32.
-
-        A model with a `handwritten_projection` holds upright shapes
-        (`features_of` with ``upright=True``), measured here from the crops
-        (or from their upright `images`, ``normalised_images(crops, True)``,
-        when given); an older one compares the printed `shapes` (m,
-        FEATURE_LENGTH; measured here when not given) in `handwritten_space`.
-        """
-        if self.handwritten_projection is None:
-            return handwritten_space(features_of(crops) if shapes is None else shapes)
-        return self._handwritten_space(features_of(crops, upright=True, images=images))
+        upright = features_of(crops, upright=True, images=images)
+        return upright @ np.asarray(self.handwritten_projection, np.float32)
 
     def predict_proba(
         self,
@@ -290,7 +264,7 @@ class CellClassifier:
         digits = printed.copy()
         if ask.any():
             crops = [marks.crops[i] for i in cells[ask]]
-            digits[ask] = self._handwritten.proba(self._handwritten_query(crops, shapes[ask]))
+            digits[ask] = self._handwritten.proba(self._handwritten_query(crops))
         by_kind.handwritten[cells] = kind[:, HANDWRITTEN, None] * digits
         by_kind.candidates[cells] = kind[:, CANDIDATES]
         return probs
@@ -334,7 +308,7 @@ class CellClassifier:
             empty = np.zeros((0, 9))
             return EntryEvidence(empty, empty, empty)
         shapes = features_of(crops)
-        space = self._handwritten_query(crops, shapes)
+        space = self._handwritten_query(crops)
         return EntryEvidence(
             self._handwritten.proba(space),
             self._handwritten.nearest_per_class(space),
@@ -354,7 +328,7 @@ class CellClassifier:
         """
         if not crops:
             return np.zeros(0, np.int64), np.zeros(0, bool)
-        space = self._handwritten_query(crops, features_of(crops))
+        space = self._handwritten_query(crops)
         hand = self._handwritten
         hand.neighbours(space, hand.MARGIN_REACH)  # one search for both questions below
         proba = hand.proba(space)
@@ -364,7 +338,7 @@ class CellClassifier:
 
     def second_look(
         self, crops: list, asked: list[int] | None = None, own: tuple[list, list[int]] | None = None
-    ) -> SecondLook | None:
+    ) -> SecondLook:
         """A second reading of handwritten digit crops: the HOG model's nearest samples re-ranked by the
         image distortion model (`vision.deformation`, Keysers et al. 2007).
 
@@ -394,8 +368,7 @@ class CellClassifier:
 
         Returns
         -------
-        SecondLook or None
-            None when the model stores no `handwritten_images` (an older model).
+        SecondLook
 
         Raises
         ------
@@ -403,8 +376,6 @@ class CellClassifier:
             `asked` is given and not as long as `crops`, or `own`'s crops
             and digits differ in number.
         """
-        if self.handwritten_images is None:
-            return None
         if asked is not None and len(asked) != len(crops):
             raise ValueError(f"{len(asked)} digits asked about for {len(crops)} crops")
         if own is not None and len(own[0]) != len(own[1]):
@@ -423,7 +394,9 @@ class CellClassifier:
                 extra = np.setdiff1d(self._nearest_of_digit(space[row], asked[row]), reranked)
                 candidates = np.concatenate([reranked, extra])
             labels = self.handwritten_labels[candidates]
-            distances = distortion_distances(queries[row], gradient_context(self.handwritten_images[candidates]))
+            distances = distortion_distances(
+                queries[row], gradient_context(unpack_images(self.handwritten_images[candidates]))
+            )
             votes[row] = deformed_votes(distances[: len(reranked)], labels[: len(reranked)])  # the RERANKED vote
             per_digit[row] = nearest_per_digit(distances, labels)
         if own is None:

@@ -34,6 +34,9 @@ THUMB_BLOCK = 4
 THUMB_SIDE = NORM_SIZE // THUMB_BLOCK
 THUMB_NORM = 3.0
 FEATURE_LENGTH = HOG_LENGTH + 1 + THUMB_SIDE * THUMB_SIDE
+#: Rows of a normalised image (`normalised_images`) that can hold ink: `normalize_digit` centres at most
+#: FIT_SIZE rows, the blur spreads them by one, and `deskew` shears along the rows only.
+INK_ROWS = range((NORM_SIZE - FIT_SIZE) // 2 - 1, (NORM_SIZE + FIT_SIZE) // 2 + 1)
 
 #: Scale of each mark feature in the kind model's distance (the rest are shares of a cell, weight 1).
 KIND_SCALE = {"pieces": 0.25, "stroke_width": 10.0}
@@ -74,7 +77,7 @@ def hog(images: np.ndarray, cell: int = HOG_CELL) -> np.ndarray:
         Shape (n, NORM_SIZE, NORM_SIZE), any real dtype.
     cell : int
         Side of a HOG cell, pixels (HOG_CELL, 7, for every model's
-        features; `benchmarks/handwritten_features.py` compares finer cells).
+        features; finer cells resolve strokes closer together).
         Pixels left over when it does not divide NORM_SIZE count in the last
         row and column of cells.
 
@@ -213,11 +216,31 @@ def kind_features(marks_features: np.ndarray) -> np.ndarray:
     return x
 
 
-def handwritten_space(shapes: np.ndarray) -> np.ndarray:
-    """Shape features (m, FEATURE_LENGTH) as the handwritten-digit model compares them: HOG and aspect ratio.
+#: Grey levels of a stored sample image (`pack_images`): 16, two pixels a byte.
+STORED_LEVELS = 16
 
-    Returns a view (m, HOG_LENGTH + 1) float32. The ink thumbnail is left
-    out: it serves blurred print, whose layout is fixed by its face, while a
-    hand places and slants each digit its own way.
+
+def pack_images(images: np.ndarray) -> np.ndarray:
+    """Normalised images as a model stores them: their `INK_ROWS`, each pixel rounded to one of
+    STORED_LEVELS grey levels, two pixels a byte.
+
+    `images`: shape (n, NORM_SIZE, NORM_SIZE), uint8. Returns shape (n, len(INK_ROWS), NORM_SIZE // 2), uint8:
+    each byte holds a pixel's level in its high four bits and its right neighbour's in its low four.
+    `unpack_images` undoes it, each pixel within 255 / (STORED_LEVELS - 1) / 2 of its value.
     """
-    return np.asarray(shapes, np.float32)[:, : HOG_LENGTH + 1]
+    step = 255 // (STORED_LEVELS - 1)
+    levels = (np.asarray(images)[:, INK_ROWS.start : INK_ROWS.stop].astype(np.uint16) + step // 2) // step
+    levels = levels.astype(np.uint8)
+    return np.ascontiguousarray((levels[:, :, 0::2] << 4) | levels[:, :, 1::2])
+
+
+def unpack_images(packed: np.ndarray) -> np.ndarray:
+    """Normalised images from `pack_images`' bytes (n, len(INK_ROWS), NORM_SIZE // 2): shape (n, NORM_SIZE,
+    NORM_SIZE), uint8, the rows outside INK_ROWS blank."""
+    packed = np.asarray(packed)
+    step = 255 // (STORED_LEVELS - 1)
+    out = np.zeros((len(packed), NORM_SIZE, NORM_SIZE), np.uint8)
+    rows = out[:, INK_ROWS.start : INK_ROWS.stop]
+    rows[:, :, 0::2] = (packed >> 4) * step
+    rows[:, :, 1::2] = (packed & 0x0F) * step
+    return out

@@ -31,24 +31,35 @@ class KNearest:
     REACH = 50
     #: Query rows remembered with their neighbours (`neighbours`), the least recently asked forgotten first:
     #: one photo's reading asks about the same marks more than once (its cells, then its doubtful entries,
-    #: then a second look at them), and each search streams every sample (some 3 ms for one row, 8 ms for a
-    #: dozen, with the handwritten model, measured with one thread on a 2-core machine).
+    #: then a second look at them), and each search streams every sample.
     REMEMBERED = 1024
     #: Neighbours searched for `beyond_margin`; the first REACH of them serve `proba_and_nearest` (no second
-    #: search). Searching 200 instead of 50 costs about 1 ms more with the handwritten model (12 rows).
+    #: search).
     MARGIN_REACH = 200
 
     def __init__(self, features: np.ndarray, labels: np.ndarray, classes: np.ndarray, k: int):
-        self.features = np.asarray(features, np.float32)
+        """`features`: the samples, shape (n, d), any real dtype (such as a memory-mapped float16 array), read
+        as float32 on first use (`features`); `labels`: shape (n,), int; `classes`: the class labels in the
+        order of the probabilities' columns; `k`: neighbours that vote."""
+        self._stored = features
+        self._features: np.ndarray | None = None
+        self._converting = threading.Lock()
         self.labels = np.asarray(labels, np.int64)
         self.classes = classes
         self.k = min(k, len(self.labels))
         self._knn = None
-        self._norms: np.ndarray | None = None  # the samples' squared norms, float64 (`_search`)
-        self._searching = threading.Lock()
         self._recent: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # row: its neighbours
         self._screen: tuple[list[np.ndarray], np.ndarray] | None = None  # `_members`
         self._lock = threading.Lock()
+
+    @property
+    def features(self) -> np.ndarray:
+        """The samples, shape (n, d) float32, converted from what was stored on first use (thread-safe), so
+        that a model is read at once and converted where its index is built (`index`)."""
+        with self._converting:
+            if self._features is None:
+                self._features = np.asarray(self._stored, np.float32)
+            return self._features
 
     def index(self):
         """The fitted scikit-learn model, built on first use (importing scikit-learn); thread-safe."""
@@ -57,34 +68,13 @@ class KNearest:
                 from sklearn.neighbors import KNeighborsClassifier
 
                 knn = KNeighborsClassifier(n_neighbors=self.k, weights="distance", algorithm="brute")
-                self._norms = self._squared_norms()
                 self._knn = knn.fit(self.features, self.labels)
             return self._knn
 
-    def _squared_norms(self, rows: int = 4096) -> np.ndarray:
-        """Shape (n,) float64: each sample's squared Euclidean norm, summed in float64 `rows` samples at a
-        time (no float64 copy of every sample at once: 53 MB for the handwritten model)."""
-        blocks = (self.features[i : i + rows].astype(np.float64) for i in range(0, len(self.features), rows))
-        return np.concatenate([np.einsum("ij,ij->i", b, b) for b in blocks] or [np.zeros(0)])
-
     def _search(self, x: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
         """scikit-learn's `kneighbors` of the rows `x` (m, features) float32: distances (m, reach) float64
-        and sample indices (m, reach) int64, nearest first.
-
-        Its Euclidean search (``ArgKmin``, the brute-force back end) measures every sample's squared
-        norm anew on each call unless the metric parameters carry them (``Y_norm_squared``): some 3 of
-        the 7 ms of a search of the handwritten-digit model (37,605 samples x 175, one thread). It
-        takes them out of the classifier's own `effective_metric_params_` (``pop``), so they are put
-        back before every search, and one model's searches run one at a time.
-        """
-        knn = self.index()
-        with self._searching:
-            if knn.effective_metric_ == "euclidean":
-                knn.effective_metric_params_["Y_norm_squared"] = self._norms
-            try:
-                return knn.kneighbors(x, n_neighbors=reach)
-            finally:
-                knn.effective_metric_params_.pop("Y_norm_squared", None)
+        and sample indices (m, reach) int64, nearest first."""
+        return self.index().kneighbors(x, n_neighbors=reach)
 
     def neighbours(self, x: np.ndarray, reach: int) -> tuple[np.ndarray, np.ndarray]:
         """The `reach` nearest samples of each query, by scikit-learn's index (`index`).

@@ -35,7 +35,7 @@ MAX_DIGIT_ASPECT = 1.0
 #: benchmarks/pencil_marks.py --split training`` (the labelled candidate cells of the training photos), one
 #: step past the first margin that reads one wrong.
 SURE = 0.9
-MARGIN = 1.3
+MARGIN = 1.2
 #: Most candidate digits in one cell (a player's notes; more is a scribble).
 MAX_DIGITS = 6
 

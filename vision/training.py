@@ -36,7 +36,7 @@ from .cells import MARK_FEATURES, CellMarks, find_marks
 from .classes import HANDWRITTEN, PRINTED, kind_of
 from .dataset import LabelledPhoto
 from .digits import CellClassifier
-from .features import features_of, normalised_images
+from .features import features_of, normalised_images, pack_images
 from .handwriting import (
     FONTSOURCE_VERSION,
     FONTSOURCE_VERSIONS,
@@ -55,6 +55,7 @@ from .handwriting import (
     uci_digits,
 )
 from .locate import locate_grids
+from .prototypes import condense
 from .rectify import CELL_SIZE, GRID_SIZE, rectify, rotate_cells
 
 #: Fonts in matplotlib's mpl-data that have ordinary digits.
@@ -221,6 +222,12 @@ def listed_fonts(which: str = "train", registry: str | None = None) -> list[Path
 PRINTED_VARIANCE = 0.995
 #: The same for the handwritten digits' (upright) shape features.
 HANDWRITTEN_VARIANCE = 0.995
+#: Margin of the condensed handwritten samples (`vision.prototypes.condense`): every training digit's nearest
+#: kept sample of its own digit is at least this much nearer than any other digit's. Chosen so that the model
+#: reads held-out hands as the whole set does (`benchmarks/handwriting.py`) and `models/` stays small.
+HANDWRITTEN_MARGIN = 1.2
+#: Seed of the condensing's random choices.
+CONDENSE_SEED = 0
 #: Augmented variants (`vision.handwriting.augment_crops`) of each handwritten crop cut from a training photo.
 PHOTO_VARIANTS = 4
 #: Variants of each digit in each handwriting face (`vision.handwriting.render_handwriting`).
@@ -243,11 +250,49 @@ def principal_axes(features: np.ndarray, variance: float = PRINTED_VARIANCE) -> 
     -------
     np.ndarray
         Shape (FEATURE_LENGTH, d), float32, orthonormal columns, most variance
-        first: `CellClassifier.printed_projection`. On the shipped model's
-        10,754 printed samples, 99.5% of the variance takes 127 of 325 axes.
+        first: `CellClassifier.printed_projection` and `handwritten_projection`.
     """
     pca = PCA(n_components=variance, svd_solver="full").fit(np.asarray(features, np.float32))
     return np.ascontiguousarray(pca.components_.T, dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class HandwrittenSamples:
+    """The handwritten-digit model's stored samples (`condensed_handwriting`).
+
+    Attributes
+    ----------
+    samples : np.ndarray
+        Shape (m, d), float16: the kept digits' upright shape features in `axes`.
+    labels : np.ndarray
+        Shape (m,), int64: their digits 1..9.
+    axes : np.ndarray
+        Shape (FEATURE_LENGTH, d), float32: the principal axes of every digit given (`principal_axes`).
+    images : np.ndarray
+        Shape (m, len(INK_ROWS), NORM_SIZE // 2), uint8: the kept digits' upright normalised images as
+        `vision.features.pack_images` stores them.
+    """
+
+    samples: np.ndarray
+    labels: np.ndarray
+    axes: np.ndarray
+    images: np.ndarray
+
+
+def condensed_handwriting(crops: list, labels: list) -> HandwrittenSamples:
+    """The handwritten-digit model's samples from digit crops: upright shapes in their own principal axes
+    (HANDWRITTEN_VARIANCE), stored in float16 and condensed (`vision.prototypes.condense`, margin
+    HANDWRITTEN_MARGIN, measured on the float16 values the model compares).
+
+    `crops`: each shape (h, w), uint8 ink strength (0 = paper); `labels`: their digits 1..9.
+    """
+    images = normalised_images(crops, upright=True)
+    upright = features_of(crops, upright=True, images=images)
+    axes = principal_axes(upright, HANDWRITTEN_VARIANCE)
+    stored = (upright @ axes).astype(np.float16)
+    digits = np.asarray(labels, np.int64)
+    kept = condense(stored, digits, HANDWRITTEN_MARGIN, seed=CONDENSE_SEED)
+    return HandwrittenSamples(stored[kept], digits[kept], axes, pack_images(images[kept]))
 
 
 @dataclass
@@ -312,21 +357,24 @@ class Samples:
                 f"{len(self.handwritten_labels)} handwritten digits)"
             )
         printed = features_of(self.printed_crops)
-        written_crops = self.handwritten_crops + self.extra_handwritten_crops
-        written_images = normalised_images(written_crops, upright=True)
-        written = features_of(written_crops, upright=True, images=written_images)
+        printed_axes = principal_axes(printed)
+        written = condensed_handwriting(
+            self.handwritten_crops + self.extra_handwritten_crops,
+            self.handwritten_labels + self.extra_handwritten_labels,
+        )
+        layouts = self.pen_layouts if self.pen_layouts is not None else np.zeros((0, len(MARK_FEATURES)), np.float32)
         return CellClassifier(
-            np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
-            np.array(self.kind_labels, np.int64),
-            printed,
-            np.array(self.printed_labels, np.int64),
-            written,
-            np.array(self.handwritten_labels + self.extra_handwritten_labels, np.int64),
-            k,
-            principal_axes(printed),
-            principal_axes(written, HANDWRITTEN_VARIANCE),
-            self.pen_layouts,
-            written_images,
+            kind_samples=np.array(self.kind_features, np.float32).reshape(-1, len(MARK_FEATURES)),
+            kind_labels=np.array(self.kind_labels, np.int64),
+            printed_samples=(printed @ printed_axes).astype(np.float16),
+            printed_labels=np.array(self.printed_labels, np.int64),
+            handwritten_samples=written.samples,
+            handwritten_labels=written.labels,
+            printed_projection=printed_axes,
+            handwritten_projection=written.axes,
+            pen_layouts=layouts,
+            handwritten_images=written.images,
+            k=k,
         )
 
 
