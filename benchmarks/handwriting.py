@@ -6,7 +6,7 @@ Serif), with 30-60% of its empty cells (``--fill``) written in by "a player": on
 held-out handwriting face (`vision.handwriting.HELD_OUT_HANDWRITING`, never
 trained on) and one pen (blue or black ballpoint; ``--pens`` for others,
 such as a grey pencil) per photo, each digit given
-`vision.handwriting.augment_glyph`'s stroke changes and `write_digit`'s size
+`vision.augment.augment_glyph`'s stroke changes and `write_digit`'s size
 and place; or, with ``--hands mnist``, real digits of MNIST's test set (writers
 never trained on). Most entries are the solution's digit; 0-2 per photo are
 deliberately wrong (recorded). The colour page, bent into a cylinder with
@@ -65,8 +65,9 @@ from PIL import Image, ImageDraw, ImageFont
 from snapsolve.pipeline import decide, default_model, player_entries, read_grids
 from snapsolve.solver.exact import solve_unique
 from snapsolve.solver.grid import parse_puzzle
+from snapsolve.vision.augment import augment_glyph
 from snapsolve.vision.digits import CLASSES, CellClassifier
-from snapsolve.vision.handwriting import INKS, MnistMissingError, augment_glyph, glyph_of, mnist_digits, write_digit
+from snapsolve.vision.handwriting import INKS, MnistMissingError, glyph_of, mnist_digits, write_digit
 from snapsolve.vision.locate import order_corners
 from snapsolve.vision.training import FontListError, listed_fonts
 

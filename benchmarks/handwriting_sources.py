@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from snapsolve.models import validation_names
+from snapsolve.vision.augment import augment_crops
 from snapsolve.vision.classes import HANDWRITTEN, kind_of
 from snapsolve.vision.dataset import labelled_photos
 from snapsolve.vision.digits import CellClassifier
@@ -43,7 +44,6 @@ from snapsolve.vision.features import features_of
 from snapsolve.vision.handwriting import (
     MNIST_TRAINING,
     MnistMissingError,
-    augment_crops,
     mnist_digits,
     render_allographs,
     render_handwriting,

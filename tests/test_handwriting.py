@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from snapsolve.vision.allographs import DIGIT_ALLOGRAPHS, catmull_rom, draw_allograph
+from snapsolve.vision.augment import augment_crops, augment_glyph, elastic, slant
 from snapsolve.vision.features import FEATURE_LENGTH, NORM_SIZE, deskew, features_of
 from snapsolve.vision.handwriting import (
     FONTSOURCE_VERSION,
@@ -16,15 +17,11 @@ from snapsolve.vision.handwriting import (
     HELD_OUT_HANDWRITING,
     MNIST_PACKAGE,
     MnistMissingError,
-    augment_crops,
-    augment_glyph,
-    elastic,
     mnist_digits,
     pen_among_print,
     render_allographs,
     render_handwriting,
     render_mnist,
-    slant,
     uci_digits,
 )
 from snapsolve.vision.training import FontListError, install_command, listed_fonts

@@ -32,6 +32,7 @@ import numpy as np
 from sklearn.decomposition import PCA
 from sklearn.neighbors import KNeighborsClassifier
 
+from .augment import augment_crops, augment_glyph
 from .cells import MARK_FEATURES, CellMarks, find_marks
 from .classes import HANDWRITTEN, PRINTED, kind_of
 from .dataset import LabelledPhoto
@@ -43,8 +44,6 @@ from .handwriting import (
     HANDWRITING_FONTS,
     HELD_OUT_HANDWRITING,
     MNIST_TRAINING,
-    augment_crops,
-    augment_glyph,
     glyph_of,
     mnist_digits,
     pen_among_print,
@@ -228,7 +227,7 @@ HANDWRITTEN_VARIANCE = 0.995
 HANDWRITTEN_MARGIN = 1.2
 #: Seed of the condensing's random choices.
 CONDENSE_SEED = 0
-#: Augmented variants (`vision.handwriting.augment_crops`) of each handwritten crop cut from a training photo.
+#: Augmented variants (`vision.augment.augment_crops`) of each handwritten crop cut from a training photo.
 PHOTO_VARIANTS = 4
 #: Variants of each digit in each handwriting face (`vision.handwriting.render_handwriting`).
 HANDWRITING_VARIANTS = 12
@@ -397,7 +396,7 @@ def pen_layouts(
     and centred: a smaller or higher digit of another hand lies nearer that player's pencilled
     candidates or show-through than their pen, and is lost as an entry. So `count` digits (half
     of them drawn at random from `mnist_glyphs`, half drawn in the handwriting faces with
-    `vision.handwriting.augment_glyph`'s stroke changes; all from one source when the other is
+    `vision.augment.augment_glyph`'s stroke changes; all from one source when the other is
     missing) are written among printed givens by `vision.handwriting.pen_among_print` (sizes and
     places of many players).
     The layouts only share out a mark's probability of not being print
@@ -654,7 +653,7 @@ def build_model(
         Add scikit-learn's bundled UCI handwritten digits 1-9 (`vision.handwriting.uci_digits`).
     photo_variants : int
         Augmented variants of each handwritten crop cut from the photos
-        (`vision.handwriting.augment_crops`).
+        (`vision.augment.augment_crops`).
     allographs : int
         Samples of each digit drawn from allograph templates in new hands
         (`vision.handwriting.render_allographs`; 0 for none).
