@@ -303,3 +303,22 @@ def test_explain_shows_where_search_took_over(capsys, monkeypatch):
     assert grid["needs_search"] and values == [int(c) for c in grid["solution"]]
     assert grid["steps"][-1]["technique"] == "brute_force" and grid["steps"][-1]["eliminations"] == []
     assert sum(grid["techniques"].values()) == len(grid["steps"]) - 1  # the search step is no technique of logic
+
+
+def test_the_command_ends_with_its_output_whole_when_redirected_to_files(tmp_path):
+    """The console script ends the process at once after the command (`cli.run`): standard output and error
+    redirected to files (block-buffered) still hold every line, and the exit status is the command's."""
+    inputs = [str(SAMPLES / "image1.jpg"), str(SAMPLES / "image125.jpg"), str(tmp_path / "missing.jpg")]
+    out, err = tmp_path / "out.jsonl", tmp_path / "err.txt"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        done = subprocess.run(
+            [sys.executable, "-m", "snapsolve", "--json", "--no-image", "--workers", "1", *inputs],
+            stdout=stdout,
+            stderr=stderr,
+        )
+    assert done.returncode == 1  # one input failed
+    results = _json_lines(out.read_text())
+    assert [r["input"] for r in results] == inputs
+    assert [r["grids"][0]["status"] for r in results[:2]] == ["solved", "solved"]
+    assert results[2]["error"] == "no such file or directory"
+    assert err.read_text().splitlines()[-1].startswith("snapsolve: 3 inputs, 2 grids, 2 solved, 1 failed")
