@@ -240,20 +240,26 @@ def _solve(args: argparse.Namespace) -> int:
             bar.close()
             if store:
                 store.close()
-    if stop:
-        assert stop.signum is not None  # a stop records its signal
-        name = signal.Signals(stop.signum).name
+    return _batch_status(counts, stop.signum, store is not None, time.perf_counter() - start)
+
+
+def _batch_status(counts: dict[str, int], signum: int | None, stored: bool, seconds: float) -> int:
+    """The batch's exit status, said on standard error: 128 + `signum` when a signal stopped it, 1 when
+    any input failed, else 0; a summary line (inputs, grids, solved, failed, already done, `seconds`)
+    for more than one input."""
+    if signum is not None:
+        name = signal.Signals(signum).name
         print(
             f"snapsolve: stopped by {name}: {counts['inputs']} inputs finished and reported"
-            f"{' and stored' if store else ''}, the rest not started",
+            f"{' and stored' if stored else ''}, the rest not started",
             file=sys.stderr,
         )
-        return 128 + stop.signum
+        return 128 + signum
     if counts["inputs"] > 1:
         skipped = f", {counts['skipped']} already done" if counts["skipped"] else ""
         print(
             f"snapsolve: {counts['inputs']} inputs, {counts['grids']} grids, {counts['solved']} solved, "
-            f"{counts['failed']} failed{skipped}, {time.perf_counter() - start:.1f} s",
+            f"{counts['failed']} failed{skipped}, {seconds:.1f} s",
             file=sys.stderr,
         )
     return 1 if counts["failed"] else 0

@@ -386,6 +386,36 @@ def _unreadable(exc: OSError | ImageReadError) -> Kind:
     return exc.kind if isinstance(exc, ImageReadError) else Kind.NOT_AN_IMAGE
 
 
+def _main_grid_error(result: InputResult) -> None:
+    """Set the input's ``error`` and ``kind`` from its main grid (`read_grids`' first): none found, unsure,
+    or not solved."""
+    if not result.grids:
+        result.error, result.kind = "no Sudoku grid found in the image", Kind.NO_GRID
+    elif result.grids[0].status == UNSURE:
+        result.error, result.kind = result.grids[0].warning, Kind.NO_SOLUTION
+    elif not result.grids[0].solved:
+        result.error = f"the grid read has {result.grids[0].status.replace('_', ' ')}"
+        result.kind = Kind.NO_SOLUTION
+
+
+def _draw_answers(
+    result: InputResult, to_draw: list, photo: Callable[[], np.ndarray | None], options: Options
+) -> np.ndarray | None:
+    """The photo (`photo()`: its full-size colour decode, (H, W, 3) uint8 BGR) with each solved grid's
+    answers drawn (`to_draw`: (reading, grid) pairs); None, with the input's error set, when it cannot be
+    decoded so."""
+    try:
+        annotated = photo()
+        if annotated is None:
+            raise ImageReadError("not decoded in colour")
+    except (OSError, ImageReadError) as exc:
+        result.error, result.kind = f"cannot read image at full size: {exc}", _unreadable(exc)
+        return None
+    for reading, grid in to_draw:
+        annotated = annotate(annotated, reading, grid, options, in_place=True)
+    return annotated
+
+
 def solve_and_draw(
     path: Path,
     options: Options,
@@ -446,29 +476,13 @@ def solve_and_draw(
         if solution is not None:
             to_draw.append((reading, grid))
         result.grids.append(grid)
-    if not result.grids:
-        result.error, result.kind = "no Sudoku grid found in the image", Kind.NO_GRID
-    elif result.grids[0].status == UNSURE:  # the main grid (read_grids' first) decides the input's error
-        result.error, result.kind = result.grids[0].warning, Kind.NO_SOLUTION
-    elif not result.grids[0].solved:
-        result.error = f"the grid read has {result.grids[0].status.replace('_', ' ')}"
-        result.kind = Kind.NO_SOLUTION
+    _main_grid_error(result)
     result.grids = in_reading_order(result.grids)
     result.warnings += [grid.warning for grid in result.grids if grid.warning]
     annotated = None
     if draw and to_draw:
-        try:
-            if full_size is not None:  # read reduced: drawn on the full-size decode
-                annotated = full_size.result()
-            else:
-                annotated = image if colour is None else colour()
-            if annotated is None:
-                raise ImageReadError("not decoded in colour")
-        except (OSError, ImageReadError) as exc:
-            result.error, result.kind = f"cannot read image at full size: {exc}", _unreadable(exc)
-        else:
-            for reading, grid in to_draw:
-                annotated = annotate(annotated, reading, grid, options, in_place=True)
+        photo = full_size.result if full_size is not None else (lambda: image if colour is None else colour())
+        annotated = _draw_answers(result, to_draw, photo, options)
     result.seconds = time.perf_counter() - start
     return result, annotated
 

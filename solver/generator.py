@@ -173,6 +173,41 @@ def _dig(solution: list[int], rng: random.Random, symmetric: bool) -> tuple[list
     return puzzle, witnesses
 
 
+def _witnesses(puzzle: list[int], solution: list[int], known: dict[int, list[int]]) -> dict[int, list[int]]:
+    """`known` completed with a witness for each given of `puzzle` it lacks: {given: a second solution of
+    the puzzle without it}.
+
+    Raises
+    ------
+    ValueError
+        A given has no witness: `puzzle` is not minimal.
+    """
+    for g in range(81):
+        if puzzle[g] and g not in known:
+            witness = alternative_solution(puzzle, solution, [g])
+            if witness is None:
+                raise ValueError("reduce_givens needs a minimal puzzle")
+            known[g] = witness
+    return known
+
+
+def _remove_unneeded(
+    trial: list[int], solution: list[int], witnesses: dict[int, list[int]], rng: random.Random
+) -> None:
+    """Each given of `trial` without a witness, in random order, removed when the puzzle keeps one solution
+    without it, else given the witness found; `trial` and `witnesses` changed in place."""
+    order = [i for i in range(81) if trial[i]]
+    rng.shuffle(order)
+    for i in order:
+        if i in witnesses:
+            continue
+        found = alternative_solution(trial, solution, [i])
+        if found is None:
+            trial[i] = 0
+        else:
+            witnesses[i] = found
+
+
 def reduce_givens(
     puzzle: list[int],
     solution: list[int],
@@ -222,13 +257,7 @@ def reduce_givens(
         `puzzle` is not minimal.
     """
     current = list(puzzle)
-    witnesses = dict(witnesses or {})
-    for g in range(81):
-        if current[g] and g not in witnesses:
-            witness = alternative_solution(current, solution, [g])
-            if witness is None:
-                raise ValueError("reduce_givens needs a minimal puzzle")
-            witnesses[g] = witness
+    witnesses = _witnesses(current, solution, dict(witnesses or {}))
     count = len(witnesses)
     for _ in range(max_moves):
         if count <= max_givens:
@@ -246,16 +275,7 @@ def reduce_givens(
             witnesses[given] = blocker  # a witness for `given` that survives this `empty`; try elsewhere
             continue
         trial[given] = 0
-        order = [i for i in range(81) if trial[i]]
-        rng.shuffle(order)
-        for i in order:
-            if i in trial_witnesses:
-                continue
-            found = alternative_solution(trial, solution, [i])
-            if found is None:
-                trial[i] = 0
-            else:
-                trial_witnesses[i] = found
+        _remove_unneeded(trial, solution, trial_witnesses, rng)
         trial_count = len(trial_witnesses)
         if trial_count <= count:
             current, count, witnesses = trial, trial_count, trial_witnesses

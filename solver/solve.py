@@ -18,7 +18,7 @@ from .board import Board
 from .exact import DEFAULT_SEARCH, NO_SOLUTION, SOLVED, SearchResult, solve_unique
 from .grading import grade, technique_counts
 from .grid import InvalidPuzzleError, cell_name, check_givens, digits_of, is_valid_solution
-from .logic import solve_logically
+from .logic import LogicResult, solve_logically
 from .position import Mistake, find_mistakes, remaining_logic, warn_deprecated
 from .status import Status
 from .steps import Step
@@ -165,20 +165,44 @@ def solve_puzzle(
         return counted[0]
 
     logic = solve_logically(givens, unique=lambda: count().status == SOLVED)
-    if logic.solved:
+    exact = None if logic.solved else count()
+    if exact is not None and exact.status != SOLVED:
+        return Solution(list(givens), exact.status, entries=entries, budget_exhausted=logic.board.budget_exhausted)
+    return _solved(givens, entries, logic, _checked_solution(givens, logic, exact))
+
+
+def _checked_solution(givens: list[int], logic: LogicResult, exact: SearchResult | None) -> list[int]:
+    """The solution: the grid logic filled, or else the exact search's (`exact`, solved); the logical steps
+    checked against it (`check_steps`).
+
+    Raises
+    ------
+    LogicError
+        Logic filled the grid wrongly, a step contradicts the solution, or the steps broke the grid.
+    """
+    if exact is None:
         if not is_valid_solution(givens, logic.board.values):
             raise LogicError(f"logical steps filled the grid with a wrong solution ({_last_techniques(logic.steps)})")
         solution = logic.board.values
         check_steps(logic.steps, solution)
-    else:
-        exact = count()
-        if exact.status != SOLVED:
-            return Solution(list(givens), exact.status, entries=entries, budget_exhausted=logic.board.budget_exhausted)
-        assert exact.solution is not None  # a solved search carries its solution
-        solution = exact.solution
-        check_steps(logic.steps, solution)  # names the first false step
-        if logic.board.is_broken():
-            raise LogicError(f"logical steps broke the grid ({_last_techniques(logic.steps)})")
+        return solution
+    assert exact.solution is not None  # a solved search carries its solution
+    solution = exact.solution
+    check_steps(logic.steps, solution)  # names the first false step
+    if logic.board.is_broken():
+        raise LogicError(f"logical steps broke the grid ({_last_techniques(logic.steps)})")
+    return solution
+
+
+def _solved(givens: list[int], entries: list[int], logic: LogicResult, solution: list[int]) -> Solution:
+    """The `Solution` of a puzzle with one solution: its grade, the entries' mistakes, and the steps from the
+    player's position (none when an entry is wrong), ending with the exact search's step where logic stops short.
+
+    Raises
+    ------
+    LogicError
+        A step from the player's position contradicts the solution (`check_steps`).
+    """
     needs_search = not logic.solved
     level, score = grade(logic.steps, needs_search)
     mistakes = find_mistakes(entries, solution)

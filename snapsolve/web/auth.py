@@ -157,38 +157,11 @@ def _still_good(certfile: Path, keyfile: Path) -> bool:
     return left > datetime.timedelta(days=RENEW_DAYS)
 
 
-def ensure_certificate(folder: Path | None = None, addresses: tuple[str, ...] = ()) -> Certificate:
-    """The self-signed certificate in `folder`, made first when missing, unreadable or near its end.
-
-    Parameters
-    ----------
-    folder : Path, optional
-        Where ``cert.pem`` and ``key.pem`` live; defaults to `config_folder`.
-        Made with mode 0700, the key written with mode 0600.
-    addresses : tuple of str
-        IP addresses or host names the certificate names (besides
-        ``localhost`` and ``127.0.0.1``), e.g. the machine's LAN address.
-
-    Returns
-    -------
-    Certificate
-
-    Raises
-    ------
-    OSError
-        The folder or the files cannot be written.
-    """
+def _subject_names(addresses: tuple[str, ...]) -> list:
+    """The certificate's subject alternative names (``x509.GeneralName``): ``localhost``, ``127.0.0.1``,
+    ``::1`` and `addresses`, each an IP address where it parses as one, else a DNS name; no repeats."""
     from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
 
-    folder = Path(folder) if folder is not None else config_folder()
-    certfile, keyfile = folder / "cert.pem", folder / "key.pem"
-    if _still_good(certfile, keyfile):
-        return Certificate(certfile, keyfile, fingerprint(certfile))
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    key = ec.generate_private_key(ec.SECP256R1())
     names: list[x509.GeneralName] = [x509.DNSName("localhost")]
     for address in ("127.0.0.1", "::1", *addresses):
         try:
@@ -199,6 +172,16 @@ def ensure_certificate(folder: Path | None = None, addresses: tuple[str, ...] = 
             continue
         if ip not in names:
             names.append(ip)
+    return names
+
+
+def _self_signed(key, names: list):
+    """A self-signed ``x509.Certificate`` for `key` (an EC private key) naming `names`, valid from five
+    minutes ago for CERTIFICATE_DAYS days, its own CA for serving HTTPS."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
     subject = x509.Name(
         [
             x509.NameAttribute(NameOID.COMMON_NAME, "snapsolve serve"),
@@ -206,7 +189,7 @@ def ensure_certificate(folder: Path | None = None, addresses: tuple[str, ...] = 
         ]
     )
     now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (
+    return (
         x509.CertificateBuilder()
         .subject_name(subject)
         .issuer_name(subject)
@@ -233,6 +216,39 @@ def ensure_certificate(folder: Path | None = None, addresses: tuple[str, ...] = 
         .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .sign(key, hashes.SHA256())
     )
+
+
+def ensure_certificate(folder: Path | None = None, addresses: tuple[str, ...] = ()) -> Certificate:
+    """The self-signed certificate in `folder`, made first when missing, unreadable or near its end.
+
+    Parameters
+    ----------
+    folder : Path, optional
+        Where ``cert.pem`` and ``key.pem`` live; defaults to `config_folder`.
+        Made with mode 0700, the key written with mode 0600.
+    addresses : tuple of str
+        IP addresses or host names the certificate names (besides
+        ``localhost`` and ``127.0.0.1``), e.g. the machine's LAN address.
+
+    Returns
+    -------
+    Certificate
+
+    Raises
+    ------
+    OSError
+        The folder or the files cannot be written.
+    """
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    folder = Path(folder) if folder is not None else config_folder()
+    certfile, keyfile = folder / "cert.pem", folder / "key.pem"
+    if _still_good(certfile, keyfile):
+        return Certificate(certfile, keyfile, fingerprint(certfile))
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = _self_signed(key, _subject_names(addresses))
     pem_key = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
