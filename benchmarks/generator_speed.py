@@ -47,7 +47,8 @@ def _parse(text: str) -> list[int]:
     return [0 if ch in ".0" else int(ch) for ch in text]
 
 
-def main() -> None:
+# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
+def main() -> None:  # noqa: C901, PLR0915
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=20, help="our puzzles per level")
     parser.add_argument("--hodoku-count", type=int, default=5, help="hodoku-py puzzles per level (0: skip)")

@@ -259,7 +259,8 @@ def photographed(
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def make_photos(
+# Each parameter a knob of the photos' synthesis, with its default, as the command line names them.
+def make_photos(  # noqa: PLR0913
     count: int,
     seed: int,
     extra_givens: int = 0,

@@ -153,7 +153,8 @@ def findings(values, cands, types, givens: int | None = None) -> set[frozenset[s
     return out
 
 
-def main() -> None:
+# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
+def main() -> None:  # noqa: C901, PLR0915
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per", type=int, default=3, help="firing cases per technique")
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "techniques.txt")

@@ -91,7 +91,8 @@ def multipart(path: Path, fields: dict[str, str]) -> tuple[bytes, str]:
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
-def main() -> int:
+# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
+def main() -> int:  # noqa: C901, PLR0915
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--uploads", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2, help="server worker processes (default: 2)")

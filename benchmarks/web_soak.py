@@ -112,7 +112,8 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
-def main() -> int:
+# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
+def main() -> int:  # noqa: C901, PLR0915
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--concurrency", type=int, default=8)

@@ -229,7 +229,8 @@ def _remote_item(item: WorkItem) -> WorkItem:
     return replace(item, path=os.path.abspath(item.path)) if item.path else item
 
 
-def run_cluster_batch(
+# `run_batch`'s arguments and the cluster's own (address, send_bytes, log, task), the optional ones keyword-only.
+def run_cluster_batch(  # noqa: PLR0913
     items: Iterable[WorkItem],
     options: Options,
     address: str,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from .solver.generator import GenerationFailed, generate
+from .solver.generator import Generated, GenerationFailed, generate
 from .solver.grid import format_puzzle
 
 #: Solved grids per answer-key page (3 across, 4 down).
@@ -72,9 +72,8 @@ def write_pages(puzzles, level: str, path: Path, per_page: int, key: bool = True
     return out
 
 
-def run(args: argparse.Namespace) -> int:
-    """Generate and write; exit status 0, 1 when the level could not be reached."""
-    fmt = args.format or (args.output.suffix.lstrip(".").lower() if args.output else "txt")
+def _usage_problem(args: argparse.Namespace, fmt: str) -> str | None:
+    """The line that says what is wrong with the arguments (a usage error), or None."""
     problem = None
     if args.count < 1:
         problem = "--count must be at least 1"
@@ -83,10 +82,32 @@ def run(args: argparse.Namespace) -> int:
     elif args.max_givens is not None and args.symmetric:
         problem = "--max-givens does not combine with --symmetric"
     if problem:
-        print(f"snapsolve generate: {problem}", file=sys.stderr)
-        return 2
+        return f"snapsolve generate: {problem}"
     if fmt not in ("txt", "json", "png", "pdf"):
-        print(f"snapsolve: unknown format {fmt!r} (use txt, json, png or pdf)", file=sys.stderr)
+        return f"snapsolve: unknown format {fmt!r} (use txt, json, png or pdf)"
+    return None
+
+
+def _json_of(made: Generated) -> dict:
+    """One generated puzzle's JSON object: puzzle, solution, level, score, givens (a count), techniques."""
+    s = made.solution
+    assert s.solution is not None  # a generated puzzle is solved
+    return {
+        "puzzle": format_puzzle(made.givens),
+        "solution": format_puzzle(s.solution),
+        "level": s.level,
+        "score": s.score,
+        "givens": sum(1 for d in made.givens if d),
+        "techniques": s.techniques,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Generate and write; exit status 0, 1 when the level could not be reached."""
+    fmt = args.format or (args.output.suffix.lstrip(".").lower() if args.output else "txt")
+    problem = _usage_problem(args, fmt)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     if fmt in ("png", "pdf") and not args.output:
         args.output = Path(f"sudoku-{args.level}.{fmt}")
@@ -109,22 +130,7 @@ def run(args: argparse.Namespace) -> int:
                 assert made.solution.solution is not None  # a generated puzzle is solved
                 solutions.append(format_puzzle(made.solution.solution))
             elif fmt == "json":
-                s = made.solution
-                assert s.solution is not None  # a generated puzzle is solved
-                print(
-                    json.dumps(
-                        {
-                            "puzzle": format_puzzle(made.givens),
-                            "solution": format_puzzle(s.solution),
-                            "level": s.level,
-                            "score": s.score,
-                            "givens": sum(1 for d in made.givens if d),
-                            "techniques": s.techniques,
-                        }
-                    ),
-                    file=sink,
-                    flush=True,
-                )
+                print(json.dumps(_json_of(made)), file=sink, flush=True)
         if fmt == "txt" and not args.no_key:  # comment lines: the file still reads as puzzles
             print("# answers", file=sink)
             for number, solution in enumerate(solutions, start=1):

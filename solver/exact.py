@@ -257,7 +257,9 @@ _SCAN: Any = None
 _CHOOSE: Any = None
 
 
-def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:
+# The exact search's innermost loop, inlined on purpose: the covering, hidden singles and deletions share fast
+# locals, and a call per step would cost more than the step.
+def _reduce(c: list[int], placed: list[int], stack: list[int]) -> bool:  # noqa: C901
     """Cover the size-1 columns and apply locked candidates to a fixpoint, in place.
 
     `c` holds the 81 masks, `placed` the digits already placed per house

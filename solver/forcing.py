@@ -187,22 +187,33 @@ def _net_implications(board: Board, node: int) -> Implications:
                         return Implications(true, false, True)
                     if m & (m - 1) == 0:
                         queue.append(p * 9 + m.bit_length() - 1)
-        for house in HOUSES:
-            once = twice = placed = 0
-            for c in house:
-                m = cands[c]
-                twice |= once & m
-                once |= m
-                if values[c]:
-                    placed |= 1 << (values[c] - 1)
-            if (once | placed) != 0x1FF:
-                return Implications(true, false, True)  # a digit with no place left in this house
-            singles = once & ~twice & ~placed
-            for d in set_bits(singles):
-                bit = 1 << d
-                queue.append(next(c for c in house if cands[c] & bit) * 9 + d)
-        if not queue:
+        singles = _house_singles(values, cands)
+        if singles is None:
+            return Implications(true, false, True)  # a digit with no place left in some house
+        if not singles:
             return Implications(true, false, False)
+        queue = singles
+
+
+def _house_singles(values: list[int], cands: list[int]) -> list[int] | None:
+    """The nodes (cell * 9 + digit - 1) of the digits left with one place in a house, house by house;
+    None when a digit has no place left in some house."""
+    found = []
+    for house in HOUSES:
+        once = twice = placed = 0
+        for c in house:
+            m = cands[c]
+            twice |= once & m
+            once |= m
+            if values[c]:
+                placed |= 1 << (values[c] - 1)
+        if (once | placed) != 0x1FF:
+            return None
+        singles = once & ~twice & ~placed
+        for d in set_bits(singles):
+            bit = 1 << d
+            found.append(next(c for c in house if cands[c] & bit) * 9 + d)
+    return found
 
 
 def find_forcing_net(board: Board) -> Iterator[Step]:

@@ -235,6 +235,20 @@ _SDC_LAYOUT = {
 }
 
 
+def _sdc_cores(inside: list[int], masks: tuple[int, ...]) -> list[tuple[int, tuple[int, ...], int]]:
+    """The cores a Sue de Coq may start from: (size, positions, digit mask) of each 2 or 3 of the intersection
+    cells (`inside`, positions in `masks`) that hold at least size + 2 digits, in search order."""
+    cores = []
+    for size in (2, 3):
+        for core in combinations(inside, size):
+            v = 0
+            for k in core:
+                v |= masks[k]
+            if v.bit_count() >= size + 2:
+                cores.append((size, core, v))
+    return cores
+
+
 @memoised
 def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
     """The Sue de Coq patterns of one line and box, given the candidates of their 15 cells (`_sdc_cells`
@@ -248,14 +262,7 @@ def _sue_de_coq_at(line: int, box: int, masks: tuple[int, ...]) -> list[tuple]:
     box_rest = [k for k in range(9, 15) if masks[k]]
     if not line_rest or not box_rest:
         return []
-    cores = []
-    for size in (2, 3):
-        for core in combinations(inside, size):
-            v = 0
-            for k in core:
-                v |= masks[k]
-            if v.bit_count() >= size + 2:
-                cores.append((size, core, v))
+    cores = _sdc_cores(inside, masks)
     if not cores:
         return []
     box_masks = [masks[k] for k in box_rest]

@@ -209,18 +209,21 @@ def _empty_rectangle_steps(board: Board, digit: int) -> Iterator[Step]:
             for h, near, far in columns_near_at[er_row]:
                 target = (far // 9) * 9 + er_col
                 if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
-                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
+                    yield _er_step(digit, b, (er_row, er_col), cells, (h, near, far), target)
             for h, near, far in rows_near_at[er_col]:
                 target = er_row * 9 + far % 9
                 if box[near] != b and box[far] != b and box[target] != b and digit_cells >> target & 1:
-                    yield _er_step(digit, b, er_row, er_col, cells, h, near, far, target)
+                    yield _er_step(digit, b, (er_row, er_col), cells, (h, near, far), target)
 
 
 def _er_step(
-    digit: int, b: int, er_row: int, er_col: int, cells: tuple[int, ...], h: int, near: int, far: int, target: int
+    digit: int, b: int, cross: tuple[int, int], cells: tuple[int, ...], pair: tuple[int, int, int], target: int
 ) -> Step:
-    """The empty rectangle on `digit` in box b (its candidates `cells` on row er_row and column er_col) with the
-    conjugate pair near-far of house h, eliminating the digit from `target`."""
+    """The empty rectangle on `digit` in box b (its candidates `cells` on the row and column of `cross`,
+    (er_row, er_col)) with the conjugate pair (h, near, far): near-far of house h, eliminating the digit
+    from `target`."""
+    er_row, er_col = cross
+    h, near, far = pair
     return Step(
         Technique.EMPTY_RECTANGLE,
         eliminations=((target, digit),),

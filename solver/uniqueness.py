@@ -113,36 +113,50 @@ def _ur(board: Board, kind: int) -> Iterator[Step]:
         if kind == 3 and len(floor) == 2 and sees(roof[0], roof[1]):
             yield from _ur3(board, cells, roof, a, b)
         if kind == 4 and len(floor) == 2 and sees(roof[0], roof[1]):
-            shared = set(HOUSES_OF_CELL[roof[0]]) & set(HOUSES_OF_CELL[roof[1]])
-            for h in sorted(shared):
-                for u, v in ((a, b), (b, a)):
-                    # u must go in a roof cell (no house of the rectangle holds it yet): the roof cannot be v.
-                    if set(cells_with(cands, HOUSES[h], u)) <= set(roof) and (
-                        victims := tuple((r, v) for r in roof if cands[r] >> (v - 1) & 1)
-                    ):
-                        yield Step(
-                            name,
-                            eliminations=victims,
-                            cells=cells,
-                            houses=(h,),
-                            digits=(a, b),
-                            roof=tuple(roof),
-                        )
+            yield from _ur4(board, cells, roof, a, b)
         if kind == 6 and len(floor) == 2 and not sees(floor[0], floor[1]):
-            rows = {c // 9 for c in cells}
-            cols = {c % 9 for c in cells}
-            for u in (a, b):
-                lines = [ROWS[r] for r in rows] + [COLUMNS[c] for c in cols]
-                if all(set(cells_with(cands, line, u)) <= set(cells) for line in lines) and (
-                    victims := tuple((r, u) for r in roof if cands[r] >> (u - 1) & 1)
-                ):
-                    yield Step(
-                        name,
-                        eliminations=victims,
-                        cells=cells,
-                        digits=(a, b),
-                        roof=tuple(roof),
-                    )
+            yield from _ur6(board, cells, roof, a, b)
+
+
+def _ur4(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
+    """Type 4: one of a/b locked to the two roof cells in a house they share; the other leaves both."""
+    cands = board.candidates
+    name = Technique.UNIQUE_RECTANGLE_4
+    shared = set(HOUSES_OF_CELL[roof[0]]) & set(HOUSES_OF_CELL[roof[1]])
+    for h in sorted(shared):
+        for u, v in ((a, b), (b, a)):
+            # u must go in a roof cell (no house of the rectangle holds it yet): the roof cannot be v.
+            if set(cells_with(cands, HOUSES[h], u)) <= set(roof) and (
+                victims := tuple((r, v) for r in roof if cands[r] >> (v - 1) & 1)
+            ):
+                yield Step(
+                    name,
+                    eliminations=victims,
+                    cells=cells,
+                    houses=(h,),
+                    digits=(a, b),
+                    roof=tuple(roof),
+                )
+
+
+def _ur6(board: Board, cells, roof, a: int, b: int) -> Iterator[Step]:
+    """Type 6: the floor diagonal; a or b confined to the rectangle in both its rows and columns leaves the roof."""
+    cands = board.candidates
+    name = Technique.UNIQUE_RECTANGLE_6
+    rows = {c // 9 for c in cells}
+    cols = {c % 9 for c in cells}
+    for u in (a, b):
+        lines = [ROWS[r] for r in rows] + [COLUMNS[c] for c in cols]
+        if all(set(cells_with(cands, line, u)) <= set(cells) for line in lines) and (
+            victims := tuple((r, u) for r in roof if cands[r] >> (u - 1) & 1)
+        ):
+            yield Step(
+                name,
+                eliminations=victims,
+                cells=cells,
+                digits=(a, b),
+                roof=tuple(roof),
+            )
 
 
 def _extra_digit_step(board, name, cells, roof, extra, a, b) -> Iterator[Step]:

@@ -148,7 +148,9 @@ def stop_batch(tmp_path: Path, inputs: list[str], sig: int, after: int, group: b
     return proc.returncode, printed, err[0], children, cmd, db
 
 
-def check_stopped(code, printed, err, children, cmd, db, sig, out: Path | None, total: int) -> None:
+def check_stopped(stopped: tuple, sig, out: Path | None, total: int) -> None:
+    """What a stopped batch must leave: `stopped` is `stop_batch`'s (code, printed, err, children, cmd, db)."""
+    code, printed, err, children, cmd, db = stopped
     assert code == 128 + sig, err
     assert "Traceback" not in err and "leaked" not in err, err
     assert f"stopped by {signal.Signals(sig).name}" in err
@@ -180,13 +182,13 @@ def test_sigterm_to_the_group_mid_batch_keeps_every_finished_photo(tmp_path):
     inputs, out = photo_batch(tmp_path, 16)
     code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGTERM, after=2, group=True)
     assert len(children) >= 3  # the workers, their fork server and multiprocessing's resource tracker
-    check_stopped(code, printed, err, children, cmd, db, signal.SIGTERM, out, 16)
+    check_stopped((code, printed, err, children, cmd, db), signal.SIGTERM, out, 16)
 
 
 def test_sigint_to_the_group_while_workers_start(tmp_path):
     inputs, _ = puzzle_batch(tmp_path, 150)
     code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGINT, after=0, group=True)
-    check_stopped(code, printed, err, children, cmd, db, signal.SIGINT, None, 150)
+    check_stopped((code, printed, err, children, cmd, db), signal.SIGINT, None, 150)
 
 
 @pytest.mark.slow
@@ -194,18 +196,18 @@ def test_sigint_to_the_group_mid_batch_of_puzzles(tmp_path):
     inputs, _ = puzzle_batch(tmp_path, 150)
     code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGINT, after=20, group=True)
     assert len(printed) >= 20
-    check_stopped(code, printed, err, children, cmd, db, signal.SIGINT, None, 150)
+    check_stopped((code, printed, err, children, cmd, db), signal.SIGINT, None, 150)
 
 
 @pytest.mark.slow
 def test_sigterm_to_the_batch_alone_mid_batch_of_photos(tmp_path):
     inputs, out = photo_batch(tmp_path, 24)
     code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGTERM, after=5, group=False)
-    check_stopped(code, printed, err, children, cmd, db, signal.SIGTERM, out, 24)
+    check_stopped((code, printed, err, children, cmd, db), signal.SIGTERM, out, 24)
 
 
 @pytest.mark.slow
 def test_sigint_to_the_batch_alone_at_start_up_of_photos(tmp_path):
     inputs, out = photo_batch(tmp_path, 24)
     code, printed, err, children, cmd, db = stop_batch(tmp_path, inputs, signal.SIGINT, after=0, group=False)
-    check_stopped(code, printed, err, children, cmd, db, signal.SIGINT, out, 24)
+    check_stopped((code, printed, err, children, cmd, db), signal.SIGINT, out, 24)

@@ -281,7 +281,9 @@ def free_corners(
     return chosen
 
 
-def draw_mistakes(
+# `draw_digits`' photo and geometry (photo, inverse, corners, in_place, lattice) and the mistakes' own drawing
+# (mistakes, colour, grid, busy), all but the first four with defaults.
+def draw_mistakes(  # noqa: PLR0913
     photo: np.ndarray,
     inverse: np.ndarray,
     corners: np.ndarray,

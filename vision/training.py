@@ -621,7 +621,8 @@ def render_samples(fonts: list[Path], per_digit_per_font: int = 8, seed: int = 0
     return crops, labels
 
 
-def build_model(
+# One keyword a source of samples, as `snapsolve train`'s options name them.
+def build_model(  # noqa: PLR0913
     photos: list[LabelledPhoto],
     fonts: list[Path],
     k: int = 5,
@@ -678,6 +679,33 @@ def build_model(
     samples = Samples()
     # a missing package stops it first
     mnist_glyphs, mnist_labels = mnist_digits("training", MNIST_TRAINING) if mnist else ([], [])
+    reference = _add_printed(samples, fonts, k, progress)
+    _add_photos(samples, photos, reference, progress)
+    _add_handwritten(samples, handwriting, uci, photo_variants, allographs, progress)
+    if pen_digits and fonts and (handwriting or mnist_glyphs):
+        samples.pen_layouts = pen_layouts(fonts, handwriting, mnist_glyphs, pen_digits)
+        if progress:
+            progress(f"wrote {pen_digits} digits in pen among print: {len(samples.pen_layouts)} pen layouts")
+    if mnist_glyphs:
+        crops, labels = render_mnist(mnist_glyphs, mnist_labels, seed=4)
+        samples.extra_handwritten_crops += crops
+        samples.extra_handwritten_labels += labels
+        if progress:
+            progress(f"wrote {len(crops)} of MNIST's digits into grids")
+    if progress:
+        counts = np.bincount(np.array(samples.kind_labels, np.int64), minlength=4)
+        progress(
+            "marks: "
+            + ", ".join(f"{n} {name}" for n, name in zip(counts, ("empty", "printed", "handwritten", "candidates")))
+        )
+    return samples.classifier(k)
+
+
+def _add_printed(
+    samples: Samples, fonts: list[Path], k: int, progress: Callable[[str], None] | None
+) -> KNeighborsClassifier | None:
+    """Add the digits rendered in `fonts` (`render_samples`) to `samples`' printed ones; return a KNN model
+    (`k` neighbours) of them that reads the photos' printed digits (`photo_marks`), None without any."""
     reference = None
     if fonts:
         crops, labels = render_samples(fonts)
@@ -687,12 +715,34 @@ def build_model(
             progress(f"rendered {len(crops)} digits in {len(fonts)} fonts")
         if crops:
             reference = KNeighborsClassifier(n_neighbors=k).fit(features_of(crops), labels)
+    return reference
+
+
+def _add_photos(
+    samples: Samples,
+    photos: list[LabelledPhoto],
+    reference: KNeighborsClassifier | None,
+    progress: Callable[[str], None] | None,
+) -> None:
+    """Add the labelled cells of the training photos (`photo_marks`, `Samples.add_cells`) to `samples`."""
     for i, photo in enumerate(photos):
         marks = photo_marks(photo, reference)
         if marks is not None:
             samples.add_cells(marks, photo.cells)
         if progress and (i + 1) % 20 == 0:
             progress(f"cut cells from {i + 1}/{len(photos)} photos ({len(samples.kind_labels)} marks in all)")
+
+
+def _add_handwritten(
+    samples: Samples,
+    handwriting: Sequence[Path],
+    uci: bool,
+    photo_variants: int,
+    allographs: int,
+    progress: Callable[[str], None] | None,
+) -> None:
+    """Add the handwritten digits of other hands to `samples`' extra ones, in this order: the photos' crops
+    augmented, the handwriting faces, UCI's digits, the allographs (`build_model`'s parameters of these names)."""
     if photo_variants and samples.handwritten_crops:
         crops, labels = augment_crops(samples.handwritten_crops, samples.handwritten_labels, photo_variants, seed=1)
         samples.extra_handwritten_crops += crops
@@ -713,20 +763,3 @@ def build_model(
         samples.extra_handwritten_labels += labels
         if progress:
             progress(f"drew {len(crops)} digits from allograph templates, each in a new hand")
-    if pen_digits and fonts and (handwriting or mnist_glyphs):
-        samples.pen_layouts = pen_layouts(fonts, handwriting, mnist_glyphs, pen_digits)
-        if progress:
-            progress(f"wrote {pen_digits} digits in pen among print: {len(samples.pen_layouts)} pen layouts")
-    if mnist_glyphs:
-        crops, labels = render_mnist(mnist_glyphs, mnist_labels, seed=4)
-        samples.extra_handwritten_crops += crops
-        samples.extra_handwritten_labels += labels
-        if progress:
-            progress(f"wrote {len(crops)} of MNIST's digits into grids")
-    if progress:
-        counts = np.bincount(np.array(samples.kind_labels, np.int64), minlength=4)
-        progress(
-            "marks: "
-            + ", ".join(f"{n} {name}" for n, name in zip(counts, ("empty", "printed", "handwritten", "candidates")))
-        )
-    return samples.classifier(k)
