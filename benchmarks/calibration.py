@@ -48,9 +48,8 @@ DATASETS = SHARED.parent / "datasets"
 #: needs grids read wrong as well as right.
 HARDER = {4: (0.12, 0.6, 2.0, 16.0, 40), 5: (0.14, 0.6, 2.5, 20.0, 30)}
 #: Runs of `handwriting.make_photos` fitted on: (seed, hands, extra givens, share of the empty cells written).
-#: Their seeds are development seeds of `handwriting.py` already (looked at by earlier stops).
 DEVELOPMENT_RUNS = ((10001, "all", 0, (0.3, 0.6)), (10002, "mnist", 0, (0.3, 0.6)), (10017, "all", 0, (1.0, 1.0)))
-#: Runs reported on, never fitted on (seeds first run for this table, by the stop of 2026-12-02, evening).
+#: Runs reported on, never fitted on.
 REPORTED_RUNS = (
     (10021, "all", 0, (0.3, 0.6)),
     (10022, "mnist", 10, (0.3, 0.6)),

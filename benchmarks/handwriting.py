@@ -41,9 +41,8 @@ as right (a wrong digit shown as the solution's: a false statement too).
 
 The puzzles get `--extra-givens` more printed digits from their solution
 (default 10), so that, like a newspaper's, a third of their givens are not
-needed; ``--extra-givens 0`` gives the photos of the figures before
-2026-11-27 (nearly minimal puzzles, which flatter the per-grid decision: a
-given the puzzle needs is never taken for pen).
+needed; ``--extra-givens 0`` gives nearly minimal puzzles, which flatter the
+per-grid decision (a given the puzzle needs is never taken for pen).
 
 Seeded: the same arguments give the same photos. With several ``--model``
 files, each reads the same photos (to compare models in one run).
@@ -286,7 +285,7 @@ def make_photos(  # noqa: PLR0913
     take for pen.
 
     `hands` picks the held-out handwriting faces: ``"all"``, ``"debian"``
-    (the 8 of Debian's packages, the only ones before 2026-11-27) or
+    (the 8 of Debian's packages) or
     ``"npm"`` (the 12 Fontsource faces); photo i is written in face i modulo
     their number. ``"mnist"`` writes real handwriting instead: each entry is a
     digit of MNIST's test set (`vision.handwriting.mnist_digits`; its writers
@@ -440,7 +439,7 @@ def main() -> int:
         "--hands",
         choices=("all", "debian", "npm", "mnist"),
         default="all",
-        help="held-out handwriting faces to write in: all 20, Debian's 8 (the only ones before 2026-11-27) or "
+        help="held-out handwriting faces to write in: all 20, Debian's 8 or "
         "the npm registry's 12 Fontsource faces; or 'mnist': real digits of MNIST's test set, whose writers are "
         "never trained on, each entry drawn from them at random (default all)",
     )

@@ -3,8 +3,8 @@
 Each photo of DIR is read once (`snapsolve.pipeline.read_grids`) for its
 rectified grid; then `find_marks` is timed on every grid with the step of
 `vision.strokes.strokes_along_lines` and without it (that function replaced by
-one that finds nothing, as the code before it did: `_with_strokes_along`
-then returns the strokes at once), the two alternated grid by grid, ``--runs`` times, one
+one that finds nothing: `_with_strokes_along` then returns the strokes at
+once), the two alternated grid by grid, ``--runs`` times, one
 thread. Prints the median time of each and the median of the per-grid
 differences (the machines are shared and noisy: compare in one run).
 

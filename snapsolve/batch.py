@@ -134,7 +134,7 @@ class ResultStore:
         self.db = sqlite3.connect(str(path), timeout=STORE_TIMEOUT)
         self._use_wal()
         # A commit reaches the WAL file at once (a killed process loses nothing committed) but is not
-        # fsynced: 0.06 ms instead of 4 ms a result here, so a client fed by a cluster keeps up. A power
+        # fsynced, which would cost far more than the commit, so a client fed by a cluster keeps up. A power
         # loss may roll back the last commits, never corrupt the file; those inputs are done again.
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(
@@ -146,9 +146,9 @@ class ResultStore:
     def _use_wal(self) -> None:
         """Switch the file to WAL, retrying while another process does the same.
 
-        SQLite's busy timeout does not cover changing the journal mode: two
-        processes opening a new file at once made one fail at once with
-        "database is locked" (6 of 60 tries here).
+        SQLite's busy timeout does not cover changing the journal mode: of two
+        processes opening a new file at once, one can fail at once with
+        "database is locked".
         """
         import sqlite3
 
@@ -553,8 +553,7 @@ def _run_here(
     With `load_model` (photos among them), the cell model is readied in a
     thread meanwhile (`_prepare_here`) and NumPy and scikit-learn run on one
     thread: OpenMP threads in the neighbour search gain little on an idle
-    machine and cost several times the time on a busy one (measured 39 ms
-    against 342 ms for 40 queries while the other core was loaded).
+    machine and cost several times the time on a busy one.
     """
 
     def in_turn() -> Iterator[tuple[WorkItem, InputResult]]:

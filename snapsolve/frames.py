@@ -8,7 +8,7 @@ decides, solves and checks it with the warm model, without steps or hints and
 without an annotated image.
 
 Once the live view is locked on a puzzle, most frames are only followed
-(`follow_frame`, some 10 to 20 ms instead of 100 to 200): the grid's outline
+(`follow_frame`, a tenth of a full reading's time): the grid's outline
 is found again near where it was (`vision.follow.follow_grid`), the ink of its
 81 cells is checked against the frame last read in full
 (`vision.follow.same_cells`), and the grid's cell quadrilaterals are made for

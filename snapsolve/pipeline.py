@@ -111,17 +111,14 @@ def decode_photo(path: Path, reduce: int = 1) -> tuple[np.ndarray, Callable[[], 
 
     A JPEG's grey is decoded straight to one channel (`vision.read_image`
     with ``grey``: its own luminance, as `snapsolve train` and the live
-    camera read photos), which takes about 2/3 of a colour decode (a
-    12-megapixel photo at half size: some 16 against 24 ms, with the
-    conversion to grey); the colour is wanted only once a grid is located
+    camera read photos), which takes less time than a colour decode and its
+    conversion to grey; the colour is wanted only once a grid is located
     and its marks read (their ink colours, `vision.ink`) and to draw on, so
     it is decoded in a thread of its own meanwhile (`_DECODER`). A photo
     read reduced is drawn on at full size (decoded again), so its colour
     serves only the ink colours, which sample COLOUR_CELL (32) pixels a
     cell: it is decoded at half the grey's size (a 12-megapixel photo's grid
-    still some 65 pixels a cell; a blue pen's stroke 4 pixels wide in the
-    full photo measured 49 chroma units from the print, against 53 at the
-    grey's size and PEN_CHROMA's 15), in 15 ms instead of 24.
+    still some 65 pixels a cell, a pen's colour still far beyond PEN_CHROMA).
     Other formats hold no separate luminance: they are decoded once, in
     colour, and converted (`vision.to_gray`).
 

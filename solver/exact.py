@@ -44,11 +44,8 @@ extension exact-cover):
   fewest digits placed in its row, column and box (the more open cells it
   can constrain), less 4 for each bivalue peer that shares one of its digits
   (either choice turns such a peer into a single at once, so both branches
-  propagate further). Against taking the first size-2 column, the placed
-  digits alone cut the search nodes per top1465 puzzle from 11.4 to 8.7 for
-  the first solution and from 18.0 to 13.0 when counting to two; the bivalue
-  peers cut them further to 7.1 and 10.0 (the weight 4 chosen on the first
-  200 top1465 puzzles, checked on puzzles 700 to 899 and on 17-clue ones);
+  propagate further). Both terms make the search tree smaller than taking
+  the first size-2 column (the weight 4 fitted on top1465's search nodes);
 - the hot code is generated on the first search as straight-line Python:
   one covering function per cell with its 20 peers unrolled, one scan
   that loads the 81 masks into locals and computes, per house, the digits

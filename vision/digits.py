@@ -347,9 +347,8 @@ class CellClassifier:
         nearest of its `asked` digit, are measured by
         `deformation.distortion_distances` between upright normalised images
         (`normalised_images`); the `deformation.VOTERS` least distorted of
-        the RERANKED vote (`deformation.deformed_votes`). About 8 ms a crop
-        for the RERANKED (measured), a fifth more with `asked` (estimated), so
-        it is meant for the few entries in doubt.
+        the RERANKED vote (`deformation.deformed_votes`). It costs some
+        milliseconds a crop, so it is meant for the few entries in doubt.
 
         Parameters
         ----------
@@ -363,8 +362,7 @@ class CellClassifier:
             The writer's own marks (crops as `crops`) and the digit 1..9 each
             is known to be (such as their entries that agree with the
             solution): each crop is measured against them as well
-            (`SecondLook.own`, `SecondLook.own_ratio`), about 0.3 ms a pair
-            (measured on `benchmarks/handwriting.py` photos).
+            (`SecondLook.own`, `SecondLook.own_ratio`).
 
         Returns
         -------

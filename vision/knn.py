@@ -83,10 +83,9 @@ class KNearest:
         (m, reach) float64 and sample indices (m, reach) int64, nearest first.
         A row asked about among the last REMEMBERED, with this reach or a
         larger one, is not searched again: a row's neighbours do not depend on
-        the rows asked with it (bit for bit with the BLAS measured; with
-        another, at most in the last bit), and the first `reach` of a larger
-        search are the `reach` nearest (the same bit for bit, measured on the
-        three models' samples and the in-progress photos' pencil marks).
+        the rows asked with it (bit for bit with this BLAS; with another, at
+        most in the last bit), and the first `reach` of a larger search are
+        the `reach` nearest.
         Thread-safe.
         """
         x = np.ascontiguousarray(x, np.float32)
@@ -121,8 +120,7 @@ class KNearest:
         which decide it whenever they hold a sample of the asked class and either a sample of
         another class (then both nearest distances are among them) or none nearer than `margin`
         times the own distance (every other class lies beyond them). Only the rows they leave
-        undecided are measured against every sample (`nearest_per_class`): about 12 of the 716
-        pencilled digits of the in-progress photos at 200 and a margin of 1.3.
+        undecided (few) are measured against every sample (`nearest_per_class`).
         """
         asked = np.asarray(asked)
         dist, index = self.neighbours(x, min(reach or self.MARGIN_REACH, len(self.labels)))

@@ -39,13 +39,10 @@ GROWN_SHARE = 0.8
 BENT_FLOOR = 0.05
 #: Least score along the curved lines for such a candidate to count as a grid:
 #: the lattice follows lines wherever the page has them, so a ruled table or a
-#: crossword scores higher along its own than through a homography. Chosen on
-#: development photos: bent ruled boards of 4 to 15 rows with black and numbered
-#: cells (`benchmarks/not_sudoku.py`, 60 photos: taken for a grid 13 through
-#: corners alone, 14 at 0.6, 16 at 0.55, 23 at 0.5, none solved) against bent
-#: finished puzzles, whose every cell inks the gaps between lines
-#: (`benchmarks/handwriting.py --seed 10028 --fill 1 --bend 0.05-0.2`: 10 of 60
-#: not found at 0.6, 3 at 0.55, 2 at 0.5).
+#: crossword scores higher along its own than through a homography. Fitted
+#: between bent ruled boards that are no Sudoku (`benchmarks/not_sudoku.py`) and
+#: bent finished puzzles, whose every cell inks the gaps between lines
+#: (`benchmarks/handwriting.py --fill 1 --bend 0.05-0.2`).
 BENT_MIN_SCORE = 0.55
 #: ... and the outline must be its border: the lattice's outer lines lie on the
 #: contour, a median of at most this share of a cell off it.

@@ -248,8 +248,7 @@ def _fit_without_ends(x: np.ndarray, y: np.ndarray, degree: int, cell: float) ->
 
     A bent page's edge or shadow can lie beside the grid's corner and be taken for the border line in
     the strips near it: a quadratic through every strip bends to those, and the trimming after it
-    (`fit_lines`) then keeps them and drops the strips that agree (development seed 10030 of
-    `benchmarks/handwriting.py --bend 0.05-0.2`, photo 27: the corner cells cut a quarter of a cell short).
+    (`fit_lines`) then keeps them and drops the strips that agree, cutting the corner cells short.
     `x`, `y`: shape (n,) float64, in order along the line. Returns ``np.polyfit`` coefficients.
     """
     fit = np.polyfit(x, y, degree)
