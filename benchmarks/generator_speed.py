@@ -47,27 +47,8 @@ def _parse(text: str) -> list[int]:
     return [0 if ch in ".0" else int(ch) for ch in text]
 
 
-# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
-def main() -> None:  # noqa: C901, PLR0915
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=20, help="our puzzles per level")
-    parser.add_argument("--hodoku-count", type=int, default=5, help="hodoku-py puzzles per level (0: skip)")
-    parser.add_argument("--hodoku-minutes", type=float, default=3.0, help="hodoku-py time limit per level")
-    parser.add_argument("--low-count", type=int, default=100, help="our puzzles with 22 or fewer givens")
-    parser.add_argument("--low-minutes", type=float, default=1.0, help="hodoku-py digging time for those")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-
-    try:
-        from hodoku import DifficultyType, Generator
-        from hodoku.generator import SudokuGenerator
-
-        hodoku, hodoku_dig = Generator(), SudokuGenerator()
-    except ImportError:
-        hodoku = hodoku_dig = None
-        print("hodoku-py is not installed (pip install -e '.[bench]'): no comparison")
-
-    rng = random.Random(args.seed)
+def digging(args: argparse.Namespace, rng: random.Random, hodoku_dig) -> None:
+    """Measurement 1: minimal puzzles dug from random grids, ours and hodoku-py's."""
     times, small = [], 0
     for _ in range(args.low_count):
         start = time.perf_counter()
@@ -90,6 +71,9 @@ def main() -> None:  # noqa: C901, PLR0915
             f"{h_small}/{len(h_times)} have 22 or fewer givens"
         )
 
+
+def few_givens(args: argparse.Namespace, rng: random.Random, hodoku_dig) -> None:
+    """Measurement 2: minimal puzzles with 22 or fewer givens, ours and hodoku-py's (digging again)."""
     low = []
     for _ in range(args.low_count):
         start = time.perf_counter()
@@ -124,6 +108,9 @@ def main() -> None:  # noqa: C901, PLR0915
         else:
             print(f"22 or fewer givens, hodoku-py: none in {digs} digs ({spent:.0f} s)")
 
+
+def per_level(args: argparse.Namespace, hodoku, difficulty) -> None:
+    """Measurement 3: puzzles per second of each level, ours and hodoku-py's."""
     print(f"\n{'level':>8} {'ours/s':>8} {'ours ms':>8} {'hodoku/s':>9} {'hodoku ms':>10} {'ratio':>7}")
     for level in LEVELS:
         per = []
@@ -141,7 +128,7 @@ def main() -> None:  # noqa: C901, PLR0915
             begin = time.perf_counter()
             while len(h_times) < args.hodoku_count and time.perf_counter() - begin < 60 * args.hodoku_minutes:
                 t = time.perf_counter()
-                text = hodoku.generate(getattr(DifficultyType, level.upper()))
+                text = hodoku.generate(getattr(difficulty, level.upper()))
                 h_times.append(time.perf_counter() - t)
                 assert _unique(_parse(text))
             if h_times:
@@ -151,6 +138,31 @@ def main() -> None:  # noqa: C901, PLR0915
             f"{level:>8} {ours_rate:>8.2f} {1000 * statistics.median(per):>8.0f} {h_rate:>9.2f} {h_ms:>10.0f} "
             f"{ours_rate / h_rate if h_rate == h_rate else float('nan'):>6.1f}x"
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=20, help="our puzzles per level")
+    parser.add_argument("--hodoku-count", type=int, default=5, help="hodoku-py puzzles per level (0: skip)")
+    parser.add_argument("--hodoku-minutes", type=float, default=3.0, help="hodoku-py time limit per level")
+    parser.add_argument("--low-count", type=int, default=100, help="our puzzles with 22 or fewer givens")
+    parser.add_argument("--low-minutes", type=float, default=1.0, help="hodoku-py digging time for those")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    try:
+        from hodoku import DifficultyType, Generator
+        from hodoku.generator import SudokuGenerator
+
+        hodoku, hodoku_dig = Generator(), SudokuGenerator()
+    except ImportError:
+        hodoku = hodoku_dig = DifficultyType = None
+        print("hodoku-py is not installed (pip install -e '.[bench]'): no comparison")
+
+    rng = random.Random(args.seed)
+    digging(args, rng, hodoku_dig)
+    few_givens(args, rng, hodoku_dig)
+    per_level(args, hodoku, DifficultyType)
 
 
 if __name__ == "__main__":

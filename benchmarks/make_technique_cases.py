@@ -153,8 +153,49 @@ def findings(values, cands, types, givens: int | None = None) -> set[frozenset[s
     return out
 
 
-# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
-def main() -> None:  # noqa: C901, PLR0915
+def puzzle_list(choice: str, rng: random.Random) -> list[str]:
+    """The puzzles of --puzzles: ``levels`` (HoDoKu's level examples, hardest first, each paired with a
+    top1465 puzzle drawn by `rng`), ``hardest``, ``top1465``, or a file of puzzles."""
+    top = read_puzzles(SHARED / "top1465.txt")
+    if choice == "levels":
+        puzzles = [
+            line.split()[0]
+            for line in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+        return [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
+    if choice == "hardest":
+        return read_puzzles(SHARED / "forum_hardest_1106_part.txt")
+    if choice == "top1465":
+        return top
+    return read_puzzles(Path(choice))
+
+
+def read_kept(path: Path, cases: dict, negatives: dict) -> set[str]:
+    """Add the cases of a cases file (`write`'s format) to `cases` and `negatives`; return their positions."""
+    seen = set()
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, key, expected = (part.strip() for part in line.split("|"))
+            seen.add(key)
+            if expected == "none":
+                negatives[name].append(key)
+            else:
+                cases[name].append((key, {frozenset(e.split()) for e in expected.split(";")}))
+    return seen
+
+
+def add_case(cases: dict, negatives: dict, name: str, case: tuple[str, set], near: tuple) -> None:
+    """Add a firing case (position, findings) of technique `name`, and, while it has fewer than two and is
+    not PATH_ONLY, the near miss `near_miss(*near)` makes of it (when there is one)."""
+    cases[name].append(case)
+    if name not in PATH_ONLY and len(negatives[name]) < 2:
+        negative = near_miss(*near)
+        if negative:
+            negatives[name].append(negative)
+
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per", type=int, default=3, help="firing cases per technique")
     parser.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "techniques.txt")
@@ -173,37 +214,14 @@ def main() -> None:  # noqa: C901, PLR0915
     parser.add_argument("--examples", type=Path, help="HoDoKu example lines to add (see hodoku_examples.txt)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    top = read_puzzles(SHARED / "top1465.txt")
-    if args.puzzles == "levels":
-        puzzles = [
-            line.split()[0]
-            for line in (ROOT / "benchmarks" / "data" / "hodoku_levels.txt").read_text().splitlines()
-            if line.strip() and not line.startswith("#")
-        ]
-        puzzles = [p for pair in zip(puzzles[::-1], rng.sample(top, len(puzzles))) for p in pair]
-    elif args.puzzles == "hardest":
-        puzzles = read_puzzles(SHARED / "forum_hardest_1106_part.txt")
-    elif args.puzzles == "top1465":
-        puzzles = top
-    else:
-        puzzles = read_puzzles(Path(args.puzzles))
-    puzzles = puzzles[args.skip :]
+    puzzles = puzzle_list(args.puzzles, rng)[args.skip :]
     wanted = {t.name: types_of(t.name, t.hodoku) for t in TECHNIQUES if t.name in FINDERS}
     asked = set(args.only or wanted)
     if asked - set(wanted):
         parser.error(f"no such technique with a finder: {sorted(asked - set(wanted))}")
     cases: dict[str, list[tuple[str, set]]] = {name: [] for name in wanted}
     negatives: dict[str, list[str]] = {name: [] for name in wanted}
-    seen_positions = set()
-    if args.keep and args.out.exists():
-        for line in args.out.read_text().splitlines():
-            if line.strip() and not line.startswith("#"):
-                name, key, expected = (part.strip() for part in line.split("|"))
-                seen_positions.add(key)
-                if expected == "none":
-                    negatives[name].append(key)
-                else:
-                    cases[name].append((key, {frozenset(e.split()) for e in expected.split(";")}))
+    seen_positions = read_kept(args.out, cases, negatives) if args.keep and args.out.exists() else set()
     if args.examples:
         for name, values, cands, givens, stated in read_examples(args.examples):
             key = position_text(values, cands, givens)
@@ -218,11 +236,7 @@ def main() -> None:  # noqa: C901, PLR0915
                 )
                 continue
             seen_positions.add(key)
-            cases[name].append((key, found))
-            if name not in PATH_ONLY and len(negatives[name]) < 2:
-                negative = near_miss(values, cands, wanted[name], found, rng, givens)
-                if negative:
-                    negatives[name].append(negative)
+            add_case(cases, negatives, name, (key, found), (values, cands, wanted[name], found, rng, givens))
         write(args.out, wanted, cases, negatives)
     started = time.monotonic()
     positions = hodoku_path if args.path == "hodoku" else our_path
@@ -240,13 +254,14 @@ def main() -> None:  # noqa: C901, PLR0915
                     if name in PATH_ONLY and step_type not in types:
                         continue
                     found = findings(values, cands, types, givens)
-                    if not found:
-                        continue
-                    cases[name].append((key, found))
-                    if name not in PATH_ONLY and len(negatives[name]) < 2:
-                        negative = near_miss(values, cands, types, found, rng, givens)
-                        if negative:
-                            negatives[name].append(negative)
+                    if found:
+                        add_case(
+                            cases,
+                            negatives,
+                            name,
+                            (key, found),
+                            (values, cands, types, found, rng, givens),
+                        )
         write(args.out, wanted, cases, negatives)
         print(
             f"{k + 1}/{len(puzzles)} puzzles; missing: {[n for n in asked if len(cases[n]) < args.per]}",

@@ -91,26 +91,68 @@ def multipart(path: Path, fields: dict[str, str]) -> tuple[bytes, str]:
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
 
-# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
-def main() -> int:  # noqa: C901, PLR0915
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--uploads", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=2, help="server worker processes (default: 2)")
-    parser.add_argument("--dataset", type=Path, default=DATASET)
-    args = parser.parse_args()
-
+def twelve_megapixel_photos(dataset: Path) -> list[Path]:
+    """The photos of 4032 x 3024 pixels in `dataset` that have a ``NAME.cells`` label, by name."""
     from PIL import Image
 
     photos = []
-    for path in sorted(args.dataset.glob("*.jpg")):
+    for path in sorted(dataset.glob("*.jpg")):
         with Image.open(path) as im:
             if sorted(im.size) == [3024, 4032] and path.with_suffix(".cells").exists():
                 photos.append(path)
-    if len(photos) < args.uploads:
-        print(f"web_load: only {len(photos)} 12-megapixel labelled photos in {args.dataset}", file=sys.stderr)
-        return 1
-    photos = photos[: args.uploads]
+    return photos
 
+
+def wait_until_up(server: subprocess.Popen, url: str, log) -> bool:
+    """Whether the server answers ``/api/health`` within 60 s; when not, or when it exits first, says why
+    (its last line of standard error, from `log`) on standard error."""
+    for _ in range(600):
+        if server.poll() is not None:  # exited at once (missing extra, port taken): say why, don't wait
+            log.seek(0)
+            reason = log.read().decode(errors="replace").strip().splitlines()
+            print(
+                f"web_load: the server exited with status {server.returncode}: "
+                f"{reason[-1] if reason else 'no message'}",
+                file=sys.stderr,
+            )
+            return False
+        try:
+            urllib.request.urlopen(url + "/api/health", timeout=1)
+            return True
+        except OSError:
+            time.sleep(0.1)
+    print("web_load: the server did not start within 60 s", file=sys.stderr)
+    return False
+
+
+def check_answers(photos: list[Path], answers: list[tuple[int, dict, float]]) -> tuple[int, int]:
+    """(answers right, answers whose handwritten entries are as labelled), each photo's faults printed."""
+    right = entries_right = 0
+    for path, (status, data, _) in zip(photos, answers):
+        givens, entries = label(path.with_suffix(".cells"))
+        grid = (data.get("grids") or [{}])[0]
+        ok = (
+            status == 200
+            and not data.get("error")
+            and grid.get("givens") == givens
+            and valid_solution(givens, grid.get("solution"))
+        )
+        right += ok
+        if not ok:
+            print(f"  wrong: {path.name}: {status} {data.get('error') or data.get('detail')}")
+        read = grid.get("entries") or "." * 81
+        entries_right += read == entries
+        if ok and read != entries:
+            diff = [
+                f"r{i // 9 + 1}c{i % 9 + 1} read {a} label {b}" for i, (a, b) in enumerate(zip(read, entries)) if a != b
+            ]
+            print(f"  entries differ: {path.name}: {', '.join(diff)}")
+    return right, entries_right
+
+
+def start_server(workers: int) -> tuple[subprocess.Popen, str, object]:
+    """``snapsolve serve`` with `workers` worker processes on a free port of the loopback: (the process, its
+    URL, the temporary file its standard error goes to)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -123,14 +165,30 @@ def main() -> int:  # noqa: C901, PLR0915
             "--port",
             str(port),
             "--workers",
-            str(args.workers),
+            str(workers),
             "--timeout",
             "120",
         ],
         stdout=subprocess.DEVNULL,
         stderr=(log := tempfile.TemporaryFile()),
     )
-    url = f"http://127.0.0.1:{port}"
+    return server, f"http://127.0.0.1:{port}", log
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--uploads", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes (default: 2)")
+    parser.add_argument("--dataset", type=Path, default=DATASET)
+    args = parser.parse_args()
+
+    photos = twelve_megapixel_photos(args.dataset)
+    if len(photos) < args.uploads:
+        print(f"web_load: only {len(photos)} 12-megapixel labelled photos in {args.dataset}", file=sys.stderr)
+        return 1
+    photos = photos[: args.uploads]
+
+    server, url, log = start_server(args.workers)
     peak = [0, 0]
     stop = threading.Event()
 
@@ -142,23 +200,7 @@ def main() -> int:  # noqa: C901, PLR0915
             time.sleep(0.05)
 
     try:
-        for _ in range(600):
-            if server.poll() is not None:  # exited at once (missing extra, port taken): say why, don't wait
-                log.seek(0)
-                reason = log.read().decode(errors="replace").strip().splitlines()
-                print(
-                    f"web_load: the server exited with status {server.returncode}: "
-                    f"{reason[-1] if reason else 'no message'}",
-                    file=sys.stderr,
-                )
-                return 1
-            try:
-                urllib.request.urlopen(url + "/api/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            print("web_load: the server did not start within 60 s", file=sys.stderr)
+        if not wait_until_up(server, url, log):
             return 1
         time.sleep(3)  # the workers load the model at start
         idle, processes = tree_rss(server.pid)
@@ -192,26 +234,7 @@ def main() -> int:  # noqa: C901, PLR0915
         except subprocess.TimeoutExpired:
             server.kill()
 
-    right = entries_right = 0
-    for path, (status, data, _) in zip(photos, answers):
-        givens, entries = label(path.with_suffix(".cells"))
-        grid = (data.get("grids") or [{}])[0]
-        ok = (
-            status == 200
-            and not data.get("error")
-            and grid.get("givens") == givens
-            and valid_solution(givens, grid.get("solution"))
-        )
-        right += ok
-        if not ok:
-            print(f"  wrong: {path.name}: {status} {data.get('error') or data.get('detail')}")
-        read = grid.get("entries") or "." * 81
-        entries_right += read == entries
-        if ok and read != entries:
-            diff = [
-                f"r{i // 9 + 1}c{i % 9 + 1} read {a} label {b}" for i, (a, b) in enumerate(zip(read, entries)) if a != b
-            ]
-            print(f"  entries differ: {path.name}: {', '.join(diff)}")
+    right, entries_right = check_answers(photos, answers)
     latencies = sorted(a[2] for a in answers)
     mib = 2**20
     size = sum(p.stat().st_size for p in photos) / mib

@@ -112,7 +112,77 @@ def workers_of(pid: int) -> list[int]:
     return found
 
 
-# The run in one piece: arguments, set-up, the measurement and its report; not yet split into steps.
+def pct(values: list[float], q: float) -> float:
+    """The `q` quantile (0..1) of sorted `values`, nan for none."""
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def report(
+    args: argparse.Namespace,
+    plan: list[str],
+    results: list[tuple[str, int, float, float] | None],
+    memory: dict[str, int],
+    crashed: list[int],
+    busy: Counter,
+    wall: float,
+) -> int:
+    """Print the run's figures: statuses by kind, the killed worker, latencies, memory. Returns the exit
+    status: 1 when some 5xx other than 503, 504 and the killed worker's 500s came back, else 0."""
+    sent = len(results)
+    results = [r for r in results if r is not None]
+    by_kind: dict[str, Counter] = defaultdict(Counter)
+    for kind, status, _, _ in results:
+        by_kind[kind][status] += 1
+    statuses = Counter(status for _, status, _, _ in results)
+    latencies = sorted(seconds for _, _, seconds, _ in results)
+    photo12 = sorted(seconds for kind, status, seconds, _ in results if kind == "photo12" and status == 200)
+    photo12_all = sorted(total for kind, status, _, total in results if kind == "photo12" and status == 200)
+    server_errors = sum(n for status, n in statuses.items() if status >= 500 and status not in (503, 504))
+    unexpected = server_errors - min(len(crashed), statuses[500])
+
+    mib = 2**20
+    print(
+        f"{len(results)} requests answered of {sent} planned ({args.max_seconds:g} s budget), "
+        if len(results) < sent
+        else "",
+        end="",
+    )
+    print(
+        f"{len(plan)} requests at concurrency {args.concurrency}, {args.workers} workers, {wall:.0f} s "
+        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
+    print(
+        "  final status counts: "
+        + ", ".join(f"{status}: {n}" for status, n in sorted(statuses.items()))
+        + f"; 503 (busy) answered on the way: {sum(busy.values())}"
+    )
+    for kind in MIX:
+        print(
+            f"    {kind:8s} "
+            + ", ".join(f"{status}: {n}" for status, n in sorted(by_kind[kind].items()))
+            + f" (503 on the way: {busy[kind]})"
+        )
+    print(
+        f"  worker killed at request {args.crash_at}: {len(crashed)}; 5xx other than 503/504: {server_errors} "
+        f"({unexpected} unexpected)"
+    )
+    print(f"  latency, all answers: p50 {statistics.median(latencies):.2f} s, p99 {pct(latencies, 0.99):.2f} s")
+    if photo12:
+        p50, p99 = statistics.median(photo12), pct(photo12, 0.99)
+        print(
+            f"  latency, 12-megapixel photos answered 200 ({len(photo12)}): p50 {p50:.2f} s, p99 {p99:.2f} s "
+            f"({p99 / p50:.1f}x); from the first try (503 waits included): p50 "
+            f"{statistics.median(photo12_all):.2f} s, p99 {pct(photo12_all, 0.99):.2f} s"
+        )
+    print(
+        f"  server + workers RSS: idle {memory.get('idle', 0) / mib:.0f} MiB, after {args.warmup} requests "
+        f"{memory.get('warm', 0) / mib:.0f} MiB, at the end {memory.get('end', 0) / mib:.0f} MiB "
+        f"({(memory.get('end', 0) / max(memory.get('warm', 1), 1) - 1) * 100:+.1f}%)"
+    )
+    return 1 if unexpected > 0 else 0
+
+
+# The run in one piece: set-up, the requests and their closures over the run's state; not yet split into steps.
 def main() -> int:  # noqa: C901, PLR0915
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=1000)
@@ -283,61 +353,7 @@ def main() -> int:  # noqa: C901, PLR0915
         except subprocess.TimeoutExpired:
             server.kill()
 
-    sent = len(results)
-    results = [r for r in results if r is not None]
-    by_kind: dict[str, Counter] = defaultdict(Counter)
-    for kind, status, _, _ in results:
-        by_kind[kind][status] += 1
-    statuses = Counter(status for _, status, _, _ in results)
-    latencies = sorted(seconds for _, _, seconds, _ in results)
-    photo12 = sorted(seconds for kind, status, seconds, _ in results if kind == "photo12" and status == 200)
-    photo12_all = sorted(total for kind, status, _, total in results if kind == "photo12" and status == 200)
-    server_errors = sum(n for status, n in statuses.items() if status >= 500 and status not in (503, 504))
-    unexpected = server_errors - min(len(crashed), statuses[500])
-
-    def pct(values, q):
-        return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
-
-    mib = 2**20
-    print(
-        f"{len(results)} requests answered of {sent} planned ({args.max_seconds:g} s budget), "
-        if len(results) < sent
-        else "",
-        end="",
-    )
-    print(
-        f"{len(plan)} requests at concurrency {args.concurrency}, {args.workers} workers, {wall:.0f} s "
-        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
-    )
-    print(
-        "  final status counts: "
-        + ", ".join(f"{status}: {n}" for status, n in sorted(statuses.items()))
-        + f"; 503 (busy) answered on the way: {sum(busy.values())}"
-    )
-    for kind in MIX:
-        print(
-            f"    {kind:8s} "
-            + ", ".join(f"{status}: {n}" for status, n in sorted(by_kind[kind].items()))
-            + f" (503 on the way: {busy[kind]})"
-        )
-    print(
-        f"  worker killed at request {args.crash_at}: {len(crashed)}; 5xx other than 503/504: {server_errors} "
-        f"({unexpected} unexpected)"
-    )
-    print(f"  latency, all answers: p50 {statistics.median(latencies):.2f} s, p99 {pct(latencies, 0.99):.2f} s")
-    if photo12:
-        p50, p99 = statistics.median(photo12), pct(photo12, 0.99)
-        print(
-            f"  latency, 12-megapixel photos answered 200 ({len(photo12)}): p50 {p50:.2f} s, p99 {p99:.2f} s "
-            f"({p99 / p50:.1f}x); from the first try (503 waits included): p50 "
-            f"{statistics.median(photo12_all):.2f} s, p99 {pct(photo12_all, 0.99):.2f} s"
-        )
-    print(
-        f"  server + workers RSS: idle {memory.get('idle', 0) / mib:.0f} MiB, after {args.warmup} requests "
-        f"{memory.get('warm', 0) / mib:.0f} MiB, at the end {memory.get('end', 0) / mib:.0f} MiB "
-        f"({(memory.get('end', 0) / max(memory.get('warm', 1), 1) - 1) * 100:+.1f}%)"
-    )
-    return 1 if unexpected > 0 else 0
+    return report(args, plan, results, memory, crashed, busy, wall)
 
 
 if __name__ == "__main__":
