@@ -44,6 +44,7 @@ from .vision.image_io import is_jpeg, reduction_for, render_pdf_page
 from .vision.layout import reading_order
 from .vision.locate import GridCandidate, bent_grids, quad_overlap
 from .vision.rectify import lattice_is_regular
+from .vision.restore import restored_photo
 
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
 MIN_GIVENS_EXTRA_GRID = 17
@@ -178,10 +179,12 @@ def read_grids(
     an overlapping grid found along its curved lines (`vision.locate.bent_grids`:
     on a bent page the page's edge can pass for the grid's), when that one's
     lattice is regular.
+
+    A dark photo is read brightened (`vision.restore.restored_photo`).
     """
-    gray = to_gray(image)
     if colour is None and image.ndim == 3:
         colour = image
+    gray = restored_photo(to_gray(image))
     readings = []
     along_outlines: list[GridCandidate] | None = None  # `bent_grids`, found once when first needed
     for i, candidate in enumerate(locate_grids(gray)):

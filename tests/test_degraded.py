@@ -1,11 +1,24 @@
-"""Dim, blurred, noisy and compressed photos: the degradations themselves (`vision.degrade`)."""
+"""Dim, blurred, noisy and compressed photos: the degradations themselves (`vision.degrade`), and degraded
+photos read (`vision.restore`)."""
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from snapsolve.vision import degrade
+from snapsolve.pipeline import decide, read_grids
+from snapsolve.solver import SOLVED
+from snapsolve.solver.exact import solve_unique
+from snapsolve.vision import degrade, restore
+from snapsolve.vision.image_io import read_image
+
+#: Training photos degraded by `benchmarks/degraded.py`'s `degraded_copy`, kept as fixtures, with `truth.json`
+#: (the photo, degradation, strength and seed each was made with, and its printed givens; see its README).
+DEGRADED = Path(__file__).parent / "data" / "degraded"
+TRUTH = json.loads((DEGRADED / "truth.json").read_text())
 
 
 def _page() -> np.ndarray:
@@ -74,3 +87,32 @@ def test_darker_midtones_keep_black_and_white():
     levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
     out = degrade.darker_midtones(levels, 2.0)
     assert out[0, 0] == 0 and out[-1, -1] == 255 and out.ravel()[128] == round(255 * (128 / 255) ** 2)
+
+
+def _digits(text: str) -> list[int]:
+    return [0 if c == "." else int(c) for c in text]
+
+
+@pytest.mark.parametrize("name", sorted(TRUTH))
+def test_a_degraded_photo_a_person_reads_is_read_and_solved(name, model):
+    """An underexposed photo (mean grey 20), whose grid was not found before it was brightened, and a noisy one
+    (18 grey levels), whose digits were misread before its grid was denoised: every printed given read, and the
+    puzzle solved right."""
+    reading = read_grids(read_image(DEGRADED / name), model)[0]
+    decision = decide(reading, model=model)
+    givens = _digits(TRUTH[name]["givens"])
+    assert decision.givens == givens
+    assert decision.status == SOLVED and decision.solution == solve_unique(givens).solution
+
+
+def test_a_clear_grid_is_left_as_it_is_and_a_dim_noisy_one_restored():
+    page = np.full((576, 576), 190, np.uint8)
+    page[::64, :] = page[:, ::64] = 30
+    assert restore.restored_grid(page) is page
+    dim = (page * 0.15 + np.random.default_rng(3).normal(0, 2.0, page.shape)).round().clip(0, 255).astype(np.uint8)
+    condition = restore.grid_condition(dim)
+    assert condition.dim and condition.noisy
+    restored = restore.restored_grid(dim)
+    assert float(np.percentile(restored, 90)) > 150  # the paper brought up near PAPER_TARGET
+    gain = restore.PAPER_TARGET / condition.paper
+    assert float(restored[1:63, 1:63].std()) < 0.3 * gain * float(dim[1:63, 1:63].std())  # the noise taken down

@@ -18,6 +18,7 @@ from .digits import CellClassifier
 from .features import FEATURE_LENGTH, features_of
 from .ink import ink_colours
 from .rectify import GRID_SIZE, Rectified, find_lattice, lattice_is_regular, rectify, reduce_for, rotate_cells
+from .restore import restored_grid
 from .strokes import GridStrokes, grid_strokes
 
 
@@ -228,6 +229,9 @@ def read_grid(
         if lattice_is_regular(other):
             lattice = other
     seen = rectify(reduced, small, 0, lattice=lattice).scaled(1 / scale)
+    restored = restored_grid(seen.image)  # the same image unless dim or noisy
+    if restored is not seen.image:
+        seen = replace(seen, image=restored)
     measured = grid_strokes(seen.image)
     marks = find_marks(seen.image, measured)
     if rotation is None:

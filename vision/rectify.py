@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .restore import noisy_lines
 from .ruling import extract_lines
 
 #: Side of one cell (pixels) in the rectified grid image.
@@ -52,6 +53,8 @@ LINE_FIT_TOLERANCE = 0.1
 #: ... and when a fit through every strip leaves some out, it is tried without up to this many strips at
 #: the line's ends (`_fit_without_ends`).
 END_OUTLIERS = 2
+#: A noisy coarse image's lines are found averaged along them over this share of a cell (`_ruling_masks`).
+ALONG_LINE = 0.25
 
 
 @dataclass(frozen=True)
@@ -134,12 +137,27 @@ def reduce_for(image: np.ndarray, side: float, target: float) -> tuple[np.ndarra
 
 
 def _ruling_masks(coarse: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray]:
-    """Horizontal and vertical ruling (uint8, 255 = line) of a coarse grid image, by morphological opening."""
-    ink = cv2.adaptiveThreshold(
+    """Horizontal and vertical ruling (uint8, 255 = line) of a coarse grid image, by morphological opening.
+
+    In a noisy image (`vision.restore.noisy_lines`) a faint thin line breaks
+    into dashes shorter than the opening's: each direction's lines are found
+    in the image averaged along them over ALONG_LINE of a cell, which keeps a
+    line as thin and as dark and takes the noise down.
+    """
+    length = int(cell * 0.8)
+    if not noisy_lines(coarse):
+        return extract_lines(_ink(coarse, cell), length)
+    along = max(3, int(round(ALONG_LINE * cell)) | 1)
+    horizontal = extract_lines(_ink(cv2.blur(coarse, (along, 1)), cell), length)[0]
+    vertical = extract_lines(_ink(cv2.blur(coarse, (1, along)), cell), length)[1]
+    return horizontal, vertical
+
+
+def _ink(coarse: np.ndarray, cell: int) -> np.ndarray:
+    """Ink mask (uint8, 255 = ink) of a coarse grid image: an adaptive threshold over half a cell."""
+    return cv2.adaptiveThreshold(
         cv2.GaussianBlur(coarse, (3, 3), 0), 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, (cell // 2) | 1, 5
     )
-    length = int(cell * 0.8)
-    return extract_lines(ink, length)
 
 
 def lines_in_strips(profiles: np.ndarray, cell: float, first: float) -> np.ndarray:
