@@ -48,6 +48,7 @@ import time
 import urllib.request
 from collections import Counter, defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from web_load import multipart, tree_rss
@@ -182,48 +183,24 @@ def report(
     return 1 if unexpected > 0 else 0
 
 
-# The run in one piece: set-up, the requests and their closures over the run's state; not yet split into steps.
-def main() -> int:  # noqa: C901, PLR0915
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=1000)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2, help="server worker processes (default: 2)")
-    parser.add_argument("--warmup", type=int, default=100, help="answered requests before the first memory reading")
-    parser.add_argument("--crash-at", type=int, default=500, help="kill a worker at this request (0: never)")
-    parser.add_argument("--seed", type=int, default=27)
-    parser.add_argument(
-        "--max-seconds",
-        type=float,
-        default=0,
-        help="send no new request after this long (0: no limit); the report covers those answered",
-    )
-    args = parser.parse_args()
+@dataclass
+class Bodies:
+    """What the requests send, by their kind (`MIX`)."""
 
-    photos12 = twelve_megapixel_photos()
-    small = [ROOT / "samples" / f"{name}.jpg" for name in ("image1", "image125", "image1040", "image1082")]
-    puzzles = [
-        line.strip()[:81]
-        for line in (ROOT / "tests" / "data" / "puzzles" / "top1465.txt").read_text().splitlines()
-        if line.strip() and not line.startswith("#")
-    ]
-    bad_dir = ROOT / "tests" / "data" / "bad"
-    bad = [bad_dir / n for n in ("random_bytes.png", "text_named.jpg", "truncated.jpg", "empty.jpg")]
-    bomb = bomb_png()
-    big = b"\xff\xd8" + os.urandom(21 * 2**20)
-    if not photos12:
-        print("web_soak: no 12-megapixel photo found", file=sys.stderr)
-        return 1
+    photos12: list[Path]
+    small: list[Path]
+    puzzles: list[str]
+    bad: list[Path]
+    bomb: bytes
+    big: bytes
 
-    rng = random.Random(args.seed)
-    kinds = [kind for kind, share in MIX.items() for _ in range(share)]
-    plan = [rng.choice(kinds) for _ in range(args.requests)]
-
-    def body_of(i: int, kind: str) -> tuple[bytes, str]:
+    def of(self, i: int, kind: str) -> tuple[bytes, str]:
+        """The body of request `i` of `kind` and its content type."""
         if kind == "puzzle":
-            return json.dumps({"puzzle": puzzles[i % len(puzzles)]}).encode(), "application/json"
+            return json.dumps({"puzzle": self.puzzles[i % len(self.puzzles)]}).encode(), "application/json"
         if kind == "bomb" or kind == "big":
             boundary = "soakboundary"
-            data = bomb if kind == "bomb" else big
+            data = self.bomb if kind == "bomb" else self.big
             body = (
                 (
                     f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="{kind}.png"\r\n'
@@ -233,9 +210,26 @@ def main() -> int:  # noqa: C901, PLR0915
                 + f"\r\n--{boundary}--\r\n".encode()
             )
             return body, f"multipart/form-data; boundary={boundary}"
-        path = {"photo12": photos12, "photo": small, "slow": small, "bad": bad}[kind]
+        path = {"photo12": self.photos12, "photo": self.small, "slow": self.small, "bad": self.bad}[kind]
         return multipart(path[i % len(path)], {"explain": "true"})
 
+
+def request_bodies() -> Bodies:
+    """The 12-megapixel photos, the samples, top1465's puzzles, the bad files, a PNG bomb and 21 MiB of noise."""
+    small = [ROOT / "samples" / f"{name}.jpg" for name in ("image1", "image125", "image1040", "image1082")]
+    puzzles = [
+        line.strip()[:81]
+        for line in (ROOT / "tests" / "data" / "puzzles" / "top1465.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    bad_dir = ROOT / "tests" / "data" / "bad"
+    bad = [bad_dir / n for n in ("random_bytes.png", "text_named.jpg", "truncated.jpg", "empty.jpg")]
+    return Bodies(twelve_megapixel_photos(), small, puzzles, bad, bomb_png(), b"\xff\xd8" + os.urandom(21 * 2**20))
+
+
+def start_server(workers: int):
+    """``snapsolve serve`` on a free port of HOST with `workers` worker processes: (the process, the port,
+    the temporary file its standard error goes to)."""
     with socket.socket() as s:
         s.bind((HOST, 0))
         port = s.getsockname()[1]
@@ -251,48 +245,81 @@ def main() -> int:  # noqa: C901, PLR0915
             "--port",
             str(port),
             "--workers",
-            str(args.workers),
+            str(workers),
             "--timeout",
             "120",
         ],
         stdout=subprocess.DEVNULL,
         stderr=log,
     )
-    results: list[tuple[str, int, float, float] | None] = [None] * len(plan)
-    memory = {}
-    crashed = []
-    lock = threading.Lock()
-    done = [0]
+    return server, port, log
 
-    busy = Counter()
 
-    def send(i: int) -> None:
-        if args.max_seconds and time.perf_counter() - start > args.max_seconds:
+class Soak:
+    """One run of the plan against a started server: the answers, the memory readings, the killed worker."""
+
+    def __init__(self, args: argparse.Namespace, plan: list[str], bodies: Bodies, server, port: int):
+        self.args, self.plan, self.bodies, self.server, self.port = args, plan, bodies, server, port
+        self.results: list[tuple[str, int, float, float] | None] = [None] * len(plan)
+        self.memory: dict[str, int] = {}
+        self.crashed: list[int] = []
+        self.lock = threading.Lock()
+        self.done = 0
+        self.busy: Counter = Counter()
+        self.start = 0.0
+
+    def run(self, log) -> float | None:
+        """Wait for the server, send the plan at the run's concurrency, read the memory; the seconds the
+        requests took, or None when the server exited (said on standard error, from `log`)."""
+        for _ in range(1200):
+            if self.server.poll() is not None:
+                log.seek(0)
+                print("web_soak: the server exited: " + log.read().decode(errors="replace")[-500:], file=sys.stderr)
+                return None
+            try:
+                urllib.request.urlopen(f"http://{HOST}:{self.port}/api/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        time.sleep(3)  # the workers load the model at start
+        self.memory["idle"] = tree_rss(self.server.pid)[0]
+        self.start = time.perf_counter()
+        with ThreadPoolExecutor(self.args.concurrency) as pool:
+            list(pool.map(self.send, range(len(self.plan))))
+        wall = time.perf_counter() - self.start
+        time.sleep(1)
+        self.memory["end"] = tree_rss(self.server.pid)[0]
+        return wall
+
+    def send(self, i: int) -> None:
+        """Request `i` of the plan, tried again after each 503 (up to TRIES), its answer recorded."""
+        args = self.args
+        if args.max_seconds and time.perf_counter() - self.start > args.max_seconds:
             return
-        kind = plan[i]
+        kind = self.plan[i]
         first = time.perf_counter()
         for _ in range(TRIES):
-            status, seconds, retry_after = attempt(kind, *body_of(i, kind))
+            status, seconds, retry_after = self.attempt(kind, *self.bodies.of(i, kind))
             if status != 503:
                 break
-            busy[kind] += 1
+            self.busy[kind] += 1
             time.sleep(retry_after)
-        results[i] = (kind, status, seconds, time.perf_counter() - first)
-        with lock:
-            done[0] += 1
-            count = done[0]
+        self.results[i] = (kind, status, seconds, time.perf_counter() - first)
+        with self.lock:
+            self.done += 1
+            count = self.done
             if count % 100 == 0:
                 print(f"web_soak: {count} answered", file=sys.stderr, flush=True)
         if count == args.warmup:
-            memory["warm"] = tree_rss(server.pid)[0]
+            self.memory["warm"] = tree_rss(self.server.pid)[0]
         if args.crash_at and count == args.crash_at:
-            threading.Thread(target=crash_a_worker, daemon=True).start()
+            threading.Thread(target=self.crash_a_worker, daemon=True).start()
 
-    def attempt(kind: str, body: bytes, content_type: str) -> tuple[int, float, float]:
+    def attempt(self, kind: str, body: bytes, content_type: str) -> tuple[int, float, float]:
         """One try: (status, seconds, Retry-After seconds); status 0 when the connection failed."""
         retry_after = 1.0
         start = time.perf_counter()
-        conn = http.client.HTTPConnection(HOST, port, timeout=300)
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=300)
         try:
             headers = {"Content-Type": content_type, "Content-Length": str(len(body))}
             if kind == "slow":  # the body in 8 pieces over about 2 s
@@ -316,44 +343,56 @@ def main() -> int:  # noqa: C901, PLR0915
             conn.close()
         return status, time.perf_counter() - start, retry_after
 
-    def crash_a_worker():
+    def crash_a_worker(self) -> None:
+        """Kill (SIGKILL) a worker while it reads: one using the processor, within 30 s."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:  # a worker reading: one using the processor
-            for pid in workers_of(server.pid):
+            for pid in workers_of(self.server.pid):
                 with open(f"/proc/{pid}/stat") as fh:
                     if fh.read().rsplit(")", 1)[1].split()[0] == "R":
                         os.kill(pid, signal.SIGKILL)
-                        crashed.append(pid)
+                        self.crashed.append(pid)
                         return
             time.sleep(0.01)
 
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2, help="server worker processes (default: 2)")
+    parser.add_argument("--warmup", type=int, default=100, help="answered requests before the first memory reading")
+    parser.add_argument("--crash-at", type=int, default=500, help="kill a worker at this request (0: never)")
+    parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=0,
+        help="send no new request after this long (0: no limit); the report covers those answered",
+    )
+    args = parser.parse_args()
+
+    bodies = request_bodies()
+    if not bodies.photos12:
+        print("web_soak: no 12-megapixel photo found", file=sys.stderr)
+        return 1
+
+    rng = random.Random(args.seed)
+    kinds = [kind for kind, share in MIX.items() for _ in range(share)]
+    plan = [rng.choice(kinds) for _ in range(args.requests)]
+    server, port, log = start_server(args.workers)
+    soak = Soak(args, plan, bodies, server, port)
     try:
-        for _ in range(1200):
-            if server.poll() is not None:
-                log.seek(0)
-                print("web_soak: the server exited: " + log.read().decode(errors="replace")[-500:], file=sys.stderr)
-                return 1
-            try:
-                urllib.request.urlopen(f"http://{HOST}:{port}/api/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        time.sleep(3)  # the workers load the model at start
-        memory["idle"] = tree_rss(server.pid)[0]
-        start = time.perf_counter()
-        with ThreadPoolExecutor(args.concurrency) as pool:
-            list(pool.map(send, range(len(plan))))
-        wall = time.perf_counter() - start
-        time.sleep(1)
-        memory["end"] = tree_rss(server.pid)[0]
+        wall = soak.run(log)
     finally:
         server.terminate()
         try:
             server.wait(30)
         except subprocess.TimeoutExpired:
             server.kill()
-
-    return report(args, plan, results, memory, crashed, busy, wall)
+    if wall is None:
+        return 1
+    return report(args, plan, soak.results, soak.memory, soak.crashed, soak.busy, wall)
 
 
 if __name__ == "__main__":
