@@ -13,8 +13,7 @@ shared and noisy: compare medians).
 It also prints a yardstick of the machine: the median time of a fixed
 pure-Python loop (``sum(range(10**6))``) and of a fixed OpenCV filter (a 5x5
 Gaussian blur of a 4000 x 3000 grey image), so that figures taken on different
-machines can be compared (the same tree read a 640x480 photo in 36 ms on one
-machine and 158 ms on one whose loop took 70 ms).
+machines can be compared.
 
     python benchmarks/pipeline_speed.py
     python benchmarks/pipeline_speed.py ../shared/datasets/sudoku-photos-inprogress-train --size any
