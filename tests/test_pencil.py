@@ -16,14 +16,13 @@ from .conftest import FULL, SAMPLES, in_progress_dir
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_samples_candidates_are_read_or_left_unread(model):
-    """The in-progress sample's three cells of small "58" notes (r4c4, r6c8, r6c9): each is read "58" or
-    left unread, never another list. (The model of 2026-11-27 leaves all three unread: its new handwriting
-    faces put a 3 within 1.1 times the distance of the nearest 8 to the clearest one's 8, under MARGIN;
-    the model before read two.)"""
+def test_the_samples_candidates_are_read(model):
+    """The in-progress sample's three cells of small "58" notes (r4c4, r6c8, r6c9) are each read "58": the
+    8s the handwritten model doubts (a 3 nearly as near) are read at a second look, by the image distortion
+    model or against the player's own 8s read surely in the other cells."""
     reading = read_grids(read_image(SAMPLES / "02_25_honor_view_10_0.jpg", 2), model)[0]
     read = read_pencil_marks(reading.rectified.image, [30, 52, 53], model)
-    assert len(read) == 3 and all(digits in ("58", None) for digits in read)
+    assert read == ["58", "58", "58"]
 
 
 def test_touching_digits_are_cut_apart_at_their_thinnest_column():
@@ -41,8 +40,8 @@ def test_touching_digits_are_cut_apart_at_their_thinnest_column():
 
 @pytest.mark.slow
 def test_validation_candidates_never_read_wrong():
-    """benchmarks/pencil_marks.py on the in-progress validation photos: 0 cells read wrong, and the 51 of 108
-    the model card reports read right."""
+    """benchmarks/pencil_marks.py on the in-progress validation photos: 0 cells read wrong, and at least 78 of
+    the 108 read right in full."""
     if not FULL:
         pytest.skip("../shared in-progress photos absent")
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -66,4 +65,4 @@ def test_validation_candidates_never_read_wrong():
             if digits is not None:
                 right += digits == labels[(photo.image_path.name, cell)]
                 wrong += digits != labels[(photo.image_path.name, cell)]
-    assert wrong == 0 and right >= 51
+    assert wrong == 0 and right >= 78

@@ -4,15 +4,23 @@ A cell of candidates holds one to a few small digits side by side (the
 player's notes: "23" in a corner). They are cut apart as the cell's pieces of
 ink (connected components of the strokes, the ruling removed as for the cell
 marks: `vision.strokes.strokes_of`); a piece wider than a digit is two digits
-that touch and is cut at its thinnest column. Each piece is read by the
-handwritten-digit model (`vision.digits.CellClassifier.sure_handwritten_digits`).
-The cell's digits are given only when every piece is read surely and no
-digit repeats; otherwise the cell is
-unread (None), never guessed: a wrong candidate list misleads a player more
-than none.
+that touch and is cut at its thinnest column. A piece that may be either (a
+wide 2, 4 or 7, or a 1 and an 8 that touch) is read both ways, and the cell
+only when exactly one way reads surely. Each piece is read by the
+handwritten-digit model (`vision.digits.CellClassifier.sure_handwritten_digits`);
+one it doubts is looked at again by the image distortion model
+(`vision.digits.CellClassifier.second_look`), which bends a digit's strokes
+before comparing and so forgives the small, hasty shapes of pencil notes,
+against the model's samples and against the player's own candidate digits
+read surely elsewhere in the grid (one hand writes its notes alike). The
+cell's digits are given only when every piece is read surely and no digit
+repeats; otherwise the cell is unread (None), never guessed: a wrong
+candidate list misleads a player more than none.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import cv2
 import numpy as np
@@ -30,12 +38,32 @@ MIN_PIECE_AREA = 6
 SAME_DIGIT_OVERLAP = 0.7
 #: Widest (width / height) a single candidate digit is; a wider piece is cut in two at its thinnest column.
 MAX_DIGIT_ASPECT = 1.0
+#: A piece wider than PAIR_ASPECT of its height (and no wider than MAX_DIGIT_ASPECT) may be one digit or two
+#: that touch: a player's single candidate digit is up to about as wide as it is high (a 2, a 4, a 7), two
+#: touching ones from about 0.85. It is read both whole and cut in two, and the cell only when exactly one of
+#: the ways reads surely.
+PAIR_ASPECT = 0.85
+#: Most pieces of one cell read both ways (each doubles the cell's ways of reading).
+MAX_PAIRS = 3
 #: A candidate digit is read surely when the handwritten model's probability is at least SURE and the nearest
 #: sample of any other digit lies MARGIN times as far as the nearest of its own; fitted by ``python
 #: benchmarks/pencil_marks.py --split training`` (the labelled candidate cells of the training photos), one
-#: step past the first margin that reads one wrong.
+#: step past the first probability that reads one wrong; MARGIN and the LOOK_ thresholds likewise.
 SURE = 0.9
-MARGIN = 1.2
+MARGIN = 1.1
+#: The margin for a piece read whole that may be two digits that touch (see PAIR_ASPECT): a 1 and an 8 that
+#: touch lie near an 8.
+PAIR_MARGIN = 1.2
+#: A piece not read surely is looked at again by the image distortion model (`CellClassifier.second_look`)
+#: when the handwritten model gives its digit at least LOOK_SURE and no other digit's sample is nearer; it is
+#: read surely when the LOOK_VOTES of the least distorted samples are that digit and its least distortion is
+#: at most LOOK_RATIO of any other digit's (`vision.evidence.SecondLook.ratio`), or when its least distortion
+#: to the player's own copies of that digit (the grid's pieces read surely) is at most OWN_RATIO of any other
+#: digit's, the model's samples and the player's copies together (`vision.evidence.SecondLook.own_ratio`).
+LOOK_SURE = 0.5
+LOOK_VOTES = 1.0
+LOOK_RATIO = 0.7
+OWN_RATIO = 0.7
 #: Most candidate digits in one cell (a player's notes; more is a scribble).
 MAX_DIGITS = 6
 
@@ -59,18 +87,15 @@ def _pieces(strokes: np.ndarray) -> list[np.ndarray]:
                 merged[-1] = [min(last[0], box[0]), max(last[1], box[1]), last[2] + box[2], last[3] + box[3]]
                 continue
         merged.append(box)
-    masks = []
-    for _, _, _, ids in merged:
-        mask = np.isin(labels, ids).astype(np.uint8) * 255
-        masks.extend(_split_if_wide(mask))
-    return masks
+    return [np.isin(labels, ids).astype(np.uint8) * 255 for _, _, _, ids in merged]
 
 
-def _split_if_wide(mask: np.ndarray) -> list[np.ndarray]:
-    """One mask, or two when it is wider than a digit: cut at the column with least ink in its middle half."""
+def _split_if_wide(mask: np.ndarray, aspect: float = MAX_DIGIT_ASPECT) -> list[np.ndarray]:
+    """One mask, or two when it is wider than `aspect` of its height: cut at the column with least ink in its
+    middle half."""
     ys, xs = np.nonzero(mask)
     x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    if (x1 - x0) <= MAX_DIGIT_ASPECT * (y1 - y0):
+    if (x1 - x0) <= aspect * (y1 - y0):
         return [mask]
     columns = (mask[y0:y1, x0:x1] > 0).sum(axis=0)
     lo, hi = (x1 - x0) // 4, 3 * (x1 - x0) // 4
@@ -79,6 +104,82 @@ def _split_if_wide(mask: np.ndarray) -> list[np.ndarray]:
     left[:, cut:] = 0
     right[:, :cut] = 0
     return [m for m in (left, right) if m.any()]
+
+
+def _ways_to_read(mask: np.ndarray) -> list[np.ndarray]:
+    """``[mask]``, or ``[mask, left, right]`` when the piece may be one digit or two that touch (wider than
+    PAIR_ASPECT of its height): the whole and its two halves."""
+    halves = _split_if_wide(mask, PAIR_ASPECT)
+    return [mask, *halves] if len(halves) == 2 else [mask]
+
+
+def _second_look(
+    model: CellClassifier,
+    crops: list[np.ndarray],
+    read: np.ndarray,
+    surely: np.ndarray,
+    doubtful: list[int],
+    ways: list[list[list[int]]],
+) -> np.ndarray:
+    """`surely` with the crops read surely at a second look added.
+
+    A crop the handwritten model doubts, but leans to (`LOOK_SURE`), is
+    measured by the image distortion model (`CellClassifier.second_look`)
+    against the model's samples and against the crops of this grid read
+    surely, the player's own pencil digits: it is read surely when the least
+    distorted samples all vote for its digit and bend clearly less to it than
+    to any other (`LOOK_RATIO`), or when the player's own copies of its digit
+    are clearly the nearest (`OWN_RATIO`).
+
+    Parameters
+    ----------
+    model : CellClassifier
+    crops : list of np.ndarray
+        Each shape (h, w), uint8 ink strength (0 = paper): one candidate digit or a piece read whole.
+    read, surely : np.ndarray
+        Shape (n,) int64 digits 1..9 and (n,) bool, from `CellClassifier.sure_handwritten_digits`.
+    doubtful : list of int
+        The crops of whole pieces that may be two digits: neither looked at again nor taken as the player's
+        own copies.
+    ways : list of list of list of int
+        Each cell's ways of reading (lists of indices into `crops`): a crop is looked at again only in a way
+        whose every crop is read surely or leaned to, the only ways a second look can complete (the image
+        distortion model takes milliseconds a crop).
+
+    Returns
+    -------
+    np.ndarray
+        Shape (n,) bool.
+    """
+    leaning = model.sure_handwritten_digits(crops, LOOK_SURE, 1.0)[1]
+    left_as_they_are = set(doubtful)
+    hopeful = leaning & ~surely
+    hopeful[list(left_as_they_are)] = False
+    completed = {
+        i for cell_ways in ways for rows in cell_ways if all(surely[j] or hopeful[j] for j in rows) for i in rows
+    }
+    asked = sorted(i for i in completed if hopeful[i])
+    if not asked:
+        return surely
+    own_rows = [i for i in range(len(crops)) if surely[i] and i not in left_as_they_are]
+    look = model.second_look(
+        [crops[i] for i in asked], own=([crops[i] for i in own_rows], [int(read[i]) for i in own_rows])
+    )
+    out = surely.copy()
+    for row, i in enumerate(asked):
+        digit = int(read[i])
+        by_model = look.votes[row, digit - 1] >= LOOK_VOTES and look.ratio(row, digit) <= LOOK_RATIO
+        out[i] = by_model or look.own_ratio(row, digit) <= OWN_RATIO
+    return out
+
+
+def _window(cell: int) -> tuple[slice, slice]:
+    """The rows and columns of a cell in the rectified grid, EDGE left out at each side."""
+    r, c = divmod(cell, 9)
+    return (
+        slice(r * CELL_SIZE + EDGE, (r + 1) * CELL_SIZE - EDGE),
+        slice(c * CELL_SIZE + EDGE, (c + 1) * CELL_SIZE - EDGE),
+    )
 
 
 def read_pencil_marks(
@@ -107,42 +208,46 @@ def read_pencil_marks(
     list of (str or None)
         For each cell in order: its candidate digits in increasing order (for
         example ``"239"``), or None when they cannot all be read surely (a
-        piece not read surely, see SURE, a digit twice, none or more than
-        MAX_DIGITS pieces).
+        piece not read surely, see SURE and LOOK_RATIO, a digit twice, none
+        or more than MAX_DIGITS pieces, a piece that may be one digit or two
+        read surely both ways or neither).
     """
     if not cells:
         return []
     measured = (grid_strokes(grid_image) if strokes is None else strokes).strokes
     crops: list[np.ndarray] = []
-    owners: list[int | None] = []  # each cell's number of pieces, None when it has none or too many
+    doubtful: list[int] = []  # the crops of whole pieces that may be two digits
+    ways: list[list[list[int]]] = []  # per cell, its ways of reading: lists of indices into crops
     for cell in cells:
-        r, c = divmod(cell, 9)
-        window = (
-            slice(r * CELL_SIZE + EDGE, (r + 1) * CELL_SIZE - EDGE),
-            slice(c * CELL_SIZE + EDGE, (c + 1) * CELL_SIZE - EDGE),
-        )
+        window = _window(cell)
         gray = grid_image[window].astype(np.int16)
         paper = float(np.percentile(gray, 75))
         darkness = np.clip(paper - gray, 0, 255).astype(np.uint8)
-        pieces = _pieces(measured[window])
-        if not 1 <= len(pieces) <= MAX_DIGITS:
-            owners.append(None)
+        pieces = [_ways_to_read(half) for mask in _pieces(measured[window]) for half in _split_if_wide(mask)]
+        if not 1 <= len(pieces) <= MAX_DIGITS or sum(len(p) > 1 for p in pieces) > MAX_PAIRS:
+            ways.append([])
             continue
-        for mask in pieces:
-            ys, xs = np.nonzero(mask)
-            box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
-            crops.append(np.where(mask[box] > 0, darkness[box], 0).astype(np.uint8))
-        owners.append(len(pieces))
+        options: list[list[list[int]]] = []
+        for masks in pieces:
+            first = len(crops)
+            for mask in masks:
+                ys, xs = np.nonzero(mask)
+                box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
+                crops.append(np.where(mask[box] > 0, darkness[box], 0).astype(np.uint8))
+            options.append([[first]] if len(masks) == 1 else [[first], [first + 1, first + 2]])
+            if len(masks) > 1:
+                doubtful.append(first)
+        ways.append([sum(choice, []) for choice in itertools.product(*options)])
     read, surely = model.sure_handwritten_digits(crops, SURE, MARGIN)
+    if doubtful:
+        surely[doubtful] = model.sure_handwritten_digits([crops[i] for i in doubtful], SURE, PAIR_MARGIN)[1]
+    surely = _second_look(model, crops, read, surely, doubtful, ways)
     out: list[str | None] = []
-    start = 0
-    for count in owners:
-        if count is None:
-            out.append(None)
-            continue
-        rows = range(start, start + count)
-        start += count
-        digits = [int(read[i]) for i in rows]
-        sure = all(surely[i] for i in rows) and len(set(digits)) == len(digits)
-        out.append("".join(str(d) for d in sorted(digits)) if sure else None)
+    for cell_ways in ways:
+        found = set()
+        for rows in cell_ways:
+            digits = [int(read[i]) for i in rows]
+            if len(rows) <= MAX_DIGITS and all(surely[i] for i in rows) and len(set(digits)) == len(digits):
+                found.add("".join(str(d) for d in sorted(digits)))
+        out.append(found.pop() if len(found) == 1 else None)
     return out
