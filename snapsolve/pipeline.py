@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -180,11 +181,13 @@ def read_grids(
     on a bent page the page's edge can pass for the grid's), when that one's
     lattice is regular.
 
-    A dark photo is read brightened (`vision.restore.restored_photo`).
+    A dark photo is read brightened (`vision.restore.restored_photo`); its
+    readings are `GridReading.restored`.
     """
     if colour is None and image.ndim == 3:
         colour = image
-    gray = restored_photo(to_gray(image))
+    photo = to_gray(image)
+    gray = restored_photo(photo)
     readings = []
     along_outlines: list[GridCandidate] | None = None  # `bent_grids`, found once when first needed
     for i, candidate in enumerate(locate_grids(gray)):
@@ -199,6 +202,8 @@ def read_grids(
                 if lattice_is_regular(again.rectified.lattice):
                     reading = again
                     break
+        if gray is not photo:
+            reading = replace(reading, restored=True)
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(reading)
     return readings
@@ -215,11 +220,19 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     A reading whose lattice is not regular (`vision.rectify.lattice_is_regular`:
     two neighbouring lines followed far closer than the rest, a bent or
     creased page whose lines were not all found) may have read digits into the
-    wrong cells, and so another puzzle: it is unsure, never solved.
+    wrong cells, and so another puzzle: it is unsure, never solved. So is a
+    reading of a restored grid (`GridReading.restored`: a dark or noisy
+    photo) that the repair changed: there a misread digit's second guess is
+    often wrong too, and the changed reading can have one solution, another.
     """
     decision = decide_givens(reading.given_probabilities, mark_looks(reading, model), search=search)
     if decision.status == SOLVED and not lattice_is_regular(reading.rectified.lattice):
         warning = "unsure of the grid's lines (a bent or creased page?): retake the photo with the page flat"
+        return Decision(
+            decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
+        )
+    if decision.status == SOLVED and reading.restored and decision.changes:
+        warning = "unsure of the digits of a dark or grainy photo: retake it in better light"
         return Decision(
             decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
         )

@@ -56,6 +56,10 @@ class GridReading:
         `vision.strokes.grid_strokes` of ``rectified.image``, as measured for
         finding the marks, to read the pencilled candidates from; None when
         the grid was measured otherwise turned.
+    restored : bool
+        The grid was read in a restored image (`vision.restore`: a dark photo
+        brightened, a dim grid brought up or a noisy one denoised): its marks
+        are surer than the photo's, less sure than a good photo's.
     """
 
     corners: np.ndarray
@@ -67,6 +71,7 @@ class GridReading:
     inks: np.ndarray | None = None
     ruling_ink: np.ndarray | None = None
     strokes: GridStrokes | None = None
+    restored: bool = False
 
     @property
     def classes(self) -> list[int]:
@@ -229,7 +234,8 @@ def read_grid(
         if lattice_is_regular(other):
             lattice = other
     seen = rectify(reduced, small, 0, lattice=lattice).scaled(1 / scale)
-    restored = restored_grid(seen.image)  # the same image unless dim or noisy
+    rectified_image = seen.image
+    restored = restored_grid(rectified_image)  # the same image unless dim or noisy
     if restored is not seen.image:
         seen = replace(seen, image=restored)
     measured = grid_strokes(seen.image)
@@ -248,4 +254,5 @@ def read_grid(
         scale = np.float32(colour.shape[1] / gray.shape[1])  # the colour photo may be decoded smaller
         inks, ruling = ink_colours(colour, grid.lattice * scale, grid.image, upright.present)
     strokes = measured if grid is seen else None  # the strokes of the grid as measured, not turned
-    return GridReading(corners, rotation, probs, grid, upright, shapes, inks, ruling, strokes)
+    was_restored = restored is not rectified_image
+    return GridReading(corners, rotation, probs, grid, upright, shapes, inks, ruling, strokes, was_restored)
