@@ -21,9 +21,21 @@ import numpy as np
 from .errors import Kind
 from .models import MODEL_ENV, digit_model_path
 from .puzzle import Options, place_output, solved_grid, wants_image
-from .repair import UNSURE, Decision, EntryReading, MarkLooks, decide_givens, read_entries
+from .repair import (
+    UNSURE,
+    Decision,
+    EntryReading,
+    MarkLooks,
+    decide_givens,
+    decide_written_grid,
+    is_written_grid,
+    read_entries,
+    upside_down,
+    written_given_probabilities,
+)
 from .results import GridResult, InputResult, PencilMark, Repair
 from .solver import SOLVED, Mistake, Solution, Step, UnclearEntry, solve_puzzle
+from .solver.grid import repeated_cells
 from .vision import (
     CellClassifier,
     GridReading,
@@ -41,6 +53,7 @@ from .vision import (
 )
 from .vision.cells import MARK_FEATURES
 from .vision.evidence import SecondLook
+from .vision.features import FEATURE_LENGTH, features_of
 from .vision.image_io import is_jpeg, reduction_for, render_pdf_page
 from .vision.layout import reading_order
 from .vision.locate import GridCandidate, bent_grids, quad_overlap
@@ -205,8 +218,52 @@ def read_grids(
         if gray is not photo:
             reading = replace(reading, restored=True)
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
-            readings.append(reading)
+            readings.append(upright_by_hand(reading, model))
     return readings
+
+
+def upright_by_hand(reading: GridReading, model: CellClassifier) -> GridReading:
+    """A grid written wholly by hand (`repair.is_written_grid`) read the other way up when its marks lie nearer
+    the handwritten samples so, or nearer and so breaking the rules in fewer cells (`repair.upside_down`); any
+    other reading as it is.
+
+    The orientation of a reading is chosen by its marks' likeness to print
+    (`vision.read.orient_and_read`), which a hand's digits do not show.
+    """
+    if not is_written_grid(reading.probabilities, mark_looks(reading, model)):
+        return reading
+    turned = half_turned(reading, model)
+    nearest = [
+        model.digit_evidence([r.marks.crops[c] for c in np.flatnonzero(r.marks.present)], printed=False).distances
+        for r in (reading, turned)
+    ]
+
+    def repeats() -> tuple[int, int]:
+        def repeated(r: GridReading) -> int:
+            digits = written_given_probabilities(r.probabilities, mark_looks(r, model)).argmax(axis=1)
+            return len(repeated_cells([int(d) for d in digits]))
+
+        return repeated(reading), repeated(turned)
+
+    return turned if upside_down(nearest[0].min(axis=1), nearest[1].min(axis=1), repeats) else reading
+
+
+def half_turned(reading: GridReading, model: CellClassifier) -> GridReading:
+    """The same grid read turned by half a turn more: its marks, cells and inks turned, read again by `model`."""
+    marks = reading.marks.turned(180)
+    cells = np.flatnonzero(marks.present)
+    shapes = np.full((81, FEATURE_LENGTH), np.nan, np.float32)
+    shapes[cells] = features_of([marks.crops[c] for c in cells])
+    return replace(
+        reading,
+        rotation=(reading.rotation + 180) % 360,
+        probabilities=model.predict_proba(marks, shapes=shapes[cells]),
+        rectified=reading.rectified.turned(180),
+        marks=marks,
+        shapes=shapes,
+        inks=None if reading.inks is None else reading.inks[::-1].copy(),  # cell c is cell 80 - c half turned
+        strokes=None,
+    )
 
 
 def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier | None = None) -> Decision:
@@ -217,6 +274,10 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     pen where the puzzle does not need them, or where the reading has no one
     solution with them (`repair.decide_givens`).
 
+    A grid written wholly by hand (`repair.is_written_grid`: no print among
+    its marks, told with `model`) is read by the handwritten-digit model, its
+    marks its givens (`repair.decide_written_grid`).
+
     A reading whose lattice is not regular (`vision.rectify.lattice_is_regular`:
     two neighbouring lines followed far closer than the rest, a bent or
     creased page whose lines were not all found) may have read digits into the
@@ -225,7 +286,11 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     photo) that the repair changed: there a misread digit's second guess is
     often wrong too, and the changed reading can have one solution, another.
     """
-    decision = decide_givens(reading.given_probabilities, mark_looks(reading, model), search=search)
+    looks = mark_looks(reading, model)
+    if is_written_grid(reading.probabilities, looks):
+        decision = decide_written_grid(reading.probabilities, looks, search=search)
+    else:
+        decision = decide_givens(reading.given_probabilities, looks, search=search)
     if decision.status == SOLVED and not lattice_is_regular(reading.rectified.lattice):
         warning = "unsure of the grid's lines (a bent or creased page?): retake the photo with the page flat"
         return Decision(
@@ -241,13 +306,20 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
 
 def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> MarkLooks:
     """How a reading's marks look (`repair.MarkLooks`): heights, centres, contrast, inks and, with `model`,
-    shapes and the handwritten-digit model's digits and shapes."""
+    shapes, their distance to the printed samples and the handwritten-digit model's digits and shapes."""
     features, present = reading.marks.features, reading.marks.present
-    shapes = hand_digits = hand_shapes = None
+    shapes = hand_digits = hand_shapes = print_distances = hand_probabilities = None
     if model is not None:
+        crops = reading.marks.crops
         shapes = lambda cells: model.print_shapes(reading.marks, cells, reading.shapes)  # noqa: E731
         hand_digits = lambda cells: model.entry_evidence(reading.marks, cells).handwritten.argmax(axis=1) + 1  # noqa: E731
         hand_shapes = lambda cells: model.handwritten_shapes(reading.marks, cells)  # noqa: E731
+        hand_probabilities = lambda cells: model.digit_evidence([crops[c] for c in cells], printed=False).handwritten  # noqa: E731
+
+        def print_distances(cells: list[int]) -> np.ndarray:
+            measured = reading.shapes[cells] if reading.shapes is not None else features_of([crops[c] for c in cells])
+            return model.printed_proba_and_nearest(np.asarray(measured, np.float32))[1]
+
     return MarkLooks(
         heights=features[:, MARK_FEATURES.index("height")] * present,
         shapes=shapes,
@@ -258,6 +330,8 @@ def mark_looks(reading: GridReading, model: CellClassifier | None = None) -> Mar
         ruling=reading.ruling_ink,
         hand_digits=hand_digits,
         hand_shapes=hand_shapes,
+        print_distances=print_distances,
+        hand_probabilities=hand_probabilities,
     )
 
 

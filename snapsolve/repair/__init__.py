@@ -15,6 +15,8 @@ Modules, in the order a grid goes through them:
 - `givens`: the givens of a grid, marks taken out and put back until the puzzle has one solution
   (`decide_givens`);
 - `entries`: the player's entries, sure, mistaken or asked about (`read_entries`);
+- `written_grid`: a grid written wholly by hand, read by the handwritten-digit model (`is_written_grid`,
+  `upside_down`, `decide_written_grid`);
 - `second_look`: the second look at a doubted entry (the image distortion model, the player's own copies).
 """
 
@@ -32,6 +34,7 @@ from .looks import (
 from .reading import UNSURE, Decision, calibrated_confidence, choose_reading
 from .second_look import Reread
 from .written import separate_written
+from .written_grid import decide_written_grid, is_written_grid, upside_down, written_given_probabilities
 
 __all__ = [
     "UNSURE",
@@ -43,12 +46,16 @@ __all__ = [
     "calibrated_confidence",
     "choose_reading",
     "decide_givens",
+    "decide_written_grid",
     "doubted_by_looks",
     "doubted_by_shape",
+    "is_written_grid",
     "like_the_players_pen",
     "lone_far_copies",
     "pen_scores",
     "read_entries",
     "separate_written",
     "unlike_the_print",
+    "upside_down",
+    "written_given_probabilities",
 ]

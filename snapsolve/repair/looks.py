@@ -107,6 +107,14 @@ class MarkLooks:
     hand_shapes : callable, optional
         Cells (n,) -> (n, d) float: the marks' shapes in the handwritten-digit
         model's space (`vision.digits.CellClassifier.handwritten_shapes`).
+    print_distances : callable, optional
+        Cells (n,) of marks -> (n,) float: each mark's distance to the nearest
+        printed sample in the printed-digit model's space
+        (`vision.digits.CellClassifier.printed_proba_and_nearest`).
+    hand_probabilities : callable, optional
+        Cells (n,) of marks -> (n, 9) float: P(digit 1..9 | handwritten), the
+        handwritten-digit model's reading of each mark
+        (`vision.digits.CellClassifier.digit_evidence`).
     """
 
     heights: np.ndarray
@@ -118,6 +126,8 @@ class MarkLooks:
     ruling: np.ndarray | None = None
     hand_digits: Callable[[list[int]], np.ndarray] | None = None
     hand_shapes: ShapesOf | None = None
+    print_distances: Callable[[list[int]], np.ndarray] | None = None
+    hand_probabilities: Callable[[list[int]], np.ndarray] | None = None
 
 
 def pen_scores(givens: list[int], looks: MarkLooks) -> dict[int, float]:
