@@ -90,6 +90,8 @@ DEGRADATIONS: dict[str, tuple[str, tuple, Callable[[np.ndarray, object, float, n
         ),
     ),
 }
+#: Each photo's outcome as ``--save`` writes it (besides ``wrong_cells``).
+SAVED_FIELDS = ("givens_right", "status", "solved_wrong", "false_mistakes", "confidence")
 #: The strength of each degradation that the issue measured (issue 74's table): its bar is met there.
 ISSUE_STRENGTH = {
     "gaussian blur": 2.0,
@@ -220,9 +222,7 @@ def main() -> int:
                 entries = list(pool.map(outcome, tasks)) if args.jobs > 1 else [outcome(t) for t in tasks]
                 tables[kind].append((name, label, row(entries, kind == "in progress")))
                 saved[f"{kind}|{name}|{label}"] = {
-                    e["photo"]: {k: e[k] for k in ("givens_right", "status", "solved_wrong", "false_mistakes")}
-                    | {"wrong_cells": e["wrong_cells"]}
-                    for e in entries
+                    e["photo"]: {k: e[k] for k in SAVED_FIELDS} | {"wrong_cells": e["wrong_cells"]} for e in entries
                 }
                 print(f"{kind}, {name} {label}: {tables[kind][-1][2]}", file=sys.stderr, flush=True)
     print(f"\nsplit {args.split}, seed {args.seed}; strengths for a photo {REFERENCE_SIDE} pixels wide")

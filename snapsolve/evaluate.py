@@ -43,8 +43,9 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         columns each, ``read`` None when no grid was found); ``wrong_cells``
         ([cell, true class, read class] with classes as ``.cells`` tokens);
         ``givens_right`` (every printed given read right, none added);
-        ``status`` of the decided puzzle; ``solved_right`` / ``solved_wrong``
-        (solved, with the true solution or another); ``rotation``;
+        ``status`` of the decided puzzle and its ``confidence`` (None without
+        a grid); ``solved_right`` / ``solved_wrong`` (solved, with the true
+        solution or another); ``rotation``;
         ``corner_error`` (mean distance in pixels between located and
         ground-truth corners in the full photo's pixels, or None); ``seconds``; and, as `_judge_entries`
         counts them, ``handwritten`` / ``handwritten_right``,
@@ -62,6 +63,7 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         "status": None,
         "solved_right": False,
         "solved_wrong": False,
+        "confidence": None,
         "rotation": None,
         "corner_error": None,
         **_judge_entries(photo, None, None, model),
@@ -88,6 +90,7 @@ def evaluate_photo(photo: LabelledPhoto, model) -> dict:
         entry["givens_right"] = decision.givens == photo.givens
         entry.update(_judge_entries(photo, main, decision, model))
         entry["status"] = decision.status
+        entry["confidence"] = round(decision.confidence, 4)
         if decision.status == SOLVED:
             truth = solve_unique(photo.givens)
             right = truth.status == SOLVED and decision.solution == truth.solution
