@@ -283,8 +283,10 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     creased page whose lines were not all found) may have read digits into the
     wrong cells, and so another puzzle: it is unsure, never solved. So is a
     reading of a restored grid (`GridReading.restored`: a dark or noisy
-    photo) that the repair changed: there a misread digit's second guess is
-    often wrong too, and the changed reading can have one solution, another.
+    photo) whose repair put another printed digit in a cell: there a misread
+    digit's second guess is often wrong too, and the changed reading can
+    have one solution, another (a given taken out leaves the others'
+    solution).
     """
     looks = mark_looks(reading, model)
     if is_written_grid(reading.probabilities, looks):
@@ -296,7 +298,7 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
         return Decision(
             decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
         )
-    if decision.status == SOLVED and reading.restored and decision.changes:
+    if decision.status == SOLVED and reading.restored and any(used for _, _, used in decision.changes):
         warning = "unsure of the digits of a dark or grainy photo: retake it in better light"
         return Decision(
             decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
