@@ -180,8 +180,11 @@ def decide_written_grid(probabilities: np.ndarray, looks: MarkLooks, search: str
     """The puzzle of a grid written wholly by hand: the most probable reading by the handwritten-digit model
     with one solution (`choose_reading` of `written_given_probabilities`), every mark a given.
 
-    A solved reading one of whose doubted givens, read as another digit,
-    makes another puzzle with one solution is unsure (`another_puzzle`).
+    A reading solved only by a repair is unsure: a hand's digit misread can
+    make the repair change a right one, and the changed reading have one
+    solution, another. So is a solved reading one of whose doubted givens,
+    read as another digit, makes another puzzle with one solution
+    (`another_puzzle`).
 
     Parameters and the returned `Decision` are those of `decide_givens`
     (``probabilities`` the reading's (81, len(CLASSES)) class probabilities);
@@ -189,6 +192,12 @@ def decide_written_grid(probabilities: np.ndarray, looks: MarkLooks, search: str
     """
     given_probabilities = written_given_probabilities(probabilities, looks)
     decision = choose_reading(given_probabilities, search=search)
+    if decision.status == SOLVED and decision.changes:
+        changed = ", ".join(
+            f"{cell_name(c)} read as {a or 'no digit'}, taken as {b or 'no digit'}" for c, a, b in decision.changes
+        )
+        warning = f"unsure of the handwritten digits read: one solution only if {changed}"
+        return Decision(decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability)
     other = another_puzzle(decision, given_probabilities, search) if decision.status == SOLVED else None
     if other is None:
         return decision
