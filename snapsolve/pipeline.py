@@ -60,6 +60,9 @@ from .vision.locate import GridCandidate, bent_grids, quad_overlap
 from .vision.rectify import lattice_is_regular
 from .vision.restore import restored_photo
 
+#: A reading whose repair put printed digits in this many cells is unsure, not solved (`decide`): several
+#: misread digits each changed to its second guess make another puzzle as readily as the right one.
+MAX_DIGITS_PUT = 2
 #: Fewest printed digits read for a second or later grid in a photo to count as a puzzle.
 MIN_GIVENS_EXTRA_GRID = 17
 #: Photos are read decoded at half or a quarter of their size while their
@@ -286,10 +289,12 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     photo) whose repair put another printed digit in a cell: there a misread
     digit's second guess is often wrong too, and the changed reading can
     have one solution, another (a given taken out leaves the others'
-    solution).
+    solution); and a printed grid's reading whose repair put printed digits
+    in MAX_DIGITS_PUT cells or more, whatever the photo (a blurred one's).
     """
     looks = mark_looks(reading, model)
-    if is_written_grid(reading.probabilities, looks):
+    written_grid = is_written_grid(reading.probabilities, looks)
+    if written_grid:
         decision = decide_written_grid(reading.probabilities, looks, search=search)
     else:
         decision = decide_givens(reading.given_probabilities, looks, search=search)
@@ -298,8 +303,10 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
         return Decision(
             decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
         )
-    if decision.status == SOLVED and reading.restored and any(used for _, _, used in decision.changes):
-        warning = "unsure of the digits of a dark or grainy photo: retake it in better light"
+    digits_put = sum(1 for _, _, used in decision.changes if used)
+    many_put = digits_put >= MAX_DIGITS_PUT and not written_grid
+    if decision.status == SOLVED and (many_put or (reading.restored and digits_put)):
+        warning = "unsure of the digits of a poor photo (dark, grainy or blurred): retake it in better light"
         return Decision(
             decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from snapsolve.pipeline import decide, read_grids
+from snapsolve.pipeline import MAX_DIGITS_PUT, decide, read_grids
 from snapsolve.solver import SOLVED, Status
 from snapsolve.solver.exact import solve_unique
 from snapsolve.vision import degrade, restore
@@ -117,6 +117,18 @@ def test_a_dark_photo_whose_misread_digits_a_repair_changes_is_unsure_not_solved
     decision = decide(reading, model=model)
     assert decision.givens != _digits(TRUTH["image41-underexposed-12.jpg"]["givens"])  # read wrong,
     assert decision.changes and decision.status == Status.UNSURE and decision.solution is None  # and not solved
+
+
+def test_a_blurred_photo_whose_repair_puts_several_digits_is_unsure_not_solved_wrong(model):
+    """Blurred by a Gaussian of 3 pixels, the photo's 5s and a 2 read as 6 and 8; the repair changes three
+    cells, a reading with one solution, another. A repair that puts printed digits in MAX_DIGITS_PUT cells is
+    unsure."""
+    reading = read_grids(read_image(DEGRADED / "image1-gaussian-blur-3.jpg"), model)[0]
+    assert not reading.restored
+    decision = decide(reading, model=model)
+    assert decision.givens != _digits(TRUTH["image1-gaussian-blur-3.jpg"]["givens"])  # read wrong,
+    assert sum(1 for _, _, used in decision.changes if used) >= MAX_DIGITS_PUT
+    assert decision.status == Status.UNSURE and decision.solution is None  # and not solved
 
 
 def test_a_clear_grid_is_left_as_it_is_and_a_dim_noisy_one_restored():
