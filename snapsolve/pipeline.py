@@ -29,6 +29,7 @@ from .repair import (
     decide_givens,
     decide_written_grid,
     is_written_grid,
+    printed_reading_holds,
     read_entries,
     upside_down,
     written_given_probabilities,
@@ -233,7 +234,10 @@ def upright_by_hand(reading: GridReading, model: CellClassifier) -> GridReading:
     The orientation of a reading is chosen by its marks' likeness to print
     (`vision.read.orient_and_read`), which a hand's digits do not show.
     """
-    if not is_written_grid(reading.probabilities, mark_looks(reading, model)):
+    looks = mark_looks(reading, model)
+    if not is_written_grid(reading.probabilities, looks) or printed_reading_holds(
+        reading.probabilities, reading.given_probabilities, looks
+    ):
         return reading
     turned = half_turned(reading, model)
     nearest = [
@@ -278,8 +282,10 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     solution with them (`repair.decide_givens`).
 
     A grid written wholly by hand (`repair.is_written_grid`: no print among
-    its marks, told with `model`) is read by the handwritten-digit model, its
-    marks its givens (`repair.decide_written_grid`).
+    its marks, told with `model`), unless it is print and pen after all
+    (`printed_reading_holds`: a blurred photo's print can look written), is
+    read by the handwritten-digit model, its marks its givens
+    (`repair.decide_written_grid`).
 
     A reading whose lattice is not regular (`vision.rectify.lattice_is_regular`:
     two neighbouring lines followed far closer than the rest, a bent or
@@ -293,7 +299,9 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     in MAX_DIGITS_PUT cells or more, whatever the photo (a blurred one's).
     """
     looks = mark_looks(reading, model)
-    written_grid = is_written_grid(reading.probabilities, looks)
+    written_grid = is_written_grid(reading.probabilities, looks) and not printed_reading_holds(
+        reading.probabilities, reading.given_probabilities, looks, search
+    )
     if written_grid:
         decision = decide_written_grid(reading.probabilities, looks, search=search)
     else:

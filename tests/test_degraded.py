@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from snapsolve.pipeline import MAX_DIGITS_PUT, decide, read_grids
+from snapsolve.pipeline import MAX_DIGITS_PUT, decide, mark_looks, read_grids
+from snapsolve.repair import is_written_grid
 from snapsolve.solver import SOLVED, Status
 from snapsolve.solver.exact import solve_unique
 from snapsolve.vision import degrade, restore
@@ -142,3 +143,16 @@ def test_a_clear_grid_is_left_as_it_is_and_a_dim_noisy_one_restored():
     assert float(np.percentile(restored, 90)) > 150  # the paper brought up near PAPER_TARGET
     gain = restore.PAPER_TARGET / condition.paper
     assert float(restored[1:63, 1:63].std()) < 0.3 * gain * float(dim[1:63, 1:63].std())  # the noise taken down
+
+
+def test_a_blurred_puzzle_in_progress_whose_print_looks_written_is_read_as_print_and_pen(model):
+    """Blurred by a Gaussian of 2 pixels, a puzzle in progress's print looks written (`repair.is_written_grid`);
+    the per-grid decision of print and pen has one solution, which the player's entries agree with
+    (`repair.printed_reading_holds`), so its printed givens are read and solved, not its pen taken for givens."""
+    name = "03_08_iphone_14_0-gaussian-blur-2.jpg"
+    reading = read_grids(read_image(DEGRADED / name), model)[0]
+    assert is_written_grid(reading.probabilities, mark_looks(reading, model))
+    decision = decide(reading, model=model)
+    givens = _digits(TRUTH[name]["givens"])
+    assert decision.givens == givens
+    assert decision.status == SOLVED and decision.solution == solve_unique(givens).solution

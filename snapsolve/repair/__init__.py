@@ -34,7 +34,13 @@ from .looks import (
 from .reading import UNSURE, Decision, calibrated_confidence, choose_reading
 from .second_look import Reread
 from .written import separate_written
-from .written_grid import decide_written_grid, is_written_grid, upside_down, written_given_probabilities
+from .written_grid import (
+    decide_written_grid,
+    is_written_grid,
+    printed_reading_holds,
+    upside_down,
+    written_given_probabilities,
+)
 
 __all__ = [
     "UNSURE",
@@ -50,6 +56,7 @@ __all__ = [
     "doubted_by_looks",
     "doubted_by_shape",
     "is_written_grid",
+    "printed_reading_holds",
     "like_the_players_pen",
     "lone_far_copies",
     "pen_scores",

@@ -22,6 +22,7 @@ from ..solver import SOLVED
 from ..solver.exact import solve_unique
 from ..solver.grid import cell_name
 from ..vision.classes import ClassProbabilities
+from .givens import decide_givens
 from .looks import MIN_POPULATION, MarkLooks
 from .reading import MIN_ALTERNATIVE_PROBABILITY, UNSURE, Decision, breaks_rules, choose_reading
 
@@ -81,6 +82,52 @@ def is_written_grid(probabilities: np.ndarray, looks: MarkLooks) -> bool:
         return True
     near = np.asarray(looks.print_distances(by_kind_print), np.float64) < PRINT_NEAR
     return int(near.sum()) < MIN_POPULATION
+
+
+#: The least share of a grid's other digits that must agree with its printed reading's solution for that reading
+#: to hold in a grid whose marks look written (`printed_reading_holds`).
+ENTRIES_AGREE = 0.5
+
+
+def printed_reading_holds(
+    probabilities: np.ndarray, given_probabilities: np.ndarray, looks: MarkLooks, search: str = "bitmask"
+) -> bool:
+    """Whether a grid whose marks look written (`repair.is_written_grid`) is print and pen after all.
+
+    A blurred or grainy photo's print can look written. The per-grid
+    decision of print and pen (`repair.decide_givens`) holds when it has one
+    solution and at least ENTRIES_AGREE of the digits it leaves out of the
+    givens, read as handwriting, are that solution's, as a player's entries
+    mostly are; in a grid written wholly by hand, the digits left out of a
+    chance puzzle agree with its solution hardly more than by chance.
+
+    Parameters
+    ----------
+    probabilities : np.ndarray
+        Shape (81, len(CLASSES)), float: the reading's class probabilities.
+    given_probabilities : np.ndarray
+        Shape (81, 10), float: P(no printed digit), P(printed 1..9) per cell (`decide_givens`' input).
+    looks : MarkLooks
+        As `is_written_grid` takes them.
+    search : str
+        The exact search (`solver.exact.SEARCHES`).
+
+    Returns
+    -------
+    bool
+    """
+    decision = decide_givens(given_probabilities, looks, search=search)
+    if decision.status != SOLVED or decision.count is None or decision.count.solution is None:
+        return False
+    by_kind = ClassProbabilities(np.asarray(probabilities))
+    digit = by_kind.printed.sum(axis=1) + by_kind.handwritten.sum(axis=1)
+    entries = [c for c in range(81) if digit[c] >= 0.5 and not decision.givens[c]]
+    if not entries or looks.hand_probabilities is None:
+        return not entries
+    read = np.asarray(looks.hand_probabilities(entries)).argmax(axis=1) + 1
+    solution = decision.count.solution
+    agree = sum(1 for c, d in zip(entries, read, strict=True) if solution[c] == d)
+    return agree >= ENTRIES_AGREE * len(entries)
 
 
 #: A written grid is read half turned when its marks, so turned, lie nearer the handwritten samples: the
