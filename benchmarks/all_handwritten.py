@@ -40,15 +40,13 @@ Seeded: the same arguments give the same photos.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-import cv2
 import numpy as np
-from handwriting import BENCHMARK_INKS, FIXTURE_PUZZLES, PUZZLES, photographed  # beside this script
+from handwriting import BENCHMARK_INKS, FIXTURE_PUZZLES, PUZZLES, photographed, save_photos  # beside this script
 from PIL import Image, ImageDraw, ImageFont
 
 from snapsolve.pipeline import default_model, read_grids, read_puzzle
@@ -205,20 +203,14 @@ def report(name: str, t: Counter) -> str:
     return line
 
 
-def save(photos: list[dict], seed: int, folder: Path) -> None:
-    """Write the photos into `folder` as JPEG (quality 92) and their truth as ``truth.json``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    truth = {}
-    for i, photo in enumerate(photos):
-        name = f"written_seed{seed}_{i}.jpg"
-        cv2.imwrite(str(folder / name), photo["image"], [cv2.IMWRITE_JPEG_QUALITY, 92])
-        truth[name] = {
-            "digits": "".join(map(str, photo["digits"])),
-            "solution": None if photo["solution"] is None else "".join(map(str, photo["solution"])),
-            "hand": photo["hand"],
-            "kind": photo["kind"],
-        }
-    (folder / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+def truth_of(photo: dict) -> dict:
+    """What ``--save`` keeps of a photo in ``truth.json``: its digits, solution, hand and kind."""
+    return {
+        "digits": "".join(map(str, photo["digits"])),
+        "solution": None if photo["solution"] is None else "".join(map(str, photo["solution"])),
+        "hand": photo["hand"],
+        "kind": photo["kind"],
+    }
 
 
 def choices(parser: argparse.ArgumentParser, option: str, text: str, allowed: tuple[str, ...]) -> tuple[str, ...]:
@@ -255,7 +247,7 @@ def main() -> int:
         flush=True,
     )
     if args.save:
-        save(photos, args.seed, args.save)
+        save_photos(photos, args.save, f"written_seed{args.seed}", truth_of)
     totals = score(photos, default_model())
     for key in sorted(totals):
         print("  " + report(" ".join(key), totals[key]))

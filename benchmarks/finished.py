@@ -36,7 +36,6 @@ hand, the grid's corners in the photo, the line widths): the fixtures of
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections import Counter
@@ -44,7 +43,13 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from handwriting import SIZE, make_photos, photo_size, share_range  # benchmarks/handwriting.py, beside this script
+from handwriting import (  # benchmarks/handwriting.py, beside this script
+    SIZE,
+    make_photos,
+    photo_size,
+    save_photos,
+    share_range,
+)
 
 from snapsolve.pipeline import default_model, read_grids, read_puzzle
 from snapsolve.puzzle import Options
@@ -120,23 +125,18 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, list[str]
     return totals, failures
 
 
-def save(photos: list[dict], seed: int, folder: Path) -> None:
-    """Write each photo as ``finished_seedS_N.jpg`` (JPEG quality 92) and their truths as ``truth.json``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    truth = {}
-    for index, photo in enumerate(photos):
-        name = f"finished_seed{seed}_{index}.jpg"
-        cv2.imwrite(str(folder / name), photo["image"], [cv2.IMWRITE_JPEG_QUALITY, 92])
-        truth[name] = {
-            "givens": "".join(map(str, photo["givens"])),
-            "solution": "".join(map(str, photo["solution"])),
-            "entries": "".join(str(photo["written"].get(c, 0)) for c in range(81)),
-            "wrong": sorted(photo["wrong"]),
-            "hand": photo["hand"],
-            "corners": np.round(photo["corners"], 1).tolist(),
-            "rules": list(photo["rules"]),
-        }
-    (folder / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+def truth_of(photo: dict) -> dict:
+    """What ``--save`` keeps of a photo in ``truth.json``: givens, solution, the entries written, the wrong
+    cells, the hand, the grid's corners and its rules."""
+    return {
+        "givens": "".join(map(str, photo["givens"])),
+        "solution": "".join(map(str, photo["solution"])),
+        "entries": "".join(str(photo["written"].get(c, 0)) for c in range(81)),
+        "wrong": sorted(photo["wrong"]),
+        "hand": photo["hand"],
+        "corners": np.round(photo["corners"], 1).tolist(),
+        "rules": list(photo["rules"]),
+    }
 
 
 def main() -> int:
@@ -164,7 +164,7 @@ def main() -> int:
         f"{sum(bool(p['wrong']) for p in photos)} with wrong entries, made in {time.perf_counter() - start:.0f} s"
     )
     if args.save:
-        save(photos, args.seed, args.save)
+        save_photos(photos, args.save, f"finished_seed{args.seed}", truth_of)
     t, failures = score(photos, default_model())
     n = t["photos"]
     print(

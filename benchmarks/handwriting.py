@@ -52,9 +52,11 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -398,6 +400,18 @@ def score(photos: list[dict], model: CellClassifier) -> tuple[Counter, Counter]:
                 totals["wrong_called_mistake"] += mistake
                 totals["wrong_passed_as_right"] += entries.sure[cell] == solution[cell]
     return totals, confusions
+
+
+def save_photos(photos: list[dict], folder: Path, stem: str, truth_of: Callable[[dict], dict]) -> None:
+    """Write each photo's ``image`` (BGR uint8) into `folder` as ``{stem}_N.jpg`` (JPEG quality 92), and
+    ``truth.json``: per file name, ``truth_of(photo)``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    truth = {}
+    for index, photo in enumerate(photos):
+        name = f"{stem}_{index}.jpg"
+        cv2.imwrite(str(folder / name), photo["image"], [cv2.IMWRITE_JPEG_QUALITY, 92])
+        truth[name] = truth_of(photo)
+    (folder / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
 
 
 def share_range(parser: argparse.ArgumentParser, option: str, text: str, most: float) -> tuple[float, float]:
