@@ -235,9 +235,9 @@ def upright_by_hand(reading: GridReading, model: CellClassifier) -> GridReading:
     (`vision.read.orient_and_read`), which a hand's digits do not show.
     """
     looks = mark_looks(reading, model)
-    if not is_written_grid(reading.probabilities, looks) or printed_reading_holds(
-        reading.probabilities, reading.given_probabilities, looks
-    ):
+    if not is_written_grid(reading.probabilities, looks):
+        return reading
+    if printed_reading_holds(decide_givens(reading.given_probabilities, looks), reading.probabilities, looks):
         return reading
     turned = half_turned(reading, model)
     nearest = [
@@ -299,24 +299,28 @@ def decide(reading: GridReading, search: str = "bitmask", model: CellClassifier 
     in MAX_DIGITS_PUT cells or more, whatever the photo (a blurred one's).
     """
     looks = mark_looks(reading, model)
+    decision = decide_givens(reading.given_probabilities, looks, search=search)
     written_grid = is_written_grid(reading.probabilities, looks) and not printed_reading_holds(
-        reading.probabilities, reading.given_probabilities, looks, search
+        decision, reading.probabilities, looks
     )
     if written_grid:
         decision = decide_written_grid(reading.probabilities, looks, search=search)
-    else:
-        decision = decide_givens(reading.given_probabilities, looks, search=search)
-    if decision.status == SOLVED and not lattice_is_regular(reading.rectified.lattice):
-        warning = "unsure of the grid's lines (a bent or creased page?): retake the photo with the page flat"
-        return Decision(
-            decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
+    if decision.status != SOLVED:
+        return decision
+    if not lattice_is_regular(reading.rectified.lattice):
+        return replace(
+            decision,
+            status=UNSURE,
+            count=None,
+            warning="unsure of the grid's lines (a bent or creased page?): retake the photo with the page flat",
         )
     digits_put = sum(1 for _, _, used in decision.changes if used)
-    many_put = digits_put >= MAX_DIGITS_PUT and not written_grid
-    if decision.status == SOLVED and (many_put or (reading.restored and digits_put)):
-        warning = "unsure of the digits of a poor photo (dark, grainy or blurred): retake it in better light"
-        return Decision(
-            decision.givens, UNSURE, None, decision.changes, warning, decision.log_probability, decision.written
+    if (digits_put >= MAX_DIGITS_PUT and not written_grid) or (reading.restored and digits_put):
+        return replace(
+            decision,
+            status=UNSURE,
+            count=None,
+            warning="unsure of the digits of a poor photo (dark, grainy or blurred): retake it in better light",
         )
     return decision
 

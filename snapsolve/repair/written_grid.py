@@ -22,7 +22,6 @@ from ..solver import SOLVED
 from ..solver.exact import solve_unique
 from ..solver.grid import cell_name
 from ..vision.classes import ClassProbabilities
-from .givens import decide_givens
 from .looks import MIN_POPULATION, MarkLooks
 from .reading import MIN_ALTERNATIVE_PROBABILITY, UNSURE, Decision, breaks_rules, choose_reading
 
@@ -37,6 +36,14 @@ PRINT_NEAR = 0.8
 #: the kind model calls a fourth to a third of a hand's digits print, and a noisy photo's print lies far from
 #: the printed samples while its kind stays sure. Fitted as PRINT_KIND.
 PRINT_SHARE = 0.5
+
+
+def _digit_cells(probabilities: np.ndarray) -> list[int]:
+    """The cells (0..80) whose mark is a digit: a printed or a handwritten digit is at least half of its
+    probability (`probabilities` (81, len(CLASSES)) float)."""
+    by_kind = ClassProbabilities(np.asarray(probabilities))
+    digit = by_kind.printed.sum(axis=1) + by_kind.handwritten.sum(axis=1)
+    return [c for c in range(81) if digit[c] >= 0.5]
 
 
 def is_written_grid(probabilities: np.ndarray, looks: MarkLooks) -> bool:
@@ -69,12 +76,12 @@ def is_written_grid(probabilities: np.ndarray, looks: MarkLooks) -> bool:
     """
     if looks.print_distances is None or looks.hand_probabilities is None:
         return False
+    marks = _digit_cells(probabilities)
+    if len(marks) < MIN_POPULATION:
+        return False
     by_kind = ClassProbabilities(np.asarray(probabilities))
     handwritten = by_kind.handwritten.sum(axis=1)
     digit = by_kind.printed.sum(axis=1) + handwritten
-    marks = [c for c in range(81) if digit[c] >= 0.5]
-    if len(marks) < MIN_POPULATION:
-        return False
     by_kind_print = [c for c in marks if handwritten[c] < PRINT_KIND * digit[c]]
     if len(by_kind_print) >= PRINT_SHARE * len(marks):
         return False
@@ -89,9 +96,7 @@ def is_written_grid(probabilities: np.ndarray, looks: MarkLooks) -> bool:
 ENTRIES_AGREE = 0.5
 
 
-def printed_reading_holds(
-    probabilities: np.ndarray, given_probabilities: np.ndarray, looks: MarkLooks, search: str = "bitmask"
-) -> bool:
+def printed_reading_holds(printed: Decision, probabilities: np.ndarray, looks: MarkLooks) -> bool:
     """Whether a grid whose marks look written (`repair.is_written_grid`) is print and pen after all.
 
     A blurred or grainy photo's print can look written. The per-grid
@@ -103,29 +108,24 @@ def printed_reading_holds(
 
     Parameters
     ----------
+    printed : Decision
+        The grid's per-grid decision of print and pen (`repair.decide_givens`).
     probabilities : np.ndarray
         Shape (81, len(CLASSES)), float: the reading's class probabilities.
-    given_probabilities : np.ndarray
-        Shape (81, 10), float: P(no printed digit), P(printed 1..9) per cell (`decide_givens`' input).
     looks : MarkLooks
         As `is_written_grid` takes them.
-    search : str
-        The exact search (`solver.exact.SEARCHES`).
 
     Returns
     -------
     bool
     """
-    decision = decide_givens(given_probabilities, looks, search=search)
-    if decision.status != SOLVED or decision.count is None or decision.count.solution is None:
+    if printed.status != SOLVED or printed.count is None or printed.count.solution is None:
         return False
-    by_kind = ClassProbabilities(np.asarray(probabilities))
-    digit = by_kind.printed.sum(axis=1) + by_kind.handwritten.sum(axis=1)
-    entries = [c for c in range(81) if digit[c] >= 0.5 and not decision.givens[c]]
+    entries = [c for c in _digit_cells(probabilities) if not printed.givens[c]]
     if not entries or looks.hand_probabilities is None:
         return not entries
     read = np.asarray(looks.hand_probabilities(entries)).argmax(axis=1) + 1
-    solution = decision.count.solution
+    solution = printed.count.solution
     agree = sum(1 for c, d in zip(entries, read, strict=True) if solution[c] == d)
     return agree >= ENTRIES_AGREE * len(entries)
 
