@@ -44,7 +44,7 @@ from .deformation import (
     gradient_context,
     nearest_per_digit,
 )
-from .evidence import EntryEvidence, SecondLook
+from .evidence import EntryEvidence, HandwrittenOdds, SecondLook
 from .features import FEATURE_LENGTH, features_of, kind_features, normalised_images, unpack_images
 from .knn import KNearest
 from .model_store import read_model, write_model
@@ -316,25 +316,27 @@ class CellClassifier:
             shapes=space,
         )
 
-    def sure_handwritten_digits(self, crops: list, sure: float, margin: float) -> tuple[np.ndarray, np.ndarray]:
-        """The handwritten-digit model's reading of some digit crops, and whether each is sure.
+    def handwritten_odds(self, crops: list, most_margin: float) -> HandwrittenOdds:
+        """The handwritten-digit model's reading of some digit crops, from one neighbour search, and what
+        decides whether each is sure at any probability and any margin up to `most_margin` (>= 1)
+        (`HandwrittenOdds.sure`).
 
         `crops`: each shape (h, w) uint8 ink strength (0 = paper), one digit each (such as the
-        candidates cut apart by `vision.pencil.read_pencil_marks`). Returns each crop's most probable
-        digit (n,) int64 1..9, and (n,) bool: its probability is at least `sure` and every other
-        digit's nearest handwritten sample lies at least `margin` times as far as its own digit's
-        (`KNearest.beyond_margin`: the same test as on `digit_evidence`'s distances, without measuring
-        every sample for every crop).
+        candidates cut apart by `vision.pencil.read_pencil_marks`). The margin's distances are those of
+        `digit_evidence`, without measuring every sample for every crop
+        (`KNearest.nearest_own_and_other`).
         """
         if not crops:
-            return np.zeros(0, np.int64), np.zeros(0, bool)
+            empty = np.zeros(0)
+            return HandwrittenOdds(np.zeros(0, np.int64), empty, empty, empty, most_margin)
         space = self._handwritten_query(crops)
         hand = self._handwritten
         hand.neighbours(space, hand.MARGIN_REACH)  # one search for both questions below
         proba = hand.proba(space)
         best = proba.argmax(axis=1)
-        held = (proba[np.arange(len(crops)), best] >= sure) & hand.beyond_margin(space, best, margin)
-        return hand.classes[best].astype(np.int64), held
+        own, other = hand.nearest_own_and_other(space, best, most_margin)
+        digits = hand.classes[best].astype(np.int64)
+        return HandwrittenOdds(digits, proba[np.arange(len(crops)), best], own, other, most_margin)
 
     def second_look(
         self, crops: list, asked: list[int] | None = None, own: tuple[list, list[int]] | None = None

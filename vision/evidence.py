@@ -1,8 +1,9 @@
 """What the digit models say of some handwritten marks: records that the reading decision weighs.
 
 `EntryEvidence` holds the KNN models' view (probabilities, each digit's
-nearest distance); `SecondLook` the image distortion model's
-(`vision.deformation`, Keysers et al. 2007).
+nearest distance); `HandwrittenOdds` the handwritten-digit model's reading of
+digit crops with what decides whether each is sure; `SecondLook` the image
+distortion model's (`vision.deformation`, Keysers et al. 2007).
 """
 
 from __future__ import annotations
@@ -42,6 +43,45 @@ class EntryEvidence:
     printed: np.ndarray
     at_line: np.ndarray | None = None
     shapes: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class HandwrittenOdds:
+    """The handwritten-digit model's reading of some digit crops (`CellClassifier.handwritten_odds`), from
+    one neighbour search: sureness at any thresholds is asked afterwards (`sure`).
+
+    Attributes
+    ----------
+    digits : np.ndarray
+        Shape (n,) int64 1..9: each crop's most probable digit.
+    probability : np.ndarray
+        Shape (n,) float64: that digit's probability.
+    own, other : np.ndarray
+        Shape (n,) float64: distance (feature units) from each crop to the nearest handwritten sample of its
+        digit, and to the nearest of any other digit, or a lower bound of the latter that decides every margin
+        up to `most_margin` (`vision.knn.KNearest.nearest_own_and_other`).
+    most_margin : float
+        The largest margin `sure` can test.
+    """
+
+    digits: np.ndarray
+    probability: np.ndarray
+    own: np.ndarray
+    other: np.ndarray
+    most_margin: float
+
+    def sure(self, probability: float, margin: float) -> np.ndarray:
+        """Shape (n,) bool: the digit's probability is at least `probability` and every other digit's nearest
+        sample lies at least `margin` times as far as its own digit's.
+
+        Raises
+        ------
+        ValueError
+            `margin` is above `most_margin`, which the distances cannot decide.
+        """
+        if margin > self.most_margin:
+            raise ValueError(f"margin {margin} above the {self.most_margin} measured for")
+        return (self.probability >= probability) & (self.other >= margin * np.maximum(self.own, 1e-9))
 
 
 @dataclass(frozen=True)

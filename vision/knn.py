@@ -115,28 +115,40 @@ class KNearest:
         as far from each query `x` (m, features) as the nearest sample of its asked class does (`asked`:
         (m,) int, positions in `classes`; the own distance taken as at least 1e-9 feature units).
 
-        The same test as on `nearest_per_class`'s distances, at a fraction of its cost: from the
-        `reach` (default MARGIN_REACH) nearest samples (one search, remembered by `neighbours`),
-        which decide it whenever they hold a sample of the asked class and either a sample of
-        another class (then both nearest distances are among them) or none nearer than `margin`
-        times the own distance (every other class lies beyond them). Only the rows they leave
-        undecided (few) are measured against every sample (`nearest_per_class`).
+        The same test as on `nearest_per_class`'s distances, at a fraction of its cost
+        (`nearest_own_and_other`).
+        """
+        own, other = self.nearest_own_and_other(x, asked, margin, reach)
+        return other >= margin * np.maximum(own, 1e-9)
+
+    def nearest_own_and_other(
+        self, x: np.ndarray, asked: np.ndarray, most: float, reach: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The distance from each query `x` (m, features) to the nearest sample of its asked class (`asked`:
+        (m,) int, positions in `classes`) and to the nearest sample of any other class, both (m,) float64,
+        for the margin tests ``other >= margin * max(own, 1e-9)`` with any margin up to `most` (>= 1).
+
+        From the `reach` (default MARGIN_REACH) nearest samples (one search, remembered by `neighbours`),
+        which give both distances whenever they hold a sample of the asked class and one of another class.
+        When they hold a sample of the asked class and none of another, `other` is the farthest of them (a
+        lower bound) if that lies at least `most` times the own distance: it decides every such test.
+        Only the rows they leave undecided (few) are measured against every sample (`nearest_per_class`).
         """
         asked = np.asarray(asked)
         dist, index = self.neighbours(x, min(reach or self.MARGIN_REACH, len(self.labels)))
         own_label = self.labels[index] == self.classes[asked][:, None]
         own = np.where(own_label, dist, np.inf).min(axis=1)
         other = np.where(own_label, np.inf, dist).min(axis=1)
-        limit = margin * np.maximum(own, 1e-9)
-        holds = other >= limit
-        undecided = np.isinf(own) | (np.isinf(other) & (dist[:, -1] < limit))
+        far = dist[:, -1]
+        undecided = np.isinf(own) | (np.isinf(other) & (far < most * np.maximum(own, 1e-9)))
+        other = np.where(np.isinf(other), far, other)
         if undecided.any():
             rows = np.flatnonzero(undecided)
             exact = self.nearest_per_class(np.asarray(x, np.float32)[rows])
-            mine = exact[np.arange(len(rows)), asked[rows]]
+            own[rows] = exact[np.arange(len(rows)), asked[rows]]
             exact[np.arange(len(rows)), asked[rows]] = np.inf
-            holds[rows] = exact.min(axis=1) >= margin * np.maximum(mine, 1e-9)
-        return holds
+            other[rows] = exact.min(axis=1)
+        return own, other
 
     def proba(self, x: np.ndarray) -> np.ndarray:
         """Shape (m, len(classes)) float64: probabilities (rows sum to 1)."""

@@ -7,7 +7,7 @@ marks: `vision.strokes.strokes_of`); a piece wider than a digit is two digits
 that touch and is cut at its thinnest column. A piece that may be either (a
 wide 2, 4 or 7, or a 1 and an 8 that touch) is read both ways, and the cell
 only when exactly one way reads surely. Each piece is read by the
-handwritten-digit model (`vision.digits.CellClassifier.sure_handwritten_digits`);
+handwritten-digit model (`vision.digits.CellClassifier.handwritten_odds`, one search);
 one it doubts is looked at again by the image distortion model
 (`vision.digits.CellClassifier.second_look`), which bends a digit's strokes
 before comparing and so forgives the small, hasty shapes of pencil notes,
@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from .digits import CellClassifier
+from .evidence import HandwrittenOdds
 from .rectify import CELL_SIZE
 from .strokes import GridStrokes, grid_strokes
 
@@ -116,7 +117,7 @@ def _ways_to_read(mask: np.ndarray) -> list[np.ndarray]:
 def _second_look(
     model: CellClassifier,
     crops: list[np.ndarray],
-    read: np.ndarray,
+    odds: HandwrittenOdds,
     surely: np.ndarray,
     doubtful: list[int],
     ways: list[list[list[int]]],
@@ -136,8 +137,10 @@ def _second_look(
     model : CellClassifier
     crops : list of np.ndarray
         Each shape (h, w), uint8 ink strength (0 = paper): one candidate digit or a piece read whole.
-    read, surely : np.ndarray
-        Shape (n,) int64 digits 1..9 and (n,) bool, from `CellClassifier.sure_handwritten_digits`.
+    odds : HandwrittenOdds
+        The handwritten model's reading of `crops` (`CellClassifier.handwritten_odds`).
+    surely : np.ndarray
+        Shape (n,) bool: the crops read surely at the first look.
     doubtful : list of int
         The crops of whole pieces that may be two digits: neither looked at again nor taken as the player's
         own copies.
@@ -151,7 +154,8 @@ def _second_look(
     np.ndarray
         Shape (n,) bool.
     """
-    leaning = model.sure_handwritten_digits(crops, LOOK_SURE, 1.0)[1]
+    read = odds.digits
+    leaning = odds.sure(LOOK_SURE, 1.0)
     left_as_they_are = set(doubtful)
     hopeful = leaning & ~surely
     hopeful[list(left_as_they_are)] = False
@@ -238,10 +242,10 @@ def read_pencil_marks(
             if len(masks) > 1:
                 doubtful.append(first)
         ways.append([sum(choice, []) for choice in itertools.product(*options)])
-    read, surely = model.sure_handwritten_digits(crops, SURE, MARGIN)
-    if doubtful:
-        surely[doubtful] = model.sure_handwritten_digits([crops[i] for i in doubtful], SURE, PAIR_MARGIN)[1]
-    surely = _second_look(model, crops, read, surely, doubtful, ways)
+    odds = model.handwritten_odds(crops, max(MARGIN, PAIR_MARGIN, 1.0))
+    read, surely = odds.digits, odds.sure(SURE, MARGIN)
+    surely[doubtful] = odds.sure(SURE, PAIR_MARGIN)[doubtful]
+    surely = _second_look(model, crops, odds, surely, doubtful, ways)
     out: list[str | None] = []
     for cell_ways in ways:
         found = set()
