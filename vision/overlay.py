@@ -128,10 +128,17 @@ def _warp_onto(
     alpha = cv2.warpPerspective(mask, to_roi, size, flags=cv2.INTER_LINEAR)
     if bent is not None:
         _warp_cells(canvas, mask, bent, (int(x0), int(y0)), warped, alpha)
-    drawn = alpha > 0  # blend only where something was drawn: a few per cent of the grid
-    a = alpha[drawn].astype(np.uint16)[:, None]
-    roi = out[y0:y1, x0:x1]
-    roi[drawn] = ((roi[drawn] * (255 - a) + warped[drawn] * a + 127) // 255).astype(np.uint8)
+    # Blend only where something was drawn (a few per cent of the grid), at those pixels' indices: one pass
+    # over the mask, and on a contiguous photo a flat gather and scatter.
+    drawn = np.flatnonzero(alpha)
+    rows, cols = np.divmod(drawn, alpha.shape[1])
+    a = alpha.reshape(-1)[drawn].astype(np.uint16)[:, None]
+    colour = warped.reshape(alpha.size, -1)[drawn]
+    if out.flags.c_contiguous:
+        pixels, at = out.reshape(h * w, -1), (rows + y0) * w + cols + x0
+    else:
+        pixels, at = out[y0:y1, x0:x1], (rows, cols)
+    pixels[at] = ((pixels[at] * (255 - a) + colour * a + 127) // 255).astype(np.uint8)
     return out
 
 
