@@ -8,7 +8,8 @@ for a pool of workers forked by a fork server, whose children it cannot see):
 - one puzzle on standard input (``snapsolve -``);
 - one 640x480 photo, its annotated image written;
 - one 12-megapixel phone photo, its annotated image written;
-- 40 photos of 640x480 (``--no-image``) with the default workers, and with ``--workers 1``;
+- 40 photos of 640x480 (``--no-image``) with the default workers, and with ``--workers 1``; the same for the
+  first FEW_PHOTOS of them (a small folder, where starting workers weighs most);
 
 then, in-process, the cell model's load time (``pipeline.default_model()`` in a fresh process: median of
 --runs processes) and with its index (``pipeline.prepare_model()``, which imports scikit-learn), and the size
@@ -46,8 +47,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = ROOT.parent / "shared" / "datasets" / "sudoku-photos-train"
 PUZZLE = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n"
-#: Photos in the folder case.
+#: Photos in the folder case, and in the small folder's.
 FOLDER_PHOTOS = 40
+FEW_PHOTOS = 4
 #: Width and height (pixels) of the folder's photos and of the small photo.
 SMALL_SIZE = (640, 480)
 #: Prints the seconds `pipeline.default_model()` takes (or `prepare_model()` with "index"), in a fresh process.
@@ -93,7 +95,7 @@ def timed(argv: list[str], stdin: str | None = None, env: dict | None = None) ->
     return elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def cases(tree: Tree, out: Path, photo: Path, small: Path | None, folder: Path | None) -> dict:
+def cases(tree: Tree, out: Path, photo: Path, small: Path | None, folder: Path | None, few: Path | None) -> dict:
     """Case name -> (argv, standard input) for one checkout."""
     command = str(tree.command)
     found = {
@@ -107,6 +109,9 @@ def cases(tree: Tree, out: Path, photo: Path, small: Path | None, folder: Path |
     if folder is not None:
         found[f"{FOLDER_PHOTOS} photos, default workers"] = ([command, "--no-image", str(folder)], None)
         found[f"{FOLDER_PHOTOS} photos, --workers 1"] = ([command, "--no-image", "--workers", "1", str(folder)], None)
+    if few is not None:
+        found[f"{FEW_PHOTOS} photos, default workers"] = ([command, "--no-image", str(few)], None)
+        found[f"{FEW_PHOTOS} photos, --workers 1"] = ([command, "--no-image", "--workers", "1", str(few)], None)
     return found
 
 
@@ -153,14 +158,17 @@ def main() -> None:
     if args.baseline:
         trees.append(Tree.at("baseline", args.baseline.resolve()))
     out = Path(tempfile.mkdtemp(prefix="cli-latency-"))
-    folder = None
+    folder = few = None
     if args.folder.is_dir():
-        folder = out / "photos"
+        folder, few = out / "photos", out / "few"
         folder.mkdir()
-        for path in photos_of_size(args.folder, SMALL_SIZE)[:FOLDER_PHOTOS]:
+        few.mkdir()
+        for index, path in enumerate(photos_of_size(args.folder, SMALL_SIZE)[:FOLDER_PHOTOS]):
             shutil.copy(path, folder / path.name)
+            if index < FEW_PHOTOS:
+                shutil.copy(path, few / path.name)
     small = args.small if args.small.is_file() else None
-    plans = {tree.name: cases(tree, out, args.photo, small, folder) for tree in trees}
+    plans = {tree.name: cases(tree, out, args.photo, small, folder, few) for tree in trees}
     names = list(plans[trees[0].name])
     compile_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     for tree in trees:  # compiled bytecode, files in the page cache
