@@ -1,7 +1,7 @@
 """Batch work: run work items in this process or on several, report them in input order, remember what is done.
 
-One input to do, or ``--workers 1``, is read in this process; more go to a
-pool of worker processes (`snapsolve.workers`: forked warm from a server
+One input to do, a few small photos (`reads_here`), or ``--workers 1``, is
+read in this process; more go to a pool of worker processes (`snapsolve.workers`: forked warm from a server
 process that holds the cell model, each with the batch's import path and
 current folder). A worker that dies (killed, out of memory, a crash in a
 decoder) costs at most the input that killed it: the pool is renewed and
@@ -29,6 +29,7 @@ batch of photos before the rest of the command's set-up.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -54,6 +55,11 @@ STORE_TIMEOUT = 60.0
 IN_FLIGHT_PER_WORKER = 2
 #: How far (in inputs) finished results may run ahead of the first unfinished one.
 WINDOW_PER_WORKER = 16
+#: A batch of at most this many inputs to do, none a PDF page, whose image files hold at most SMALL_BATCH_BYTES
+#: together, is read in this process whatever the workers: a pool's start (a fork server that imports NumPy,
+#: OpenCV and scikit-learn again before it forks) costs more than a second process saves on a few small photos.
+SMALL_BATCH_INPUTS = 6
+SMALL_BATCH_BYTES = 2_000_000
 
 
 def process_item(item: WorkItem, options: Options) -> InputResult:
@@ -395,6 +401,31 @@ def _is_photo(item: WorkItem) -> bool:
     return item.kind in ("image", "pdf_page")
 
 
+def reads_here(to_do: Iterable[WorkItem], workers: int) -> bool:
+    """Whether the inputs `to_do` are read in this process rather than by a pool of `workers` processes.
+
+    In this process: with `workers` 1, for one input, and for a small batch
+    (at most SMALL_BATCH_INPUTS inputs, none a PDF page, whose image files
+    hold at most SMALL_BATCH_BYTES together; puzzle text weighs nothing).
+    Looks at no more than SMALL_BATCH_INPUTS + 1 of `to_do`.
+    """
+    if workers <= 1:
+        return True
+    head = list(itertools.islice(to_do, SMALL_BATCH_INPUTS + 1))
+    if len(head) <= 1:
+        return True
+    if len(head) > SMALL_BATCH_INPUTS or any(item.kind == "pdf_page" for item in head):
+        return False
+    size = 0
+    for item in head:
+        if item.kind == "image":
+            try:
+                size += os.path.getsize(item.path)
+            except OSError:  # reported when it is read
+                pass
+    return size <= SMALL_BATCH_BYTES
+
+
 def _prepare_here() -> None:
     """Ready the cell model in this process, in a thread of its own (once): for a batch read here.
 
@@ -418,39 +449,34 @@ def warm_up(items: Iterable[WorkItem], workers: int, store: ResultStore | None =
 
     When a photo or PDF page is among the inputs to do (those not in
     `store`), this starts loading the cell model and importing scikit-learn:
-    in a thread of this process when the batch will be read here (one input
-    to do, or `workers` 1), else in the workers' server process
+    in a thread of this process when the batch will be read here
+    (`reads_here`), else in the workers' server process
     (`workers.context`). Puzzle text needs neither. Returns at once.
     """
-    to_do, photo = 0, False
-    for item in items:
-        if store is None or store.done(item) is None:
-            to_do += 1
-            photo = photo or _is_photo(item)
-        if photo and to_do > 1:
-            break
-    if photo:
-        _warm(here=workers <= 1 or to_do == 1)
+    to_do = (item for item in items if store is None or store.done(item) is None)
+    head = list(itertools.islice(to_do, SMALL_BATCH_INPUTS + 1))
+    if any(_is_photo(item) for item in head) or any(_is_photo(item) for item in to_do):
+        _warm(here=reads_here(head, workers))
 
 
 def warm_up_early(inputs: list[str], workers: int) -> None:
     """`warm_up` from the command's arguments alone, before they are expanded, when they say how the batch runs.
 
-    Image files among `inputs` (by their suffix; PDFs and folders may hold
-    no photo) are read here when `workers` is 1 or the image is the only
-    input, and by a pool when two or more are. Call it only without a result
-    store (which may hold them done). Otherwise does nothing: `warm_up` decides
-    once the inputs are expanded. Returns at once.
+    When every input is an image file (by its suffix), they are the batch,
+    and `reads_here` says where it is read; with `workers` 1, an image file
+    among them is read here. Call it only without a result store (which may
+    hold them done). Otherwise does nothing: `warm_up` decides once the
+    inputs are expanded. Returns at once.
     """
     from .vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES
 
-    images = sum(
-        1 for arg in inputs if Path(arg).suffix.lower() in IMAGE_SUFFIXES | HEIF_SUFFIXES and Path(arg).is_file()
-    )
-    if images and (workers <= 1 or len(inputs) == 1):
+    images = [
+        arg for arg in inputs if Path(arg).suffix.lower() in IMAGE_SUFFIXES | HEIF_SUFFIXES and Path(arg).is_file()
+    ]
+    if images and len(images) == len(inputs):
+        _warm(here=reads_here((WorkItem("image", arg, arg) for arg in images), workers))
+    elif images and workers <= 1:
         _warm(here=True)
-    elif images > 1:
-        _warm(here=False)
 
 
 def _warm(here: bool) -> None:
@@ -512,7 +538,7 @@ def run_batch(
                 on_done(item, cached)
         else:
             todo.append(index)
-    workers = max(1, min(workers, len(todo)))
+    workers = 1 if reads_here((items[i] for i in todo), workers) else min(workers, len(todo))
 
     def finish(index: int, result: InputResult) -> None:
         if store:

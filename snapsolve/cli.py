@@ -324,7 +324,8 @@ def _add_batch_options(solve: argparse.ArgumentParser) -> None:
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="processes to use (default: all %(default)s cores; never more than inputs); results "
+        help="processes to use (default: all %(default)s cores; never more than inputs; one for a few small "
+        "photos, where starting workers costs more than they save); results "
         "are printed in input order as soon as all before them are done",
     )
     solve.add_argument(

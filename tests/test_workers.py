@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from snapsolve.batch import Entry, ResultStore, process_item, run_batch
+from snapsolve.batch import Entry, ResultStore, process_item, reads_here, run_batch
 from snapsolve.cli import main
 from snapsolve.inputs import WorkItem, expand_inputs
 from snapsolve.puzzle import Options
@@ -62,6 +62,26 @@ def test_one_input_starts_no_pool(monkeypatch):
     items = _puzzle_items(read_collection("top1465.txt")[:1])
     [(_, result)] = list(run_batch(items, Options(write_image=False), workers=8))
     assert result.error is None and result.grids[0].solved
+
+
+def test_a_few_small_photos_start_no_pool(monkeypatch):
+    """Four small photos (under 1 MB together) are read in this process even with 8 workers; a seventh input, a
+    PDF page or a phone photo's size would start a pool."""
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started for a few small photos")
+
+    small = [p for p in PHOTOS if Path(p).stat().st_size < 250_000] * 2
+    assert len(small) >= 4
+    items = [WorkItem("image", path, path) for path in small[:4]]
+    assert reads_here(items, 8)
+    assert not reads_here(items + [WorkItem("image", p, p) for p in PHOTOS[:3]], 8)  # 7 inputs
+    assert not reads_here(items[:2] + [WorkItem("pdf_page", "scan.pdf#1", "scan.pdf")], 8)
+    big = [p for p in PHOTOS if Path(p).stat().st_size > 300_000]
+    assert not reads_here([WorkItem("image", p, p) for p in big * 2][:6], 8)  # over 2 MB together
+    monkeypatch.setattr("snapsolve.workers._new_pool", no_pool)
+    results = [r for _, r in run_batch(items, Options(write_image=False), workers=8)]
+    assert [r.input for r in results] == small[:4] and all(r.grids[0].solved for r in results)
 
 
 @pytest.mark.slow  # 80-100 s; the default run keeps the shorter tests of the same behaviour
@@ -131,7 +151,7 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
             "open(__file__ + '.imported', 'w').close()\nraise ImportError('a folder of the current directory')\n"
         )
     run = subprocess.run(
-        [str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS[:3]],
+        [str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS, *PHOTOS],  # more than a small batch
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -139,7 +159,7 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     results = [json.loads(line) for line in run.stdout.splitlines()]
-    assert [r["input"] for r in results] == PHOTOS[:3]
+    assert [r["input"] for r in results] == [*PHOTOS, *PHOTOS]
     assert all(r["error"] is None and r["grids"][0]["status"] == "solved" for r in results)
     assert "Traceback" not in run.stderr
     assert not list(tmp_path.glob("*/*.imported"))  # no process imported them, the workers' fork server neither
@@ -292,10 +312,10 @@ def test_the_web_servers_workers_are_forked_warm_and_stop_on_sigterm():
     assert int(status["SigCgt"], 16) & (1 << (signal.SIGTERM - 1))
 
 
-@pytest.mark.parametrize("count", [1, 2])
-def test_the_model_starts_loading_before_the_inputs_are_expanded(count):
-    """One photo: the model's thread (scikit-learn's import) is running when the inputs are expanded; two
-    photos on two workers: the fork server that loads it is."""
+@pytest.mark.parametrize("count, server", [(1, False), (2, False), (7, True)])
+def test_the_model_starts_loading_before_the_inputs_are_expanded(count, server):
+    """One photo, or two small ones (a small batch, read here): the model's thread (scikit-learn's import) is
+    running when the inputs are expanded; seven photos on two workers: the fork server that loads it is."""
     code = (
         "import json, os, sys, threading\nfrom pathlib import Path\nimport snapsolve.inputs as inputs\n"
         "expand = inputs.expand_inputs\n"
@@ -310,8 +330,9 @@ def test_the_model_starts_loading_before_the_inputs_are_expanded(count):
         "from snapsolve.cli import main\n"
         "sys.exit(main(['--json', '--no-image', '--workers', '2', *sys.argv[1:]]))\n"
     )
-    run = subprocess.run([sys.executable, "-c", code, *PHOTOS[:count]], capture_output=True, text=True, timeout=300)
+    photos = [*PHOTOS, *PHOTOS][:count]
+    run = subprocess.run([sys.executable, "-c", code, *photos], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout.splitlines()[0])
-    assert seen == {"thread": count == 1, "server": count == 2}
+    assert seen == {"thread": not server, "server": server}
     assert all(json.loads(line)["error"] is None for line in run.stdout.splitlines()[1:])
