@@ -56,6 +56,7 @@ from .vision.cells import MARK_FEATURES
 from .vision.evidence import SecondLook
 from .vision.features import FEATURE_LENGTH, features_of
 from .vision.image_io import is_jpeg, reduction_for, render_pdf_page
+from .vision.ink import prepare_colour_tables
 from .vision.layout import reading_order
 from .vision.locate import GridCandidate, bent_grids, quad_overlap
 from .vision.rectify import lattice_is_regular
@@ -105,12 +106,13 @@ def default_model() -> CellClassifier:
 
 
 def prepare_model(background: bool = False) -> None:
-    """Load the default model and build its index (importing scikit-learn, about a second).
+    """Load the default model and build its index (importing scikit-learn, about a second), and meanwhile, in a
+    thread of its own, OpenCV's colour tables (`vision.ink.prepare_colour_tables`, which needs no GIL).
 
-    With `background`, in a daemon thread: this thread can decode and locate
-    the first photo meanwhile, and waits for the index only when it
-    classifies cells. Errors are left to the first `default_model` call,
-    which raises them.
+    With `background`, both in daemon threads: this thread can decode and
+    locate the first photo meanwhile, and waits for the index only when it
+    classifies cells. Otherwise returns when both are done. Errors are left
+    to the first `default_model` call, which raises them.
     """
 
     def prepare() -> None:
@@ -119,10 +121,13 @@ def prepare_model(background: bool = False) -> None:
         except Exception:  # FileNotFoundError, ValueError: raised again where the model is used
             pass
 
+    tables = threading.Thread(target=prepare_colour_tables, name="snapsolve-colour", daemon=True)
+    tables.start()
     if background:
         threading.Thread(target=prepare, name="snapsolve-model", daemon=True).start()
     else:
         prepare()
+        tables.join()
 
 
 def decode_photo(path: Path, reduce: int = 1) -> tuple[np.ndarray, Callable[[], np.ndarray | None]]:

@@ -64,6 +64,16 @@ def _row_medians(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
     return (low + high) / 2
 
 
+def prepare_colour_tables() -> None:
+    """Have OpenCV build its tables for BGR to CIE L*a*b* conversion now, which its first conversion does.
+
+    `ink_colours` converts every grid it measures; the first conversion in a
+    process takes about 0.1 s of CPU, without Python's GIL, so a thread of
+    its own can do it while another reads the photo or imports.
+    """
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
+
+
 def ink_colours(
     photo: np.ndarray, lattice: np.ndarray, gray: np.ndarray, cells: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
