@@ -58,7 +58,7 @@ from .vision.features import FEATURE_LENGTH, features_of
 from .vision.image_io import is_jpeg, reduction_for, render_pdf_page
 from .vision.ink import prepare_colour_tables
 from .vision.layout import reading_order
-from .vision.locate import GridCandidate, bent_grids, quad_overlap
+from .vision.locate import GridCandidate, bent_grids, locate_sharpened, quad_overlap
 from .vision.rectify import lattice_is_regular
 from .vision.restore import restored_photo
 
@@ -203,28 +203,37 @@ def read_grids(
     on a bent page the page's edge can pass for the grid's), when that one's
     lattice is regular.
 
-    A dark photo is read brightened (`vision.restore.restored_photo`); its
-    readings are `GridReading.restored`.
+    A dark photo is read brightened (`vision.restore.restored_photo`); in a
+    photo in which no grid is found, grids are located and their lines
+    followed in a sharpened copy, when that finds one
+    (`vision.locate.locate_sharpened`: a blurred photo), and read in the photo.
+    Both readings are `GridReading.restored`.
     """
     if colour is None and image.ndim == 3:
         colour = image
     photo = to_gray(image)
     gray = restored_photo(photo)
+    candidates = locate_grids(gray)
+    lines = gray  # the photo the grids' lines are found in
+    if not candidates:
+        lines, candidates = locate_sharpened(gray)
     readings = []
     along_outlines: list[GridCandidate] | None = None  # `bent_grids`, found once when first needed
-    for i, candidate in enumerate(locate_grids(gray)):
+    for i, candidate in enumerate(candidates):
         reading = read_grid(
-            gray, candidate.corners, model, colour=colour, outline=candidate.outline, bent=candidate.bent
+            gray, candidate.corners, model, colour=colour, outline=candidate.outline, bent=candidate.bent, lines=lines
         )
         if not candidate.bent and not lattice_is_regular(reading.rectified.lattice):
             # its lines not followed evenly (a bent page's edge taken for the grid's?): the grid through its outline
-            along_outlines = bent_grids(gray) if along_outlines is None else along_outlines
+            along_outlines = bent_grids(lines) if along_outlines is None else along_outlines
             for other in (g for g in along_outlines if quad_overlap(g.corners, candidate.corners) >= 0.3):
-                again = read_grid(gray, other.corners, model, colour=colour, outline=other.outline, bent=True)
+                again = read_grid(
+                    gray, other.corners, model, colour=colour, outline=other.outline, bent=True, lines=lines
+                )
                 if lattice_is_regular(again.rectified.lattice):
                     reading = again
                     break
-        if gray is not photo:
+        if gray is not photo or lines is not gray:
             reading = replace(reading, restored=True)
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(upright_by_hand(reading, model))

@@ -9,12 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from snapsolve.pipeline import MAX_DIGITS_PUT, decide, mark_looks, read_grids
+from snapsolve.pipeline import MAX_DIGITS_PUT, decide, decode_photo, mark_looks, read_grids
 from snapsolve.repair import is_written_grid
 from snapsolve.solver import SOLVED, Status
 from snapsolve.solver.exact import solve_unique
 from snapsolve.vision import degrade, restore
 from snapsolve.vision.image_io import read_image
+from snapsolve.vision.locate import locate_grids
 
 #: Training photos degraded by `benchmarks/degraded.py`'s `degraded_copy`, kept as fixtures, with `truth.json`
 #: (the photo, degradation, strength and seed each was made with, and its printed givens; see its README).
@@ -156,3 +157,27 @@ def test_a_blurred_puzzle_in_progress_whose_print_looks_written_is_read_as_print
     givens = _digits(TRUTH[name]["givens"])
     assert decision.givens == givens
     assert decision.status == SOLVED and decision.solution == solve_unique(givens).solution
+
+
+def test_a_blurred_photo_whose_thin_lines_are_too_faint_is_located_sharpened_and_solved(model):
+    """Blurred by a Gaussian of 2 pixels (for a photo 640 pixels wide; 3.6 in this one), a puzzle in progress's
+    thin ruled lines are too faint to follow and no grid is found in the photo; in its sharpened copy
+    (`vision.locate.locate_sharpened`) the grid is found, its lines followed, its cells read in the photo, and
+    every printed given read and the puzzle solved right."""
+    name = "02_26_iphone_14_1-gaussian-blur-2.jpg"
+    photo, colour = decode_photo(DEGRADED / name)  # as the command decodes it
+    assert locate_grids(photo) == []
+    reading = read_grids(photo, model, colour)[0]
+    assert reading.restored
+    decision = decide(reading, model=model)
+    givens = _digits(TRUTH[name]["givens"])
+    assert decision.givens == givens
+    assert decision.status == SOLVED and decision.solution == solve_unique(givens).solution
+
+
+def test_an_unsharp_mask_darkens_a_blurred_line_and_keeps_flat_paper():
+    page = degrade.gaussian_blur(_page(), 3.0)
+    sharp = restore.sharpened(page, 4.0, 4.0)
+    assert sharp.shape == page.shape and sharp.dtype == np.uint8
+    assert int(sharp[60, 80]) < int(page[60, 80]) - 40  # the line's core darker
+    assert (sharp[:, :40] == page[:, :40]).all()  # flat paper as it was

@@ -21,6 +21,7 @@ import numpy as np
 from .image_io import to_gray
 from .lighting import shadow_free
 from .rectify import StripLines, lattice_and_lines, lattice_maps, outline_sides, strip_lines
+from .restore import SHARPENINGS, sharpened
 from .ruling import extract_lines
 
 #: Longest side (pixels) of the reduced copy that contours are searched on.
@@ -446,6 +447,44 @@ def locate_grids(image: np.ndarray, max_grids: int = 4) -> list[GridCandidate]:
         if bent:
             return bent
     return []
+
+
+def locate_sharpened(gray: np.ndarray, max_grids: int = 4) -> tuple[np.ndarray, list[GridCandidate]]:
+    """Grids located in a blurred photo sharpened, for a photo in which `locate_grids` finds none.
+
+    Blur spreads a thin ruled line's ink over several pixels, too faint for
+    the lines to be followed (`lattice_seen`): a blurred grid's outline
+    scores as a 9x9 ruling, but its thin lines are not seen. The photo is
+    sharpened by each unsharp mask of `vision.restore.SHARPENINGS` in turn
+    (`vision.restore.sharpened`), the mildest first, until grids are found in
+    it through their corners (`locate_grids`' first way: not through curved
+    outlines nor in the ink with the lighting divided out, whose looser
+    tests a sharpened board that is no Sudoku, its edges and noise raised,
+    passes more readily).
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8: the photo in which `locate_grids` found no grid.
+    max_grids : int
+        Most grids to return.
+
+    Returns
+    -------
+    (np.ndarray, list of GridCandidate)
+        The sharpened photo (H, W) uint8 the grids were found in, to read them
+        in, and the grids as `locate_grids` returns them; `gray` itself and an
+        empty list when no sharpening finds a grid.
+    """
+    side = max(gray.shape[:2])
+    for sigma, amount in SHARPENINGS:
+        sharp = sharpened(gray, sigma * side, amount)
+        small, ink, scale, quads = _contour_quads(sharp)
+        candidates, _ = _through_corners(ink, scale, quads)
+        found = _whole_grids(small, ink, scale, candidates, max_grids)
+        if found:
+            return sharp, [g for g, _ in found]
+    return gray, []
 
 
 def _rank(candidate: GridCandidate) -> float:

@@ -189,6 +189,7 @@ def read_grid(
     colour: np.ndarray | Callable[[], np.ndarray | None] | None = None,
     outline: np.ndarray | None = None,
     bent: bool = False,
+    lines: np.ndarray | None = None,
 ) -> GridReading:
     """Read the 81 cells of a located grid.
 
@@ -218,6 +219,10 @@ def read_grid(
     bent : bool
         The grid was found only through its outline (`locate.GridCandidate.bent`):
         its lines are followed from the outline first, and from the corners if that is not regular.
+    lines : np.ndarray, optional
+        Shape (H, W), uint8: the photo to follow the grid's ruled lines in,
+        when not `gray` (a blurred photo's sharpened copy,
+        `locate.locate_sharpened`); the cells are read in `gray`.
 
     Returns
     -------
@@ -226,11 +231,12 @@ def read_grid(
     corners = np.asarray(corners, np.float32)
     side = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
     reduced, scale = reduce_for(gray, side, GRID_SIZE)  # one pyramid for the lattice and the resampling
+    ruled = reduced if lines is None else reduce_for(lines, side, GRID_SIZE)[0]
     small = corners * np.float32(scale)
     border = None if outline is None else np.asarray(outline, np.float32) * np.float32(scale)
-    lattice = find_lattice(reduced, small, border if bent else None)
+    lattice = find_lattice(ruled, small, border if bent else None)
     if border is not None and not lattice_is_regular(lattice):
-        other = find_lattice(reduced, small, None if bent else border)
+        other = find_lattice(ruled, small, None if bent else border)
         if lattice_is_regular(other):
             lattice = other
     seen = rectify(reduced, small, 0, lattice=lattice).scaled(1 / scale)

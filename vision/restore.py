@@ -1,4 +1,5 @@
-"""Poor photos made readable: a dark photo brightened, a dim grid's contrast brought up, a noisy one denoised.
+"""Poor photos made readable: a dark photo brightened, a blurred one sharpened, a dim grid's contrast brought up,
+a noisy one denoised.
 
 The rest of the reading is built for photos with some contrast and little
 noise: its thresholds are grey levels (`vision.cells.binarize_grid`'s 9 under
@@ -12,6 +13,12 @@ none is read exactly as before:
 - `restored_photo`: a dark photo (paper under DARK_PAPER) is brightened
   (its grey levels scaled, as with more light); grids are located and read
   in it.
+- `sharpened`: a photo in which no grid is found, sharpened by an unsharp
+  mask (`vision.locate.locate_sharpened` tries each of SHARPENINGS in turn):
+  blur (a shaking hand, a lens out of focus) spreads a thin ruled line's ink
+  over several pixels, too faint against the paper beside it for the
+  threshold that finds lines, and an unsharp mask as wide as the spread
+  gathers the line back into a dark core.
 - `restored_grid`: a rectified grid whose paper stands less than DIM_CONTRAST
   grey levels above its darkest ink (`GridCondition.dim`) is scaled so that
   its paper lies at PAPER_TARGET (every contrast grows by the same factor, as
@@ -41,6 +48,10 @@ SAMPLE_STEP = 3
 DARK_PAPER = 90
 #: The paper's grey level after brightening: that of a typical undegraded photo.
 PAPER_TARGET = 170
+#: The unsharp masks tried in turn on a photo where no grid is found (`vision.locate.locate_sharpened`), the
+#: mildest first: each the standard deviation of its Gaussian, as a share of the photo's longer side, and its
+#: amount (`sharpened`).
+SHARPENINGS = ((0.01, 4.0), (0.0133, 8.0))
 #: Non-local means' filter strength h, in multiples of the noise's spread (`grain_noise`).
 DENOISE_STRENGTH = 1.0
 #: A rectified grid whose paper stands less than this many grey levels above its darkest ink (its 90th and 3rd
@@ -99,6 +110,29 @@ def restored_photo(gray: np.ndarray) -> np.ndarray:
     that its paper lies at PAPER_TARGET."""
     paper = float(np.percentile(gray[::SAMPLE_STEP, ::SAMPLE_STEP], 90))
     return _brightened(gray, paper) if paper < DARK_PAPER else gray
+
+
+def sharpened(gray: np.ndarray, sigma: float, amount: float) -> np.ndarray:
+    """An unsharp mask of a grey photo: `gray` plus `amount` times its detail finer than `sigma`.
+
+    Parameters
+    ----------
+    gray : np.ndarray
+        Shape (H, W), uint8.
+    sigma : float
+        Standard deviation of the Gaussian blur that the detail is measured against, pixels (above 0).
+    amount : float
+        How many times the detail (`gray` less its blur) is added.
+
+    Returns
+    -------
+    np.ndarray
+        Shape (H, W), uint8: (1 + `amount`) times `gray` less `amount` times
+        its Gaussian blur (``cv2.GaussianBlur``, edges reflected), rounded
+        and clipped to 0..255 (``cv2.addWeighted``).
+    """
+    blurred = cv2.GaussianBlur(gray, (0, 0), sigma)
+    return cv2.addWeighted(gray, 1.0 + amount, blurred, -amount, 0.0)
 
 
 @dataclass(frozen=True)
