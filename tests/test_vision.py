@@ -411,6 +411,32 @@ def test_hog_of_finer_cells_tells_apart_strokes_that_one_coarse_cell_holds():
     assert np.abs(fine[0] - fine[1]).max() > 0.1
 
 
+def test_distortion_distances_match_each_pixel_by_its_3x3_context_of_gradients(model):
+    """`distortion_distances` (box sums of the gradients' differences) gives the distances of the model's
+    definition measured directly: each query pixel's context (its 3 x 3 neighbourhood of Sobel gradients, 18
+    values, zero beyond the border) against the nearest context within `warp` pixels of the sample's, a
+    context of zeros beyond the sample's border (Keysers et al. 2007), at every warp range."""
+    from snapsolve.vision.deformation import distortion_distances, gradient_context
+    from snapsolve.vision.features import unpack_images
+
+    images = unpack_images(model.handwritten_images[np.random.default_rng(3).choice(len(model.handwritten_images), 9)])
+    gradients = gradient_context(images)
+    side = images.shape[1]
+    padded = np.pad(gradients, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    contexts = np.concatenate(
+        [padded[:, :, 1 + dy : 1 + dy + side, 1 + dx : 1 + dx + side] for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=1
+    ).astype(np.float64)  # (n, 18, side, side)
+    for warp in (0, 1, 2):
+        beyond = np.pad(contexts[1:], ((0, 0), (0, 0), (warp, warp), (warp, warp)))
+        costs = [
+            ((beyond[:, :, dy : dy + side, dx : dx + side] - contexts[0][None]) ** 2).sum(axis=1)
+            for dy in range(2 * warp + 1)
+            for dx in range(2 * warp + 1)
+        ]
+        expected = np.min(costs, axis=0).sum(axis=(1, 2))
+        np.testing.assert_allclose(distortion_distances(gradients[0], gradients[1:], warp), expected, rtol=1e-5)
+
+
 def test_second_look_samples_are_the_handwritten_samples_images_and_a_small_bend_costs_nothing(model, tmp_path):
     """The shipped model stores each handwritten sample's upright normalised image (`handwritten_images`, the
     rows that can hold ink in 16 grey levels, `vision.features.pack_images`), saved and loaded with it, in

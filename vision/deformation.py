@@ -10,6 +10,9 @@ themselves and lets every pixel of the query match the best pixel within
 `WARP` pixels of its place in the sample, each compared by its local context
 (the horizontal and vertical gradients of its 3 x 3 neighbourhood), so that
 a small local bend costs nothing while a missing or extra stroke still does.
+Two contexts' squared difference is the sum over the 3 x 3 neighbourhood of
+the two gradients' squared differences, so each displacement's costs are
+one box filter of the gradients' differences (the contexts are never built).
 
 Measuring it against every sample would be slow (some 8 ms for 50 samples, so
 seconds for all of them), so it re-ranks the `RERANKED` nearest samples of the HOG model
@@ -19,7 +22,7 @@ solution (`repair.read_entries`): the least distorted samples vote
 (`deformed_votes`), and `distortion_ratio` says how nearly the solution's
 digit matches. The samples are stored as
 their upright normalised images (`vision.features.normalised_images`, 28 x 28
-uint8), from which the gradient contexts are computed when needed.
+uint8), from which the gradients are computed when needed.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ WARP = 2
 RERANKED = 50
 #: Nearest re-ranked samples that vote, each by the inverse of its distortion distance.
 VOTERS = 3
-#: Channels of a pixel's local context: the two Sobel gradients over its 3 x 3 neighbourhood.
-CONTEXT_CHANNELS = 18
+#: Gradients a pixel's local context is made of (Sobel x and y), each over its 3 x 3 neighbourhood.
+GRADIENTS = 2
 #: Nearest samples (in the HOG model's space) of a digit asked about, measured besides the RERANKED: the
 #: solution's digit may have none among those and still be nearly as near as the nearest
 #: (`distortion_ratio`).
@@ -43,7 +46,7 @@ DIGIT_RERANKED = 10
 
 
 def gradient_context(images: np.ndarray) -> np.ndarray:
-    """Each pixel's local context: the horizontal and vertical gradients of its 3 x 3 neighbourhood.
+    """The gradients that make each pixel's local context (its 3 x 3 neighbourhood of them).
 
     Parameters
     ----------
@@ -54,21 +57,26 @@ def gradient_context(images: np.ndarray) -> np.ndarray:
     Returns
     -------
     np.ndarray
-        Shape (n, CONTEXT_CHANNELS, s, s) float32, channels first: for each
-        pixel, the 3 x 3 Sobel x and y gradients (of the image scaled to
-        0..1) around it, row by row (zero beyond the border).
+        Shape (n, GRADIENTS, s, s) float32, channels first: the 3 x 3 Sobel
+        x and y gradients of the image scaled to 0..1. A pixel's context is
+        these gradients at the pixel and its eight neighbours (zero beyond the
+        border), as `distortion_distances` compares them.
     """
     images = np.asarray(images)
     n, side = images.shape[0], images.shape[1]
-    out = np.empty((n, CONTEXT_CHANNELS, side, side), np.float32)
-    padded = np.zeros((2, side + 2, side + 2), np.float32)
+    out = np.empty((n, GRADIENTS, side, side), np.float32)
     for i, image in enumerate(images):
         scaled = image.astype(np.float32) / 255.0
-        padded[0, 1:-1, 1:-1] = cv2.Sobel(scaled, cv2.CV_32F, 1, 0, ksize=3)
-        padded[1, 1:-1, 1:-1] = cv2.Sobel(scaled, cv2.CV_32F, 0, 1, ksize=3)
-        for k, (dy, dx) in enumerate((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)):
-            out[i, 2 * k : 2 * k + 2] = padded[:, 1 + dy : 1 + dy + side, 1 + dx : 1 + dx + side]
+        out[i, 0] = cv2.Sobel(scaled, cv2.CV_32F, 1, 0, ksize=3)
+        out[i, 1] = cv2.Sobel(scaled, cv2.CV_32F, 0, 1, ksize=3)
     return out
+
+
+def _box_sums(values: np.ndarray) -> np.ndarray:
+    """Each pixel's sum over its 3 x 3 neighbourhood: shape (..., h + 2, w + 2) -> (..., h, w)."""
+    h, w = values.shape[-2] - 2, values.shape[-1] - 2
+    rows = values[..., 0:h, :] + values[..., 1 : h + 1, :] + values[..., 2 : h + 2, :]
+    return rows[..., 0:w] + rows[..., 1 : w + 1] + rows[..., 2 : w + 2]
 
 
 def distortion_distances(query: np.ndarray, samples: np.ndarray, warp: int = WARP) -> np.ndarray:
@@ -78,13 +86,18 @@ def distortion_distances(query: np.ndarray, samples: np.ndarray, warp: int = WAR
     (horizontally and vertically) of its place whose local context is
     nearest; the distance is the sum over the query's pixels of those
     squared context differences. Not symmetric: the query is the one bent.
+    A pixel's context is its 3 x 3 neighbourhood of gradients (zero beyond
+    the image's border); a query pixel matched beyond the sample's border
+    meets a context of zeros (paper). The squared difference of two contexts
+    is the 3 x 3 box sum of the gradients' squared differences, so each
+    displacement costs one subtraction and one box filter.
 
     Parameters
     ----------
     query : np.ndarray
-        Shape (c, s, s) float32: `gradient_context` of the query image.
+        Shape (GRADIENTS, s, s) float32: `gradient_context` of the query image.
     samples : np.ndarray
-        Shape (m, c, s, s) float32: `gradient_context` of the samples.
+        Shape (m, GRADIENTS, s, s) float32: `gradient_context` of the samples.
     warp : int
         The warp range, pixels (0: plain squared Euclidean distance of the contexts).
 
@@ -94,16 +107,25 @@ def distortion_distances(query: np.ndarray, samples: np.ndarray, warp: int = WAR
         Shape (m,) float64, non-negative.
     """
     side = query.shape[-1]
-    padded = np.pad(samples, ((0, 0), (0, 0), (warp, warp), (warp, warp)))  # paper beyond the border
+    padded_query = np.pad(query, ((0, 0), (1, 1), (1, 1)))  # no gradient beyond the border
+    padded = np.pad(samples, ((0, 0), (0, 0), (1 + warp, 1 + warp), (1 + warp, 1 + warp)))
     best = np.full((len(samples), side, side), np.inf, np.float32)
-    difference = np.empty(samples.shape, np.float32)
-    squared = np.empty(best.shape, np.float32)
     for dy in range(2 * warp + 1):
+        y0, y1 = max(0, warp - dy), side - max(0, dy - warp)  # query rows matched inside the sample
         for dx in range(2 * warp + 1):
-            np.subtract(padded[:, :, dy : dy + side, dx : dx + side], query[None], out=difference)
+            x0, x1 = max(0, warp - dx), side - max(0, dx - warp)
+            difference = (
+                padded[:, :, y0 + dy : y1 + dy + 2, x0 + dx : x1 + dx + 2]
+                - padded_query[None, :, y0 : y1 + 2, x0 : x1 + 2]
+            )
             np.square(difference, out=difference)
-            difference.sum(axis=1, out=squared)
-            np.minimum(best, squared, out=best)
+            window = best[:, y0:y1, x0:x1]
+            np.minimum(window, _box_sums(difference.sum(axis=1)), out=window)
+    if warp:  # pixels within `warp` of the border may also be matched beyond the sample's: paper
+        beyond = _box_sums((padded_query**2).sum(axis=0))
+        border = np.ones((side, side), bool)
+        border[warp:-warp, warp:-warp] = False
+        best[:, border] = np.minimum(best[:, border], beyond[border])
     return best.sum(axis=(1, 2), dtype=np.float64)
 
 
