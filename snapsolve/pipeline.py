@@ -60,7 +60,7 @@ from .vision.ink import prepare_colour_tables
 from .vision.layout import reading_order
 from .vision.locate import GridCandidate, bent_grids, locate_sharpened, quad_overlap
 from .vision.rectify import lattice_is_regular
-from .vision.restore import restored_photo
+from .vision.restore import restored_photo, sharpened_to_read
 
 #: A reading whose repair put printed digits in this many cells is unsure, not solved (`decide`): several
 #: misread digits each changed to its second guess make another puzzle as readily as the right one.
@@ -206,8 +206,9 @@ def read_grids(
     A dark photo is read brightened (`vision.restore.restored_photo`); in a
     photo in which no grid is found, grids are located and their lines
     followed in a sharpened copy, when that finds one
-    (`vision.locate.locate_sharpened`: a blurred photo), and read in the photo.
-    Both readings are `GridReading.restored`.
+    (`vision.locate.locate_sharpened`: a blurred photo), and read in the photo
+    sharpened more mildly (`vision.restore.sharpened_to_read`). Both readings
+    are `GridReading.restored`.
     """
     if colour is None and image.ndim == 3:
         colour = image
@@ -217,6 +218,8 @@ def read_grids(
     lines = gray  # the photo the grids' lines are found in
     if not candidates:
         lines, candidates = locate_sharpened(gray)
+        if candidates:
+            gray = sharpened_to_read(gray)
     readings = []
     along_outlines: list[GridCandidate] | None = None  # `bent_grids`, found once when first needed
     for i, candidate in enumerate(candidates):
@@ -233,7 +236,7 @@ def read_grids(
                 if lattice_is_regular(again.rectified.lattice):
                     reading = again
                     break
-        if gray is not photo or lines is not gray:
+        if gray is not photo:
             reading = replace(reading, restored=True)
         if i == 0 or sum(1 for d in reading.givens if d) >= MIN_GIVENS_EXTRA_GRID:
             readings.append(upright_by_hand(reading, model))

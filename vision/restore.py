@@ -18,7 +18,8 @@ none is read exactly as before:
   blur (a shaking hand, a lens out of focus) spreads a thin ruled line's ink
   over several pixels, too faint against the paper beside it for the
   threshold that finds lines, and an unsharp mask as wide as the spread
-  gathers the line back into a dark core.
+  gathers the line back into a dark core. The cells of a grid found so are
+  read in the photo sharpened more mildly (`sharpened_to_read`).
 - `restored_grid`: a rectified grid whose paper stands less than DIM_CONTRAST
   grey levels above its darkest ink (`GridCondition.dim`) is scaled so that
   its paper lies at PAPER_TARGET (every contrast grows by the same factor, as
@@ -52,6 +53,9 @@ PAPER_TARGET = 170
 #: mildest first: each the standard deviation of its Gaussian, as a share of the photo's longer side, and its
 #: amount (`sharpened`).
 SHARPENINGS = ((0.01, 4.0), (0.0133, 8.0))
+#: The unsharp mask (as SHARPENINGS') that the cells of a grid located sharpened are read in
+#: (`sharpened_to_read`): milder than those, whose halos round the ink and raised grain of the paper read as marks.
+READ_SHARPENING = (0.0033, 1.5)
 #: Non-local means' filter strength h, in multiples of the noise's spread (`grain_noise`).
 DENOISE_STRENGTH = 1.0
 #: A rectified grid whose paper stands less than this many grey levels above its darkest ink (its 90th and 3rd
@@ -133,6 +137,13 @@ def sharpened(gray: np.ndarray, sigma: float, amount: float) -> np.ndarray:
     """
     blurred = cv2.GaussianBlur(gray, (0, 0), sigma)
     return cv2.addWeighted(gray, 1.0 + amount, blurred, -amount, 0.0)
+
+
+def sharpened_to_read(gray: np.ndarray) -> np.ndarray:
+    """A photo whose grids were located only sharpened (`vision.locate.locate_sharpened`: a blurred photo),
+    sharpened to read their cells in: `sharpened` by READ_SHARPENING ((H, W) uint8 in and out)."""
+    sigma, amount = READ_SHARPENING
+    return sharpened(gray, sigma * max(gray.shape[:2]), amount)
 
 
 @dataclass(frozen=True)
