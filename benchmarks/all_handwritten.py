@@ -18,14 +18,17 @@ The page is photographed flat as `benchmarks/handwriting.py` photographs it
 Each photo is read as ``snapsolve`` reads it: `snapsolve.pipeline.read_grids`
 and `snapsolve.pipeline.read_puzzle` (the per-grid decision, the player's
 entries, the solver). A mark's digit is the command's: its given, else its
-entry. Reported per hand source and kind of digits: marks read right, wrong
+entry. With ``--command``, the photos are saved as JPEG files (as ``--save``
+writes them) and read by the command itself, ``python -m snapsolve --json
+--no-image`` (its own decoding and workers), scored from the JSON it prints.
+Reported per hand source and kind of digits: marks read right, wrong
 (another digit, or none), asked about (among ``unclear_entries``), taken as
 givens, cells without a mark read as a digit; for puzzles, the photos solved
 (right and wrong) and the marks called mistakes (every mark is the puzzle's own
 digit, so each is a false mistake).
 
     python benchmarks/all_handwritten.py [--photos 40] [--seed 72] [--hands faces,mnist]
-        [--digits random,puzzles] [--pens blue,black] [--extra-givens 10] [--save DIR]
+        [--digits random,puzzles] [--pens blue,black] [--extra-givens 10] [--save DIR] [--command]
 
 With ``--save DIR`` the photos are written there as well (photo N of seed S
 as ``written_seedS_N.jpg``, JPEG quality 92) with ``truth.json``: each photo's
@@ -40,9 +43,13 @@ Seeded: the same arguments give the same photos.
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -149,30 +156,86 @@ def make_photos(
     return photos
 
 
-def score(photos: list[dict], model) -> dict[tuple[str, str], Counter]:
-    """Totals per (hand source, kind of digits) over the photos read by the command's pipeline."""
+@dataclass(frozen=True)
+class Reading:
+    """What the command read of a photo's first grid: 81 givens and 81 entries (0 for none), the cells asked
+    about (``unclear_entries``), the solution (81 digits, or None) and the number of mistakes called."""
+
+    givens: list[int]
+    entries: list[int]
+    asked: set[int]
+    solution: list[int] | None
+    mistakes: int
+
+
+def read_in_process(photos: list[dict], model) -> list[Reading | None]:
+    """Each photo's first grid read by the command's pipeline in this process (`read_grids`, `read_puzzle`),
+    from its image in memory; None where no grid is found."""
     options = Options(write_image=False)
-    totals: dict[tuple[str, str], Counter] = {}
+    out: list[Reading | None] = []
     for photo in photos:
-        t = totals.setdefault((photo["source"], photo["kind"]), Counter())
-        t["photos"] += 1
         readings = read_grids(photo["image"], model)
-        digits = photo["digits"]
-        marks = [c for c in range(81) if digits[c]]
-        t["marks"] += len(marks)
         if not readings:
-            t["no_grid"] += 1
-            t["wrong"] += len(marks)
+            out.append(None)
             continue
         grid, _ = read_puzzle(readings[0], options, model)
         asked = {u.cell for u in grid.unclear_entries}
+        out.append(Reading(list(grid.givens), list(grid.entries), asked, grid.solution, len(grid.mistakes)))
+    return out
+
+
+def read_by_command(paths: list[Path]) -> list[Reading | None]:
+    """Each photo file's first grid as the command prints it (``python -m snapsolve --json --no-image``, one
+    process for all: its own decoding, workers and output); None where no grid is found.
+
+    Raises
+    ------
+    RuntimeError
+        The command printed another number of results than `paths`.
+    """
+    run = subprocess.run(
+        [sys.executable, "-m", "snapsolve", "--json", "--no-image", *map(str, paths)], capture_output=True, text=True
+    )
+    results = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    if len(results) != len(paths):
+        raise RuntimeError(f"snapsolve printed {len(results)} results for {len(paths)} photos: {run.stderr[-300:]}")
+
+    def digits(text: str | None) -> list[int]:
+        return [0 if ch == "." else int(ch) for ch in (text or "." * 81)]
+
+    out: list[Reading | None] = []
+    for result in results:
+        if not result["grids"]:
+            out.append(None)
+            continue
+        grid = result["grids"][0]
+        asked = {u["cell"] for u in grid.get("unclear_entries") or []}
+        solution = digits(grid["solution"]) if grid.get("solution") else None
+        mistakes = len(grid.get("mistakes") or [])
+        out.append(Reading(digits(grid["givens"]), digits(grid.get("entries")), asked, solution, mistakes))
+    return out
+
+
+def score(photos: list[dict], readings: list[Reading | None]) -> dict[tuple[str, str], Counter]:
+    """Totals per (hand source, kind of digits) over the photos and what was read of each."""
+    totals: dict[tuple[str, str], Counter] = {}
+    for photo, grid in zip(photos, readings):
+        t = totals.setdefault((photo["source"], photo["kind"]), Counter())
+        t["photos"] += 1
+        digits = photo["digits"]
+        marks = [c for c in range(81) if digits[c]]
+        t["marks"] += len(marks)
+        if grid is None:
+            t["no_grid"] += 1
+            t["wrong"] += len(marks)
+            continue
         for c in range(81):
             read = grid.givens[c] or grid.entries[c]
             if not digits[c]:
                 t["phantom"] += bool(read)
                 continue
             t["as_given"] += bool(grid.givens[c])
-            if c in asked:
+            if c in grid.asked:
                 t["asked"] += 1
             elif read == digits[c]:
                 t["right"] += 1
@@ -183,7 +246,7 @@ def score(photos: list[dict], model) -> dict[tuple[str, str], Counter]:
         if photo["solution"] is not None:
             t["solved_right"] += grid.solution == photo["solution"]
             t["solved_wrong"] += grid.solution is not None and grid.solution != photo["solution"]
-            t["false_mistakes"] += len(grid.mistakes)
+            t["false_mistakes"] += grid.mistakes
     return totals
 
 
@@ -230,6 +293,11 @@ def main() -> int:
     parser.add_argument("--pens", default="blue,black", help="inks, one per photo (default %(default)s)")
     parser.add_argument("--extra-givens", type=int, default=10, help="more of a puzzle's solution written (default 10)")
     parser.add_argument("--save", type=Path, help="also write the photos and truth.json into this folder")
+    parser.add_argument(
+        "--command",
+        action="store_true",
+        help="read the photos saved as JPEG files by the command itself (python -m snapsolve --json), not in memory",
+    )
     args = parser.parse_args()
     hands = choices(parser, "--hands", args.hands, HANDS)
     kinds = choices(parser, "--digits", args.digits, DIGITS)
@@ -246,9 +314,18 @@ def main() -> int:
         f"made in {time.perf_counter() - start:.0f} s",
         flush=True,
     )
+    stem = f"written_seed{args.seed}"
     if args.save:
-        save_photos(photos, args.save, f"written_seed{args.seed}", truth_of)
-    totals = score(photos, default_model())
+        save_photos(photos, args.save, stem, truth_of)
+    if args.command:
+        with tempfile.TemporaryDirectory(prefix="all-handwritten-") as scratch:
+            folder = args.save or Path(scratch)
+            if not args.save:
+                save_photos(photos, folder, stem, truth_of)
+            readings = read_by_command([folder / f"{stem}_{i}.jpg" for i in range(len(photos))])
+    else:
+        readings = read_in_process(photos, default_model())
+    totals = score(photos, readings)
     for key in sorted(totals):
         print("  " + report(" ".join(key), totals[key]))
     print("  " + report("all", sum(totals.values(), Counter())), flush=True)
