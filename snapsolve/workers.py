@@ -42,6 +42,7 @@ result. So a dying worker costs at most the input that killed it.
 
 from __future__ import annotations
 
+import atexit
 import json
 import multiprocessing
 import os
@@ -167,6 +168,11 @@ def ready_server() -> None:
             os.environ[name] = value
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
+    # The server leaves when the last process it served is gone (multiprocessing raises SystemExit in it). It
+    # holds nothing to flush or clean up then, but it holds the command's standard output and error, which a
+    # pipe reading them sees closed only when it is gone: so it ends at once, without the interpreter's
+    # teardown of SciPy's and scikit-learn's modules (its workers end by os._exit, never through atexit).
+    atexit.register(os._exit, 0)
     try:
         from . import cli, puzzle  # noqa: F401  (a worker's __main__ is the command's: it imports cli)
 
