@@ -1,7 +1,8 @@
 """Batch work: run work items in this process or on several, report them in input order, remember what is done.
 
-One input to do, a few small photos (`reads_here`), or ``--workers 1``, is
-read in this process; more go to a pool of worker processes (`snapsolve.workers`: forked warm from a server
+One input to do, a batch of little work (`reads_here`: a few photos), or
+``--workers 1``, is read in this process; more go to a pool of worker
+processes (`snapsolve.workers`: forked warm from a server
 process that holds the cell model, each with the batch's import path and
 current folder). A worker that dies (killed, out of memory, a crash in a
 decoder) costs at most the input that killed it: the pool is renewed and
@@ -55,11 +56,20 @@ STORE_TIMEOUT = 60.0
 IN_FLIGHT_PER_WORKER = 2
 #: How far (in inputs) finished results may run ahead of the first unfinished one.
 WINDOW_PER_WORKER = 16
-#: A batch of at most this many inputs to do, none a PDF page, whose image files hold at most SMALL_BATCH_BYTES
-#: together, is read in this process whatever the workers: a pool's start (a fork server that imports NumPy,
-#: OpenCV and scikit-learn again before it forks) costs more than a second process saves on a few small photos.
-SMALL_BATCH_INPUTS = 6
-SMALL_BATCH_BYTES = 2_000_000
+#: Each input's weight, in seconds, against a pool's start, for `reads_here`: a photo PHOTO_SECONDS and more by
+#: the megabyte of its file (more again when its annotated image is drawn), a PDF page PDF_PAGE_SECONDS (rendered,
+#: then read), a puzzle from text PUZZLE_SECONDS. A larger photo takes longer to read, but in a pool its first
+#: reading no longer overlaps scikit-learn's import as it does in this process: its weight grows slowly.
+PHOTO_SECONDS = 0.045
+PHOTO_SECONDS_PER_MB = 0.01
+DRAWING_SECONDS_PER_MB = 0.045
+PDF_PAGE_SECONDS = 0.3
+PUZZLE_SECONDS = 0.005
+#: A batch goes to a pool when its weight is over this many seconds: below it, a pool's start (a fork server
+#: that imports NumPy, OpenCV and scikit-learn again before it forks) costs more than a second process saves.
+POOL_WORTH = 0.45
+#: Inputs `warm_up` looks at to decide (`reads_here` needs no more: puzzles weigh least).
+LOOK_AHEAD = int(POOL_WORTH / PUZZLE_SECONDS) + 1
 
 
 def process_item(item: WorkItem, options: Options) -> InputResult:
@@ -401,29 +411,33 @@ def _is_photo(item: WorkItem) -> bool:
     return item.kind in ("image", "pdf_page")
 
 
-def reads_here(to_do: Iterable[WorkItem], workers: int) -> bool:
+def reads_here(to_do: Iterable[WorkItem], workers: int, drawing: bool = True) -> bool:
     """Whether the inputs `to_do` are read in this process rather than by a pool of `workers` processes.
 
-    In this process: with `workers` 1, for one input, and for a small batch
-    (at most SMALL_BATCH_INPUTS inputs, none a PDF page, whose image files
-    hold at most SMALL_BATCH_BYTES together; puzzle text weighs nothing).
-    Looks at no more than SMALL_BATCH_INPUTS + 1 of `to_do`.
+    In this process: with `workers` 1, for one input, and for a batch whose
+    estimated work (per input: PHOTO_SECONDS and more by the megabyte,
+    PDF_PAGE_SECONDS, PUZZLE_SECONDS; with `drawing`, annotated images are
+    written) is at most POOL_WORTH seconds. Looks at no more of `to_do` than
+    it needs, at most LOOK_AHEAD.
     """
     if workers <= 1:
         return True
-    head = list(itertools.islice(to_do, SMALL_BATCH_INPUTS + 1))
-    if len(head) <= 1:
-        return True
-    if len(head) > SMALL_BATCH_INPUTS or any(item.kind == "pdf_page" for item in head):
-        return False
-    size = 0
-    for item in head:
+    work, count = 0.0, 0
+    for item in to_do:
+        count += 1
         if item.kind == "image":
             try:
-                size += os.path.getsize(item.path)
+                megabytes = os.path.getsize(item.path) / 1e6
             except OSError:  # reported when it is read
-                pass
-    return size <= SMALL_BATCH_BYTES
+                megabytes = 0.0
+            work += PHOTO_SECONDS + megabytes * (PHOTO_SECONDS_PER_MB + (DRAWING_SECONDS_PER_MB if drawing else 0.0))
+        elif item.kind == "pdf_page":
+            work += PDF_PAGE_SECONDS
+        else:
+            work += PUZZLE_SECONDS
+        if work > POOL_WORTH and count > 1:
+            return False
+    return True
 
 
 def _prepare_here() -> None:
@@ -444,26 +458,26 @@ def _prepare_here() -> None:
     prepare_model(background=True)
 
 
-def warm_up(items: Iterable[WorkItem], workers: int, store: ResultStore | None = None) -> None:
+def warm_up(items: Iterable[WorkItem], workers: int, store: ResultStore | None = None, drawing: bool = True) -> None:
     """Start readying the batch of `items` now, before the caller's other set-up; what `run_batch` will do anyway.
 
     When a photo or PDF page is among the inputs to do (those not in
     `store`), this starts loading the cell model and importing scikit-learn:
     in a thread of this process when the batch will be read here
-    (`reads_here`), else in the workers' server process
+    (`reads_here`, `drawing` as there), else in the workers' server process
     (`workers.context`). Puzzle text needs neither. Returns at once.
     """
     to_do = (item for item in items if store is None or store.done(item) is None)
-    head = list(itertools.islice(to_do, SMALL_BATCH_INPUTS + 1))
+    head = list(itertools.islice(to_do, LOOK_AHEAD))
     if any(_is_photo(item) for item in head) or any(_is_photo(item) for item in to_do):
-        _warm(here=reads_here(head, workers))
+        _warm(here=reads_here(head, workers, drawing))
 
 
-def warm_up_early(inputs: list[str], workers: int) -> None:
+def warm_up_early(inputs: list[str], workers: int, drawing: bool = True) -> None:
     """`warm_up` from the command's arguments alone, before they are expanded, when they say how the batch runs.
 
     When every input is an image file (by its suffix), they are the batch,
-    and `reads_here` says where it is read; with `workers` 1, an image file
+    and `reads_here` says where it is read (`drawing` as there); with `workers` 1, an image file
     among them is read here. Call it only without a result store (which may
     hold them done). Otherwise does nothing: `warm_up` decides once the
     inputs are expanded. Returns at once.
@@ -474,7 +488,7 @@ def warm_up_early(inputs: list[str], workers: int) -> None:
         arg for arg in inputs if Path(arg).suffix.lower() in IMAGE_SUFFIXES | HEIF_SUFFIXES and Path(arg).is_file()
     ]
     if images and len(images) == len(inputs):
-        _warm(here=reads_here((WorkItem("image", arg, arg) for arg in images), workers))
+        _warm(here=reads_here((WorkItem("image", arg, arg) for arg in images), workers, drawing))
     elif images and workers <= 1:
         _warm(here=True)
 
@@ -538,7 +552,7 @@ def run_batch(
                 on_done(item, cached)
         else:
             todo.append(index)
-    workers = 1 if reads_here((items[i] for i in todo), workers) else min(workers, len(todo))
+    workers = 1 if reads_here((items[i] for i in todo), workers, options.write_image) else min(workers, len(todo))
 
     def finish(index: int, result: InputResult) -> None:
         if store:

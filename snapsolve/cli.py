@@ -188,13 +188,15 @@ def _solve(args: argparse.Namespace) -> int:
 
         make_output_folder(args.output)  # a usage error before any input is read
     if not (args.cluster or args.db):
-        warm_up_early(args.inputs, args.workers)
+        warm_up_early(args.inputs, args.workers, not args.no_image)
     # On a cluster the inputs are walked lazily (a million need not sit in memory), so the bar has no total.
     inputs = expand_inputs(args.inputs)
     items = [] if args.cluster else list(inputs)
     store = ResultStore(args.db) if args.db else None
     if items:
-        warm_up(items, args.workers, store)  # photos: the model loads while the solver is imported here
+        warm_up(
+            items, args.workers, store, not args.no_image
+        )  # photos: the model loads while the solver is imported here
     from .puzzle import Options
 
     options = Options(
@@ -324,8 +326,8 @@ def _add_batch_options(solve: argparse.ArgumentParser) -> None:
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="processes to use (default: all %(default)s cores; never more than inputs; one for a few small "
-        "photos, where starting workers costs more than they save); results "
+        help="processes to use (default: all %(default)s cores; never more than inputs; one for a few photos, "
+        "where starting workers costs more than they save); results "
         "are printed in input order as soon as all before them are done",
     )
     solve.add_argument(

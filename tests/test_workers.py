@@ -64,24 +64,27 @@ def test_one_input_starts_no_pool(monkeypatch):
     assert result.error is None and result.grids[0].solved
 
 
-def test_a_few_small_photos_start_no_pool(monkeypatch):
-    """Four small photos (under 1 MB together) are read in this process even with 8 workers; a seventh input, a
-    PDF page or a phone photo's size would start a pool."""
+def test_a_batch_of_little_work_starts_no_pool(monkeypatch):
+    """A batch whose estimated work is small (a few photos, a few dozen puzzles) is read in this process even
+    with 8 workers; more photos, PDF pages, or phone photos whose annotated images are drawn go to a pool."""
 
     def no_pool(*args, **kwargs):
-        raise AssertionError("a pool was started for a few small photos")
+        raise AssertionError("a pool was started for a batch of little work")
 
-    small = [p for p in PHOTOS if Path(p).stat().st_size < 250_000] * 2
-    assert len(small) >= 4
-    items = [WorkItem("image", path, path) for path in small[:4]]
-    assert reads_here(items, 8)
-    assert not reads_here(items + [WorkItem("image", p, p) for p in PHOTOS[:3]], 8)  # 7 inputs
-    assert not reads_here(items[:2] + [WorkItem("pdf_page", "scan.pdf#1", "scan.pdf")], 8)
-    big = [p for p in PHOTOS if Path(p).stat().st_size > 300_000]
-    assert not reads_here([WorkItem("image", p, p) for p in big * 2][:6], 8)  # over 2 MB together
+    small = [p for p in PHOTOS if Path(p).stat().st_size < 100_000]  # 640x480 photos
+    big = [p for p in PHOTOS if Path(p).stat().st_size > 300_000]  # phone photos of a few hundred kB
+    assert len(small) >= 2 and len(big) >= 3
+    images = [WorkItem("image", path, path) for path in (small * 5)[:4]]
+    assert reads_here(images, 8) and reads_here(images, 8, drawing=False)
+    assert not reads_here([WorkItem("image", p, p) for p in (small * 6)[:12]], 8)
+    assert not reads_here(images[:1] + [WorkItem("pdf_page", f"scan.pdf#{n}", "scan.pdf") for n in (1, 2)], 8)
+    phone = [WorkItem("image", p, p) for p in (big * 3)[:7]]
+    assert not reads_here(phone, 8) and reads_here(phone, 8, drawing=False)
+    puzzles = _puzzle_items(read_collection("top1465.txt")[:100])
+    assert reads_here(puzzles[:50], 8) and not reads_here(puzzles, 8)
     monkeypatch.setattr("snapsolve.workers._new_pool", no_pool)
-    results = [r for _, r in run_batch(items, Options(write_image=False), workers=8)]
-    assert [r.input for r in results] == small[:4] and all(r.grids[0].solved for r in results)
+    results = [r for _, r in run_batch(images, Options(write_image=False), workers=8)]
+    assert [r.input for r in results] == [item.label for item in images] and all(r.grids[0].solved for r in results)
 
 
 @pytest.mark.slow  # 80-100 s; the default run keeps the shorter tests of the same behaviour
@@ -113,10 +116,10 @@ def dies_on_line_3(item, options):
 
 
 def test_an_input_that_kills_its_worker_costs_only_itself():
-    items = _puzzle_items(read_collection("17clue.txt")[:8])
+    items = _puzzle_items(read_collection("17clue.txt")[:100])  # enough work for a pool (batch.reads_here)
     results = [r for _, r in run_batch(items, Options(write_image=False), workers=2, task=dies_on_line_3)]
     assert [r.input for r in results] == [item.label for item in items]
-    assert [r.error for r in results] == [None, None, WORKER_DIED] + [None] * 5
+    assert [r.error for r in results] == [None, None, WORKER_DIED] + [None] * 97
     assert all(r.grids[0].solved for r in results if r.error is None)
 
 
@@ -151,7 +154,7 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
             "open(__file__ + '.imported', 'w').close()\nraise ImportError('a folder of the current directory')\n"
         )
     run = subprocess.run(
-        [str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS, *PHOTOS],  # more than a small batch
+        [str(SCRIPT), "--json", "--no-image", "--workers", "2", *PHOTOS, *PHOTOS, *PHOTOS],  # work for a pool
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -159,7 +162,7 @@ def test_installed_command_ignores_folders_named_like_its_packages(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     results = [json.loads(line) for line in run.stdout.splitlines()]
-    assert [r["input"] for r in results] == [*PHOTOS, *PHOTOS]
+    assert [r["input"] for r in results] == [*PHOTOS, *PHOTOS, *PHOTOS]
     assert all(r["error"] is None and r["grids"][0]["status"] == "solved" for r in results)
     assert "Traceback" not in run.stderr
     assert not list(tmp_path.glob("*/*.imported"))  # no process imported them, the workers' fork server neither
@@ -312,10 +315,10 @@ def test_the_web_servers_workers_are_forked_warm_and_stop_on_sigterm():
     assert int(status["SigCgt"], 16) & (1 << (signal.SIGTERM - 1))
 
 
-@pytest.mark.parametrize("count, server", [(1, False), (2, False), (7, True)])
+@pytest.mark.parametrize("count, server", [(1, False), (2, False), (12, True)])
 def test_the_model_starts_loading_before_the_inputs_are_expanded(count, server):
     """One photo, or two small ones (a small batch, read here): the model's thread (scikit-learn's import) is
-    running when the inputs are expanded; seven photos on two workers: the fork server that loads it is."""
+    running when the inputs are expanded; twelve photos on two workers: the fork server that loads it is."""
     code = (
         "import json, os, sys, threading\nfrom pathlib import Path\nimport snapsolve.inputs as inputs\n"
         "expand = inputs.expand_inputs\n"
@@ -330,7 +333,7 @@ def test_the_model_starts_loading_before_the_inputs_are_expanded(count, server):
         "from snapsolve.cli import main\n"
         "sys.exit(main(['--json', '--no-image', '--workers', '2', *sys.argv[1:]]))\n"
     )
-    photos = [*PHOTOS, *PHOTOS][:count]
+    photos = [*PHOTOS, *PHOTOS, *PHOTOS][:count]
     run = subprocess.run([sys.executable, "-c", code, *photos], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     seen = json.loads(run.stdout.splitlines()[0])
