@@ -477,10 +477,10 @@ def warm_up_early(inputs: list[str], workers: int, drawing: bool = True) -> None
     """`warm_up` from the command's arguments alone, before they are expanded, when they say how the batch runs.
 
     When every input is an image file (by its suffix), they are the batch,
-    and `reads_here` says where it is read (`drawing` as there); with `workers` 1, an image file
-    among them is read here. Call it only without a result store (which may
-    hold them done). Otherwise does nothing: `warm_up` decides once the
-    inputs are expanded. Returns at once.
+    and `reads_here` says where it is read (`drawing` as there); with
+    `workers` 1, an image file among them is read here. Call it only without
+    a result store (which may hold them done). Otherwise does nothing:
+    `warm_up` decides once the inputs are expanded. Returns at once.
     """
     from .vision.formats import HEIF_SUFFIXES, IMAGE_SUFFIXES
 
