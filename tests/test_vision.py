@@ -258,10 +258,10 @@ def test_nearest_per_class_is_exact_among_samples_closer_than_float32_rounding()
 
 
 @pytest.mark.parametrize("reach", [3, 12, 60])
-def test_beyond_margin_decides_as_every_sample_measured(reach):
-    """The margin test from a few neighbours agrees with the one on every sample's distance, row by row,
-    whether the neighbours decide it (a near reach leaves most rows to the exact measure) or not; so do the
-    distances of one search (`nearest_own_and_other`) at every margin up to the largest they were asked for."""
+def test_nearest_own_and_other_decide_margins_as_every_sample_measured(reach):
+    """The margin test on the distances from a few neighbours (`nearest_own_and_other`) agrees with the one on
+    every sample's distance, row by row, whether the neighbours decide it (a near reach leaves most rows to the
+    exact measure) or not: asked for that margin, and at every margin up to the largest asked for."""
     rng = np.random.default_rng(5)
     features = rng.normal(size=(400, 6)).astype(np.float32)
     labels = rng.integers(1, 5, 400)
@@ -274,7 +274,8 @@ def test_beyond_margin_decides_as_every_sample_measured(reach):
     for margin in (1.0, 1.3, 2.0):
         expected = others >= margin * np.maximum(own, 1e-9)
         assert 0 < expected.sum() < len(x)  # both answers occur
-        np.testing.assert_array_equal(knn.beyond_margin(x, asked, margin, reach=reach), expected)
+        near, far = knn.nearest_own_and_other(x, asked, margin, reach=reach)
+        np.testing.assert_array_equal(far >= margin * np.maximum(near, 1e-9), expected)
         near, far = knn.nearest_own_and_other(x, asked, 2.0, reach=reach)
         np.testing.assert_array_equal(far >= margin * np.maximum(near, 1e-9), expected)
 

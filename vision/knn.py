@@ -33,8 +33,8 @@ class KNearest:
     #: one photo's reading asks about the same marks more than once (its cells, then its doubtful entries,
     #: then a second look at them), and each search streams every sample.
     REMEMBERED = 1024
-    #: Neighbours searched for `beyond_margin`; the first REACH of them serve `proba_and_nearest` (no second
-    #: search).
+    #: Neighbours searched for `nearest_own_and_other`; the first REACH of them serve `proba_and_nearest` (no
+    #: second search).
     MARGIN_REACH = 200
 
     def __init__(self, features: np.ndarray, labels: np.ndarray, classes: np.ndarray, k: int):
@@ -109,17 +109,6 @@ class KNearest:
                 while len(self._recent) > self.REMEMBERED:
                     self._recent.popitem(last=False)
         return np.stack([found[r][0] for r in range(len(keys))]), np.stack([found[r][1] for r in range(len(keys))])
-
-    def beyond_margin(self, x: np.ndarray, asked: np.ndarray, margin: float, reach: int | None = None) -> np.ndarray:
-        """Shape (m,) bool: whether every other class's nearest sample lies at least `margin` (>= 1) times
-        as far from each query `x` (m, features) as the nearest sample of its asked class does (`asked`:
-        (m,) int, positions in `classes`; the own distance taken as at least 1e-9 feature units).
-
-        The same test as on `nearest_per_class`'s distances, at a fraction of its cost
-        (`nearest_own_and_other`).
-        """
-        own, other = self.nearest_own_and_other(x, asked, margin, reach)
-        return other >= margin * np.maximum(own, 1e-9)
 
     def nearest_own_and_other(
         self, x: np.ndarray, asked: np.ndarray, most: float, reach: int | None = None
